@@ -1,0 +1,26 @@
+# The two commands of the README. Each installs what is missing (uv, then the locked
+# dependencies) before it runs.
+SHELL := /bin/bash
+PYTHON ?= python3
+UV := $(PYTHON) -m uv
+
+.PHONY: run test lint bench uv
+
+uv:
+	@$(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --user uv \
+		|| $(PYTHON) -m pip install --quiet --user --break-system-packages uv
+
+run: uv
+	@$(UV) sync --frozen --quiet
+	@$(UV) run --frozen cardavia play
+
+test: uv
+	@$(UV) sync --frozen --quiet
+	$(UV) run --frozen ruff check src tests bench
+	$(UV) run --frozen ruff format --check src tests bench
+	$(UV) run --frozen mypy
+	$(UV) run --frozen pytest -n 2
+
+bench: uv
+	@$(UV) sync --frozen --quiet
+	$(UV) run --frozen python bench/deals.py

@@ -1,0 +1,90 @@
+"""The belote rules engine: pure functions and immutable values, no I/O, no clock, no global
+random. Everything else in Cardavia stands on it.
+
+>>> import random
+>>> from cardavia.belote import DealState, Seat, find_rules
+>>> state = DealState.deal(find_rules("maison"), dealer=Seat.N, rng=random.Random(1))
+>>> len(state.hand(Seat.E)), state.to_move
+(5, <Seat.E: 1>)
+"""
+
+from cardavia.belote.actions import (
+    CAPOT,
+    GENERALE,
+    Action,
+    Bid,
+    Coinche,
+    InvalidActionError,
+    Pass,
+    Play,
+    Surcoinche,
+    Take,
+    parse_action,
+)
+from cardavia.belote.announcements import Announcement, best_announcements
+from cardavia.belote.auction import Contract
+from cardavia.belote.cards import (
+    FRENCH,
+    SPANISH,
+    Card,
+    CardSet,
+    Deck,
+    InvalidCardError,
+    Rank,
+    Seat,
+    Suit,
+    Team,
+    card_code,
+    parse_card,
+)
+from cardavia.belote.game import (
+    CompletedTrick,
+    DealState,
+    IllegalActionError,
+    Phase,
+    Reason,
+)
+from cardavia.belote.observation import Observation
+from cardavia.belote.play import Strain
+from cardavia.belote.rules import PRESETS, Rules, find_rules
+from cardavia.belote.scoring import DealScore
+
+__all__ = [
+    "CAPOT",
+    "FRENCH",
+    "GENERALE",
+    "PRESETS",
+    "SPANISH",
+    "Action",
+    "Announcement",
+    "Bid",
+    "Card",
+    "CardSet",
+    "Coinche",
+    "CompletedTrick",
+    "Contract",
+    "DealScore",
+    "DealState",
+    "Deck",
+    "IllegalActionError",
+    "InvalidActionError",
+    "InvalidCardError",
+    "Observation",
+    "Pass",
+    "Phase",
+    "Play",
+    "Rank",
+    "Reason",
+    "Rules",
+    "Seat",
+    "Strain",
+    "Suit",
+    "Surcoinche",
+    "Take",
+    "Team",
+    "best_announcements",
+    "card_code",
+    "find_rules",
+    "parse_action",
+    "parse_card",
+]

@@ -1,0 +1,756 @@
+"""The deal as a state machine (RULES.md 3–8): deal, bid, play eight tricks, score.
+
+A :class:`DealState` is an immutable value. ``state.legal_actions`` lists what the player to
+move may do, ``state.check(action)`` raises :class:`IllegalActionError` with a reason that
+the site can word in any language, and ``state.apply(action)`` returns the next state.
+``state.observation(seat)`` is what one seat may know.
+
+>>> import random
+>>> from cardavia.belote.rules import find_rules
+>>> state = DealState.deal(find_rules("cardavia"), dealer=Seat.W, rng=random.Random(7))
+>>> state.phase, state.to_move
+(<Phase.BIDDING: 'bidding'>, <Seat.N: 0>)
+>>> while not state.is_over:
+...     state = state.apply(state.legal_actions[-1])
+>>> sum(state.result.card_points) if state.result else "cancelled"
+162
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Final
+
+from cardavia.belote.actions import Action, Bid, Coinche, Pass, Play, Surcoinche, Take
+from cardavia.belote.announcements import (
+    BELOTE_POINTS,
+    Announcement,
+    belote_pairs,
+    best_announcements,
+    comparison_winner,
+)
+from cardavia.belote.auction import (
+    AuctionStatus,
+    Contract,
+    auction_status,
+    auction_strains,
+    bid_values,
+    classic_status,
+    classic_strains,
+)
+from cardavia.belote.cards import (
+    ALL_CARDS,
+    FRENCH,
+    SEATS,
+    Card,
+    CardSet,
+    Seat,
+    Suit,
+    Team,
+    card_code,
+    parse_card,
+)
+from cardavia.belote.play import (
+    REFUSAL_MESSAGES,
+    Constraint,
+    Strain,
+    TrickTable,
+    constraint,
+    table_for,
+    trick_points,
+    winning_index,
+)
+from cardavia.belote.rules import Rules
+from cardavia.belote.scoring import DealScore, score_deal
+
+if TYPE_CHECKING:
+    from cardavia.belote.observation import Observation
+
+
+class Phase(StrEnum):
+    """The phases of a deal."""
+
+    BIDDING = "bidding"
+    PLAYING = "playing"
+    OVER = "over"
+    CANCELLED = "cancelled"
+
+
+MESSAGES: Final[Mapping[str, str]] = {
+    **REFUSAL_MESSAGES,
+    "wrong_phase": "that cannot be done now: the deal is {phase}",
+    "not_your_turn": "it is {to_move}'s turn, not {seat}'s",
+    "not_in_hand": "the {card} is not in {seat}'s hand",
+    "not_an_action": "not an action: {action}",
+    "must_take_turned_suit": "in the first round one may only take the turned suit ({suit})",
+    "strain_not_allowed": "{strain} cannot be named in this round",
+    "bid_too_low": "a bid must be higher than {value}",
+    "bid_not_allowed": "{value} {strain} is not a bid of these rules",
+    "cannot_coinche": "only an opponent of the last bidder may coinche, once",
+    "cannot_surcoinche": "only the bidding team may surcoinche, after a coinche",
+    "no_announcement": "{seat} has no announcement to make",
+    "announce_too_late": "announcements are made with one's first card only",
+    "no_announcements_in_rules": "these rules have no announcements",
+    "belote_automatic": "belote is announced automatically at this table",
+    "belote_not_held": "belote is said with the first of the trump king and queen held together",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why an action is refused: a code and its arguments (card and suit codes, seats), so
+    that the site can word it in the player's language; :attr:`message` words it in English."""
+
+    code: str
+    args: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        """The reason in English."""
+        args = dict(self.args)
+        if "suit" in args and len(args["suit"]) == 1:
+            args["suit"] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}.get(
+                args["suit"], args["suit"]
+            )
+        if "card" in args:
+            try:
+                args["card"] = FRENCH.name(parse_card(args["card"]))
+            except ValueError:
+                pass
+        return MESSAGES.get(self.code, self.code).format_map(_Default(args))
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class _Default(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules refuse in this state, with its :class:`Reason`."""
+
+    def __init__(self, reason: Reason) -> None:
+        super().__init__(reason.message)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class CompletedTrick:
+    """A finished trick: who led, the four cards in play order, who won it, its card points."""
+
+    leader: Seat
+    cards: tuple[Card, Card, Card, Card]
+    winner: Seat
+    points: int
+
+    @property
+    def plays(self) -> tuple[tuple[Seat, Card], ...]:
+        """The cards with the seat that played each."""
+        return tuple((Seat((self.leader + i) & 3), card) for i, card in enumerate(self.cards))
+
+    def __str__(self) -> str:
+        cards = " ".join(card_code(c) for c in self.cards)
+        return f"{self.leader.name}: {cards} → {self.winner.name} ({self.points})"
+
+
+@dataclass(frozen=True, slots=True)
+class BeloteEvent:
+    """A player saying "belote" or "rebelote" as they put down a trump K or Q (RULES.md 6)."""
+
+    seat: Seat
+    card: Card
+    word: str
+
+
+_PLAYS: Final = tuple(tuple(Play(seat, card) for card in ALL_CARDS) for seat in Seat)
+_PASSES: Final = tuple(Pass(seat) for seat in Seat)
+_PLAYS_BY_BYTE: Final = tuple(
+    tuple(
+        tuple(
+            tuple(_PLAYS[seat][suit * 8 + r] for r in range(8) if byte >> r & 1)
+            for byte in range(256)
+        )
+        for suit in range(4)
+    )
+    for seat in Seat
+)
+"""``_PLAYS_BY_BYTE[seat][suit][byte]``: the plays of the cards of one suit in a mask's byte."""
+
+
+def _cards(mask: int) -> Iterator[Card]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cut_and_shuffle(rng: random.Random) -> tuple[Card, ...]:
+    """A shuffled deck, then cut at a random point leaving at least three cards in each part
+    (RULES.md 3; docs/rules-decisions.md)."""
+    deck = list(ALL_CARDS)
+    rng.shuffle(deck)
+    cut = rng.randint(3, 29)
+    return tuple(deck[cut:] + deck[:cut])
+
+
+def deal_packets(
+    dealer: Seat, deck: Sequence[Card], packets: Sequence[int], *, start: int = 0
+) -> tuple[list[int], int]:
+    """Deal ``packets`` (sizes) to each player in turn from the dealer's next, from
+    ``deck[start]``; answers the four hands' masks and the index of the next card."""
+    hands = [0, 0, 0, 0]
+    index = start
+    for size in packets:
+        for offset in range(1, 5):
+            seat = (dealer + offset) & 3
+            for card in deck[index : index + size]:
+                hands[seat] |= 1 << card
+            index += size
+    return hands, index
+
+
+@dataclass(frozen=True, slots=True)
+class DealState:
+    """One deal, from the distribution to the score. Immutable: :meth:`apply` returns a new one."""
+
+    rules: Rules
+    dealer: Seat
+    deck: tuple[Card, ...]
+    """The 32 cards in the order they are dealt (the record keeps it)."""
+    phase: Phase
+    to_move: Seat | None
+    hands: tuple[int, int, int, int]
+    """Each seat's hand as a mask; see :meth:`hand`."""
+    bids: tuple[Action, ...] = ()
+    contract: Contract | None = None
+    trick: tuple[tuple[Seat, Card], ...] = ()
+    """The cards of the trick being played."""
+    tricks: tuple[CompletedTrick, ...] = ()
+    points: tuple[int, int] = (0, 0)
+    """The card points each team has taken so far (without the last trick)."""
+    declared: tuple[tuple[Announcement, ...], ...] = ((), (), (), ())
+    """What each seat announced (RULES.md 7)."""
+    belote_events: tuple[BeloteEvent, ...] = ()
+    history: tuple[Action, ...] = ()
+    result: DealScore | None = None
+    _table: TrickTable | None = field(default=None, repr=False, compare=False)
+    _belote_mask: int = field(default=0, repr=False, compare=False)
+    """The trump K and Q held together by one player when the play began (RULES.md 6)."""
+    _constraint: list[Constraint | None] = field(
+        default_factory=lambda: [None], repr=False, compare=False, hash=False
+    )
+
+    # -- making a deal -------------------------------------------------------------------
+
+    @classmethod
+    def deal(cls, rules: Rules, *, dealer: Seat = Seat.W, rng: random.Random) -> DealState:
+        """A new deal: shuffle and cut with ``rng``, then deal (RULES.md 3)."""
+        return cls.from_deck(rules, dealer=dealer, deck=cut_and_shuffle(rng))
+
+    @classmethod
+    def from_deck(cls, rules: Rules, *, dealer: Seat, deck: Sequence[Card]) -> DealState:
+        """The deal of a deck in a known order (as a record gives it)."""
+        deck = tuple(deck)
+        if sorted(deck) != list(ALL_CARDS):
+            raise ValueError("a deck must hold each of the 32 cards once")
+        if rules.bidding == "classic":
+            packets = [int(n) for n in rules.first_packets.split("-")]
+        else:
+            packets = [int(n) for n in rules.auction_packets.split("-")]
+        hands, _ = deal_packets(dealer, deck, packets)
+        return cls(
+            rules=rules,
+            dealer=Seat(dealer),
+            deck=deck,
+            phase=Phase.BIDDING,
+            to_move=Seat(dealer).next,
+            hands=(hands[0], hands[1], hands[2], hands[3]),
+        )
+
+    # -- what can be seen ----------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deal is finished (scored or cancelled)."""
+        return self.phase in (Phase.OVER, Phase.CANCELLED)
+
+    @property
+    def turned_card(self) -> Card | None:
+        """Classic tables: the card turned face up after the first distribution (RULES.md 3)."""
+        return self.deck[20] if self.rules.bidding == "classic" else None
+
+    @property
+    def strain(self) -> Strain | None:
+        """The contract's strain, once the bidding is over."""
+        return self.contract.strain if self.contract else None
+
+    def hand(self, seat: Seat) -> CardSet:
+        """The cards a seat holds now."""
+        return CardSet(self.hands[seat])
+
+    @property
+    def trick_table(self) -> TrickTable:
+        """The tables of the contract's strain (only once there is a contract)."""
+        if self._table is None:
+            raise ValueError("there is no contract yet")
+        return self._table
+
+    @property
+    def team_points(self) -> tuple[int, int]:
+        """The card points each team has taken so far (without the last trick)."""
+        return self.points
+
+    @property
+    def tricks_won(self) -> tuple[int, int]:
+        """The number of tricks each team has taken."""
+        ns = sum(1 for t in self.tricks if t.winner & 1 == 0)
+        return ns, len(self.tricks) - ns
+
+    @property
+    def announcement_winner(self) -> Team | None:
+        """The team whose announcements count, once the first trick is over (RULES.md 7)."""
+        if not self.rules.announcements or not self.tricks:
+            return None
+        return comparison_winner(self.declared)
+
+    def best_announcements(self, seat: Seat) -> tuple[Announcement, ...]:
+        """What the engine proposes that ``seat`` announce with its first card (RULES.md 7)."""
+        if not self.rules.announcements or self.contract is None:
+            return ()
+        return best_announcements(self.hands[seat], self.contract.strain)
+
+    def observation(self, seat: Seat) -> Observation:
+        """What ``seat`` may know: its own hand and everything public, nothing else."""
+        from cardavia.belote.observation import observe
+
+        return observe(self, seat)
+
+    # -- the rules of the next action -----------------------------------------------------
+
+    def constraint(self) -> Constraint:
+        """The rule that decides the next card (playing phase)."""
+        cached = self._constraint[0]
+        if cached is None:
+            seat = self.to_move
+            assert seat is not None and self._table is not None
+            cached = constraint(self.rules, self._table, self.trick, seat, self.hands[seat])
+            self._constraint[0] = cached
+        return cached
+
+    @property
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Everything the rules allow now, for the player to move (and, with
+        ``coinche_any_time``, the coinches of the other opponents)."""
+        if self.phase == Phase.PLAYING:
+            return self._legal_plays()
+        if self.phase == Phase.BIDDING:
+            return self._legal_bids()
+        return ()
+
+    def legal_cards(self) -> CardSet:
+        """The cards the player to move may put down."""
+        if self.phase != Phase.PLAYING:
+            return CardSet()
+        return CardSet(self.constraint().allowed)
+
+    def _legal_plays(self) -> tuple[Action, ...]:
+        seat = self.to_move
+        assert seat is not None
+        allowed = self.constraint().allowed
+        by_byte = _PLAYS_BY_BYTE[seat]
+        actions: tuple[Action, ...] = (
+            by_byte[0][allowed & 0xFF]
+            + by_byte[1][allowed >> 8 & 0xFF]
+            + by_byte[2][allowed >> 16 & 0xFF]
+            + by_byte[3][allowed >> 24]
+        )
+        announce = not self.tricks and self._may_announce(seat)
+        belote_cards = self._belote_firsts(seat) & allowed if self._declares_belote else 0
+        if announce or belote_cards:
+            extra: list[Action] = []
+            for card in _cards(allowed):
+                if announce:
+                    extra.append(Play(seat, card, announce=True))
+                if belote_cards >> card & 1:
+                    extra.append(Play(seat, card, belote=True))
+                    if announce:
+                        extra.append(Play(seat, card, announce=True, belote=True))
+            actions += tuple(extra)
+        return actions
+
+    def _may_announce(self, seat: Seat) -> bool:
+        return bool(self.rules.announcements and not self.tricks and self.best_announcements(seat))
+
+    @property
+    def _declares_belote(self) -> bool:
+        return self.rules.belote_declaration == "declared"
+
+    def _belote_firsts(self, seat: Seat) -> int:
+        """Declared belote: the cards with which ``seat`` may say "belote" now."""
+        if self.rules.belote_declaration != "declared" or self.contract is None:
+            return 0
+        return belote_pairs(
+            self.hands[seat], self.contract.strain, in_all_trump=self.rules.belote_in_all_trump
+        )
+
+    def _legal_bids(self) -> tuple[Action, ...]:
+        seat = self.to_move
+        assert seat is not None
+        actions: list[Action] = [_PASSES[seat]]
+        if self.rules.bidding == "classic":
+            status = classic_status(self.bids)
+            turned = self.turned_card
+            assert turned is not None
+            actions += [
+                Take(seat, strain)
+                for strain in classic_strains(self.rules, status.round, Suit(turned >> 3))
+            ]
+            return tuple(actions)
+        auction = auction_status(self.bids)
+        floor = auction.best.value if auction.best else 0
+        strains = auction_strains(self.rules)
+        actions += [
+            Bid(seat, value, strain)
+            for value in bid_values(self.rules)
+            if value > floor
+            for strain in strains
+        ]
+        if auction.best is not None:
+            if auction.coinche == 0:
+                # In turn, or any opponent with coinche_any_time (RULES.md 4).
+                coinchers = tuple(Seat) if self.rules.coinche_any_time else (seat,)
+                actions += [Coinche(s) for s in coinchers if s.team != auction.best.seat.team]
+            elif auction.coinche == 1 and seat.team == auction.best.seat.team:
+                actions.append(Surcoinche(seat))
+        return tuple(actions)
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` with the reason if ``action`` is not allowed now."""
+        reason = self.refusal(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is allowed now."""
+        return self.refusal(action) is None
+
+    def refusal(self, action: object) -> Reason | None:
+        """The reason ``action`` is refused now, or ``None`` if it is allowed."""
+        if not isinstance(action, (Pass, Take, Bid, Coinche, Surcoinche, Play)):
+            return Reason("not_an_action", {"action": repr(action)[:40]})
+        if not isinstance(action.seat, Seat):
+            return Reason("not_an_action", {"action": repr(action)[:40]})
+        if self.phase == Phase.PLAYING and isinstance(action, Play):
+            return self._play_refusal(action)
+        if self.phase == Phase.BIDDING and not isinstance(action, Play):
+            return self._bid_refusal(action)
+        return Reason("wrong_phase", {"phase": self.phase.value})
+
+    def _turn_refusal(self, seat: Seat) -> Reason | None:
+        if seat != self.to_move:
+            return Reason(
+                "not_your_turn",
+                {
+                    "seat": seat.name,
+                    "to_move": self.to_move.name if self.to_move is not None else "-",
+                },
+            )
+        return None
+
+    def _play_refusal(self, action: Play) -> Reason | None:
+        seat, card = action.seat, action.card
+        turn = self._turn_refusal(seat)
+        if turn:
+            return turn
+        if not isinstance(card, int) or not 0 <= card < 32:
+            return Reason("not_an_action", {"action": repr(action)[:40]})
+        if not self.hands[seat] >> card & 1:
+            return Reason("not_in_hand", {"card": card_code(card), "seat": seat.name})
+        rule = self.constraint()
+        if not rule.allowed >> card & 1:
+            return Reason(rule.code, rule.reason_args())
+        if action.announce:
+            if not self.rules.announcements:
+                return Reason("no_announcements_in_rules")
+            if self.tricks:
+                return Reason("announce_too_late")
+            if not self.best_announcements(seat):
+                return Reason("no_announcement", {"seat": seat.name})
+        if action.belote:
+            if self.rules.belote_declaration != "declared":
+                return Reason("belote_automatic")
+            if not self._belote_firsts(seat) >> card & 1:
+                return Reason("belote_not_held")
+        return None
+
+    def _bid_refusal(self, action: Action) -> Reason | None:
+        rules = self.rules
+        if isinstance(action, Coinche) and rules.coinche_any_time and rules.bidding == "auction":
+            pass  # an opponent may coinche out of turn
+        else:
+            turn = self._turn_refusal(action.seat)
+            if turn:
+                return turn
+        if isinstance(action, Pass):
+            return None
+        if rules.bidding == "classic":
+            if not isinstance(action, Take):
+                return Reason("wrong_phase", {"phase": "classic bidding"})
+            round_ = classic_status(self.bids).round
+            turned = self.turned_card
+            assert turned is not None
+            if action.strain not in classic_strains(rules, round_, Suit(turned >> 3)):
+                if round_ == 1:
+                    return Reason("must_take_turned_suit", {"suit": Suit(turned >> 3).code})
+                return Reason("strain_not_allowed", {"strain": Strain(action.strain).code})
+            return None
+        auction = auction_status(self.bids)
+        if isinstance(action, Bid):
+            if action.value not in bid_values(rules) or action.strain not in auction_strains(rules):
+                return Reason(
+                    "bid_not_allowed",
+                    {
+                        "value": str(action.value),
+                        "strain": str(getattr(action.strain, "code", action.strain)),
+                    },
+                )
+            if auction.best is not None and action.value <= auction.best.value:
+                return Reason("bid_too_low", {"value": str(auction.best.value)})
+            return None
+        if isinstance(action, Coinche):
+            if (
+                auction.best is None
+                or auction.coinche
+                or action.seat.team == auction.best.seat.team
+            ):
+                return Reason("cannot_coinche")
+            return None
+        if isinstance(action, Surcoinche):
+            if (
+                auction.best is None
+                or auction.coinche != 1
+                or action.seat.team != auction.best.seat.team
+            ):
+                return Reason("cannot_surcoinche")
+            return None
+        return Reason("wrong_phase", {"phase": "auction"})
+
+    # -- moving on ------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> DealState:
+        """The state after ``action``; :class:`IllegalActionError` if it is not allowed."""
+        if action.__class__ is Play and self.phase is Phase.PLAYING:
+            reason = self._play_refusal(action)
+            if reason is not None:
+                raise IllegalActionError(reason)
+            return self._play(action)
+        reason = self.refusal(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        if isinstance(action, Play):
+            return self._play(action)
+        return self._bid(action)
+
+    def _bid(self, action: Action) -> DealState:
+        bids = (*self.bids, action)
+        history = (*self.history, action)
+        seat = action.seat
+        if self.rules.bidding == "classic":
+            status = classic_status(bids)
+            if status.contract is not None:
+                return self._start_play(status.contract, bids, history)
+            if status.cancelled:
+                return self._replace(
+                    bids=bids, history=history, phase=Phase.CANCELLED, to_move=None
+                )
+            return self._replace(bids=bids, history=history, to_move=seat.next)
+        auction: AuctionStatus = auction_status(bids)
+        if auction.contract is not None:
+            return self._start_play(auction.contract, bids, history)
+        if auction.cancelled:
+            return self._replace(bids=bids, history=history, phase=Phase.CANCELLED, to_move=None)
+        return self._replace(bids=bids, history=history, to_move=seat.next)
+
+    def _start_play(
+        self, contract: Contract, bids: tuple[Action, ...], history: tuple[Action, ...]
+    ) -> DealState:
+        hands = list(self.hands)
+        if self.rules.bidding == "classic":
+            # RULES.md 3: the taker gets the turned card and 2 more, the others 3, from the
+            # dealer's next.
+            index = 21
+            hands[contract.taker] |= 1 << self.deck[20]
+            for offset in range(1, 5):
+                seat = (self.dealer + offset) & 3
+                count = 2 if seat == contract.taker else 3
+                for card in self.deck[index : index + count]:
+                    hands[seat] |= 1 << card
+                index += count
+        in_all_trump = self.rules.belote_in_all_trump
+        belote_mask = 0
+        for hand in hands:
+            belote_mask |= belote_pairs(hand, contract.strain, in_all_trump=in_all_trump)
+        return self._replace(
+            bids=bids,
+            history=history,
+            contract=contract,
+            _belote_mask=belote_mask,
+            hands=(hands[0], hands[1], hands[2], hands[3]),
+            phase=Phase.PLAYING,
+            to_move=self.dealer.next,
+            _table=table_for(self.rules, contract.strain),
+        )
+
+    def _play(self, action: Play) -> DealState:
+        seat, card = action.seat, action.card
+        bit = 1 << card
+        old = self.hands
+        hands: tuple[int, int, int, int] = (*old[:seat], old[seat] ^ bit, *old[seat + 1 :])  # type: ignore[assignment]
+        table = self._table
+        assert table is not None and self.contract is not None
+        declared = self.declared
+        if action.announce:
+            declared = tuple(
+                best_announcements(self.hands[seat], self.contract.strain) if s == seat else d
+                for s, d in enumerate(declared)
+            )
+        events = self.belote_events
+        if bit & self._belote_mask:
+            events = self._belote(seat, card, action.belote, events)
+        trick = (*self.trick, (seat, card))
+        history = (*self.history, action)
+        if len(trick) < 4:
+            return DealState(
+                self.rules,
+                self.dealer,
+                self.deck,
+                Phase.PLAYING,
+                SEATS[(seat + 1) & 3],
+                hands,
+                self.bids,
+                self.contract,
+                trick,
+                self.tricks,
+                self.points,
+                declared,
+                events,
+                history,
+                None,
+                table,
+                self._belote_mask,
+                [None],
+            )
+        cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
+        winner = trick[winning_index(table, cards)][0]
+        value = trick_points(table, cards)
+        done = CompletedTrick(trick[0][0], cards, winner, value)
+        tricks = (*self.tricks, done)
+        points = (
+            (self.points[0] + value, self.points[1])
+            if winner & 1 == 0
+            else (self.points[0], self.points[1] + value)
+        )
+        state = DealState(
+            self.rules,
+            self.dealer,
+            self.deck,
+            Phase.PLAYING,
+            winner,
+            hands,
+            self.bids,
+            self.contract,
+            (),
+            tricks,
+            points,
+            declared,
+            events,
+            history,
+            None,
+            table,
+            self._belote_mask,
+            [None],
+        )
+        if len(tricks) == 8:
+            return state._finish()
+        return state
+
+    def _belote(
+        self, seat: Seat, card: Card, said: bool, events: tuple[BeloteEvent, ...]
+    ) -> tuple[BeloteEvent, ...]:
+        """RULES.md 6: the first of the pair says "belote" (automatically or when declared),
+        the second "rebelote" if the first was said."""
+        assert self.contract is not None
+        pairs = belote_pairs(
+            self.hands[seat], self.contract.strain, in_all_trump=self.rules.belote_in_all_trump
+        )
+        played_pairs = 0
+        for event in events:
+            if event.seat == seat and event.word == "belote":
+                played_pairs |= 1 << event.card
+        if pairs >> card & 1:
+            # Both cards of the pair are still in hand: this is the first one.
+            if self.rules.belote_declaration == "automatic" or said:
+                return (*events, BeloteEvent(seat, card, "belote"))
+            return events
+        rank = card & 7
+        partner_card = card - rank + 11 - rank if rank in (5, 6) else -1  # Q (5) ↔ K (6)
+        if partner_card >= 0 and played_pairs >> partner_card & 1:
+            return (*events, BeloteEvent(seat, card, "rebelote"))
+        return events
+
+    def _finish(self) -> DealState:
+        """Score the finished deal (RULES.md 8)."""
+        contract, table = self.contract, self._table
+        assert contract is not None and table is not None
+        belote = [0, 0]
+        for event in self.belote_events:
+            if event.word == "rebelote":
+                belote[event.seat & 1] += BELOTE_POINTS
+        taker_tricks = sum(1 for t in self.tricks if t.winner == contract.taker)
+        result = score_deal(
+            self.rules,
+            contract,
+            trick_points=self.points,
+            tricks_won=self.tricks_won,
+            last_trick=self.tricks[-1].winner.team,
+            taker_tricks=taker_tricks,
+            belote=(belote[0], belote[1]),
+            declared=self.declared if self.rules.announcements else ((), (), (), ()),
+        )
+        return self._replace(phase=Phase.OVER, to_move=None, result=result)
+
+    def _replace(self, **changes: object) -> DealState:
+        values = {name: getattr(self, name) for name in _FIELDS}
+        values.update(changes)
+        values["_constraint"] = [None]
+        return DealState(**values)
+
+    # -- reading back -----------------------------------------------------------------------
+
+    def replay(self, actions: Sequence[Action]) -> DealState:
+        """The state after applying ``actions`` in order (each checked)."""
+        state = self
+        for action in actions:
+            state = state.apply(action)
+        return state
+
+    def initial(self) -> DealState:
+        """The state of this deal before any action."""
+        return DealState.from_deck(self.rules, dealer=self.dealer, deck=self.deck)
+
+    def dealt_hands(self) -> tuple[CardSet, ...]:
+        """Each seat's eight cards once the deal is complete (the second distribution of
+        classic tables included), or the hands as dealt if the bidding is not over."""
+        start = self.initial()
+        if self.contract is None:
+            return tuple(CardSet(m) for m in start.hands)
+        taken = start._start_play(self.contract, self.bids, self.history[: len(self.bids)])
+        return tuple(CardSet(m) for m in taken.hands)
+
+
+_FIELDS: Final = tuple(name for name in DealState.__dataclass_fields__ if name != "_constraint")
