@@ -103,8 +103,9 @@ def best_announcements(hand: int, strain: Strain) -> tuple[Announcement, ...]:
 
     A card serves in one announcement only: each choice of carrés leaves its sequences (the
     maximal runs of the cards left, never split: docs/rules-decisions.md); the choice worth
-    most wins, and on equal totals the one whose announcements, strongest first, are stronger. Carrés of
-    7s and 8s are worth nothing and are not announced. The strongest comes first.
+    most wins, and on equal totals the one whose announcements, strongest first, are
+    stronger. Carrés of 7s and 8s are worth nothing and are not announced. The strongest
+    comes first.
     """
     carres = [
         rank

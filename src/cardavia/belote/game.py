@@ -272,6 +272,83 @@ class DealState:
             hands=(hands[0], hands[1], hands[2], hands[3]),
         )
 
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        *,
+        contract: Contract,
+        hands: Sequence[CardSet | int],
+        trick: Sequence[tuple[Seat, Card]] = (),
+        leader: Seat | None = None,
+        tricks: Sequence[CompletedTrick] = (),
+        dealer: Seat = Seat.W,
+    ) -> DealState:
+        """A position in the middle of the play, for analysis and tests: the cards each
+        seat holds, the trick on the table (or its ``leader`` if it is empty) and the
+        tricks already played. Such a state has no deck (``deck == ()``) and no bids, and
+        no announcement or belote is said before it. The hands may be short (an endgame):
+        the deal then ends when they are empty, and its score counts only what is played.
+        """
+        masks = [h.mask if isinstance(h, CardSet) else int(h) for h in hands]
+        if len(masks) != 4:
+            raise ValueError("a position needs four hands")
+        seen = 0
+        for mask in masks:
+            if mask & seen:
+                raise ValueError("a card is in two hands")
+            seen |= mask
+        done = len(tricks)
+        for completed in tricks:
+            for card in completed.cards:
+                if seen >> card & 1:
+                    raise ValueError(f"the {card_code(card)} is both held and played")
+                seen |= 1 << card
+        plays = tuple((Seat(s), c) for s, c in trick)
+        if len(plays) > 3:
+            raise ValueError("a trick in progress holds at most three cards")
+        first = plays[0][0] if plays else (leader if leader is not None else dealer.next)
+        for index, (seat, card) in enumerate(plays):
+            if seat != Seat((first + index) & 3):
+                raise ValueError("the trick's cards are not in turn order")
+            if seen >> card & 1:
+                raise ValueError(f"the {card_code(card)} is both held and played")
+            seen |= 1 << card
+        to_move = Seat((first + len(plays)) & 3)
+        # Each seat holds as many cards as there are tricks to play, less the one it has put
+        # in the current trick; the tricks listed, if any, account for the rest.
+        remaining = masks[first].bit_count() + (1 if plays else 0)
+        if not 1 <= remaining <= 8 or (tricks and remaining != 8 - done):
+            raise ValueError("the hands do not match the tricks played")
+        for offset in range(4):
+            seat = Seat((first + offset) & 3)
+            expected = remaining - (1 if offset < len(plays) else 0)
+            if masks[seat].bit_count() != expected:
+                count = masks[seat].bit_count()
+                raise ValueError(f"{seat.name} should hold {expected} cards, not {count}")
+        table = table_for(rules, contract.strain)
+        points = [0, 0]
+        for completed in tricks:
+            points[completed.winner & 1] += completed.points
+        in_all_trump = rules.belote_in_all_trump
+        belote_mask = 0
+        for mask in masks:
+            belote_mask |= belote_pairs(mask, contract.strain, in_all_trump=in_all_trump)
+        return cls(
+            rules=rules,
+            dealer=dealer,
+            deck=(),
+            phase=Phase.PLAYING,
+            to_move=to_move,
+            hands=(masks[0], masks[1], masks[2], masks[3]),
+            contract=contract,
+            trick=plays,
+            tricks=tuple(tricks),
+            points=(points[0], points[1]),
+            _table=table,
+            _belote_mask=belote_mask,
+        )
+
     # -- what can be seen ----------------------------------------------------------------
 
     @property
@@ -675,7 +752,7 @@ class DealState:
             self._belote_mask,
             [None],
         )
-        if len(tricks) == 8:
+        if not any(hands):
             return state._finish()
         return state
 
