@@ -24,6 +24,9 @@ LONG_SEQUENCE_POINTS: Final = 100
 # RULES.md 7: carrés by rank in sequence order (7 8 9 10 J Q K A): jacks 200, nines 150,
 # aces, tens, kings, queens 100, eights and sevens 0.
 CARRE_POINTS: Final = (0, 0, 150, 100, 200, 100, 100, 100)
+_RUN_STARTS: Final = 0x3F3F3F3F
+"""The cards a run of three may start from within its suit (7 to Q)."""
+_SCORING_RANKS: Final = (2, 3, 4, 5, 6, 7)
 RANK_MASKS: Final = tuple(sum(1 << (suit * 8 + rank) for suit in range(4)) for rank in range(8))
 
 Kind = Literal["sequence", "carre"]
@@ -107,6 +110,12 @@ def best_announcements(hand: int, strain: Strain) -> tuple[Announcement, ...]:
     stronger. Carrés of 7s and 8s are worth nothing and are not announced. The strongest
     comes first.
     """
+    # Most hands have nothing: three cards in a row of a suit (a start at ranks 7 to Q) or a
+    # carré worth something is needed.
+    if not hand & (hand >> 1) & (hand >> 2) & _RUN_STARTS and not any(
+        hand & RANK_MASKS[rank] == RANK_MASKS[rank] for rank in _SCORING_RANKS
+    ):
+        return ()
     carres = [
         rank
         for rank in range(8)

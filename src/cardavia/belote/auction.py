@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from cardavia.belote.actions import CAPOT, GENERALE, Action, Bid, Coinche, Pass, Surcoinche, Take
@@ -59,6 +60,7 @@ class Contract:
         return text + ("", " coinche", " surcoinche")[self.coinche]
 
 
+@cache
 def bid_values(rules: Rules) -> tuple[int, ...]:
     """The values one may bid, in order (RULES.md 4: 80 … 160 then capot; with ``top_bids``
     ``generale`` also 170, 180 and générale)."""
@@ -67,6 +69,7 @@ def bid_values(rules: Rules) -> tuple[int, ...]:
     return (*values, GENERALE) if rules.top_bids == "generale" else values
 
 
+@cache
 def auction_strains(rules: Rules) -> tuple[Strain, ...]:
     """The strains one may bid: the suits, and no-trump / all-trump with ``auction_contracts``."""
     return tuple(Strain) if rules.auction_contracts else tuple(Strain)[:4]

@@ -22,7 +22,8 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Final
+from functools import cache
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from cardavia.belote.actions import Action, Bid, Coinche, Pass, Play, Surcoinche, Take
 from cardavia.belote.announcements import (
@@ -182,6 +183,16 @@ _PLAYS_BY_BYTE: Final = tuple(
 """``_PLAYS_BY_BYTE[seat][suit][byte]``: the plays of the cards of one suit in a mask's byte."""
 
 
+@cache
+def _bids_above(
+    seat: Seat, floor: int, values: tuple[int, ...], strains: tuple[Strain, ...]
+) -> tuple[Bid, ...]:
+    """The bids ``seat`` may make over ``floor`` (made once, then shared)."""
+    return tuple(
+        Bid(seat, value, strain) for value in values if value > floor for strain in strains
+    )
+
+
 def _cards(mask: int) -> Iterator[Card]:
     while mask:
         low = mask & -mask
@@ -214,9 +225,12 @@ def deal_packets(
     return hands, index
 
 
-@dataclass(frozen=True, slots=True)
-class DealState:
-    """One deal, from the distribution to the score. Immutable: :meth:`apply` returns a new one."""
+class DealState(NamedTuple):
+    """One deal, from the distribution to the score. Immutable: :meth:`apply` returns a new one.
+
+    A named tuple rather than a frozen dataclass: making a new state is the hot path of every
+    simulation, and a tuple is built in C, several times faster (bench/deals.py).
+    """
 
     rules: Rules
     dealer: Seat
@@ -238,12 +252,12 @@ class DealState:
     belote_events: tuple[BeloteEvent, ...] = ()
     history: tuple[Action, ...] = ()
     result: DealScore | None = None
-    _table: TrickTable | None = field(default=None, repr=False, compare=False)
-    _belote_mask: int = field(default=0, repr=False, compare=False)
+    table: TrickTable | None = None
+    """The contract's tables (strength, points), once there is a contract."""
+    belote_mask: int = 0
     """The trump K and Q held together by one player when the play began (RULES.md 6)."""
-    _constraint: list[Constraint | None] = field(
-        default_factory=lambda: [None], repr=False, compare=False, hash=False
-    )
+    rule: Constraint | None = None
+    """While playing: the rule that decides the next card (:func:`play.constraint`)."""
 
     # -- making a deal -------------------------------------------------------------------
 
@@ -345,8 +359,9 @@ class DealState:
             trick=plays,
             tricks=tuple(tricks),
             points=(points[0], points[1]),
-            _table=table,
-            _belote_mask=belote_mask,
+            table=table,
+            belote_mask=belote_mask,
+            rule=constraint(rules, table, plays, to_move, masks[to_move]),
         )
 
     # -- what can be seen ----------------------------------------------------------------
@@ -354,7 +369,7 @@ class DealState:
     @property
     def is_over(self) -> bool:
         """Whether the deal is finished (scored or cancelled)."""
-        return self.phase in (Phase.OVER, Phase.CANCELLED)
+        return self.phase is Phase.OVER or self.phase is Phase.CANCELLED
 
     @property
     def turned_card(self) -> Card | None:
@@ -373,9 +388,9 @@ class DealState:
     @property
     def trick_table(self) -> TrickTable:
         """The tables of the contract's strain (only once there is a contract)."""
-        if self._table is None:
+        if self.table is None:
             raise ValueError("there is no contract yet")
-        return self._table
+        return self.table
 
     @property
     def team_points(self) -> tuple[int, int]:
@@ -411,13 +426,9 @@ class DealState:
 
     def constraint(self) -> Constraint:
         """The rule that decides the next card (playing phase)."""
-        cached = self._constraint[0]
-        if cached is None:
-            seat = self.to_move
-            assert seat is not None and self._table is not None
-            cached = constraint(self.rules, self._table, self.trick, seat, self.hands[seat])
-            self._constraint[0] = cached
-        return cached
+        if self.rule is None:
+            raise ValueError(f"no card is played now: the deal is {self.phase.value}")
+        return self.rule
 
     @property
     def legal_actions(self) -> tuple[Action, ...]:
@@ -447,7 +458,11 @@ class DealState:
             + by_byte[3][allowed >> 24]
         )
         announce = not self.tricks and self._may_announce(seat)
-        belote_cards = self._belote_firsts(seat) & allowed if self._declares_belote else 0
+        belote_cards = (
+            self._belote_firsts(seat) & allowed
+            if self.belote_mask & self.hands[seat] and self._declares_belote
+            else 0
+        )
         if announce or belote_cards:
             extra: list[Action] = []
             for card in _cards(allowed):
@@ -491,12 +506,7 @@ class DealState:
         auction = auction_status(self.bids)
         floor = auction.best.value if auction.best else 0
         strains = auction_strains(self.rules)
-        actions += [
-            Bid(seat, value, strain)
-            for value in bid_values(self.rules)
-            if value > floor
-            for strain in strains
-        ]
+        actions += _bids_above(seat, floor, bid_values(self.rules), strains)
         if auction.best is not None:
             if auction.coinche == 0:
                 # In turn, or any opponent with coinche_any_time (RULES.md 4).
@@ -642,16 +652,14 @@ class DealState:
             if status.contract is not None:
                 return self._start_play(status.contract, bids, history)
             if status.cancelled:
-                return self._replace(
-                    bids=bids, history=history, phase=Phase.CANCELLED, to_move=None
-                )
-            return self._replace(bids=bids, history=history, to_move=seat.next)
+                return self._evolve(bids=bids, history=history, phase=Phase.CANCELLED, to_move=None)
+            return self._evolve(bids=bids, history=history, to_move=seat.next)
         auction: AuctionStatus = auction_status(bids)
         if auction.contract is not None:
             return self._start_play(auction.contract, bids, history)
         if auction.cancelled:
-            return self._replace(bids=bids, history=history, phase=Phase.CANCELLED, to_move=None)
-        return self._replace(bids=bids, history=history, to_move=seat.next)
+            return self._evolve(bids=bids, history=history, phase=Phase.CANCELLED, to_move=None)
+        return self._evolve(bids=bids, history=history, to_move=seat.next)
 
     def _start_play(
         self, contract: Contract, bids: tuple[Action, ...], history: tuple[Action, ...]
@@ -672,15 +680,15 @@ class DealState:
         belote_mask = 0
         for hand in hands:
             belote_mask |= belote_pairs(hand, contract.strain, in_all_trump=in_all_trump)
-        return self._replace(
+        return self._evolve(
             bids=bids,
             history=history,
             contract=contract,
-            _belote_mask=belote_mask,
+            belote_mask=belote_mask,
             hands=(hands[0], hands[1], hands[2], hands[3]),
             phase=Phase.PLAYING,
             to_move=self.dealer.next,
-            _table=table_for(self.rules, contract.strain),
+            table=table_for(self.rules, contract.strain),
         )
 
     def _play(self, action: Play) -> DealState:
@@ -688,7 +696,7 @@ class DealState:
         bit = 1 << card
         old = self.hands
         hands: tuple[int, int, int, int] = (*old[:seat], old[seat] ^ bit, *old[seat + 1 :])  # type: ignore[assignment]
-        table = self._table
+        table = self.table
         assert table is not None and self.contract is not None
         declared = self.declared
         if action.announce:
@@ -697,17 +705,18 @@ class DealState:
                 for s, d in enumerate(declared)
             )
         events = self.belote_events
-        if bit & self._belote_mask:
+        if bit & self.belote_mask:
             events = self._belote(seat, card, action.belote, events)
         trick = (*self.trick, (seat, card))
         history = (*self.history, action)
         if len(trick) < 4:
+            following = SEATS[(seat + 1) & 3]
             return DealState(
                 self.rules,
                 self.dealer,
                 self.deck,
                 Phase.PLAYING,
-                SEATS[(seat + 1) & 3],
+                following,
                 hands,
                 self.bids,
                 self.contract,
@@ -719,8 +728,8 @@ class DealState:
                 history,
                 None,
                 table,
-                self._belote_mask,
-                [None],
+                self.belote_mask,
+                constraint(self.rules, table, trick, following, hands[following]),
             )
         cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
         winner = trick[winning_index(table, cards)][0]
@@ -732,7 +741,18 @@ class DealState:
             if winner & 1 == 0
             else (self.points[0], self.points[1] + value)
         )
-        state = DealState(
+        if not any(hands):
+            return self._evolve(
+                to_move=None,
+                hands=hands,
+                trick=(),
+                tricks=tricks,
+                points=points,
+                declared=declared,
+                belote_events=events,
+                history=history,
+            )._finish()
+        return DealState(
             self.rules,
             self.dealer,
             self.deck,
@@ -749,12 +769,9 @@ class DealState:
             history,
             None,
             table,
-            self._belote_mask,
-            [None],
+            self.belote_mask,
+            constraint(self.rules, table, (), winner, hands[winner]),
         )
-        if not any(hands):
-            return state._finish()
-        return state
 
     def _belote(
         self, seat: Seat, card: Card, said: bool, events: tuple[BeloteEvent, ...]
@@ -782,7 +799,7 @@ class DealState:
 
     def _finish(self) -> DealState:
         """Score the finished deal (RULES.md 8)."""
-        contract, table = self.contract, self._table
+        contract, table = self.contract, self.table
         assert contract is not None and table is not None
         belote = [0, 0]
         for event in self.belote_events:
@@ -799,13 +816,16 @@ class DealState:
             belote=(belote[0], belote[1]),
             declared=self.declared if self.rules.announcements else ((), (), (), ()),
         )
-        return self._replace(phase=Phase.OVER, to_move=None, result=result)
+        return self._evolve(phase=Phase.OVER, to_move=None, result=result)
 
-    def _replace(self, **changes: object) -> DealState:
-        values = {name: getattr(self, name) for name in _FIELDS}
-        values.update(changes)
-        values["_constraint"] = [None]
-        return DealState(**values)
+    def _evolve(self, **changes: Any) -> DealState:
+        """A copy with some fields changed, and the rule of the next card worked out anew."""
+        state = self._replace(**changes)
+        rule = None
+        if state.phase is Phase.PLAYING and state.table is not None and state.to_move is not None:
+            seat = state.to_move
+            rule = constraint(state.rules, state.table, state.trick, seat, state.hands[seat])
+        return state._replace(rule=rule)
 
     # -- reading back -----------------------------------------------------------------------
 
@@ -828,6 +848,3 @@ class DealState:
             return tuple(CardSet(m) for m in start.hands)
         taken = start._start_play(self.contract, self.bids, self.history[: len(self.bids)])
         return tuple(CardSet(m) for m in taken.hands)
-
-
-_FIELDS: Final = tuple(name for name in DealState.__dataclass_fields__ if name != "_constraint")
