@@ -168,6 +168,12 @@ class BeloteEvent:
     word: str
 
 
+def _new_state(fields: tuple[Any, ...]) -> DealState:
+    """A state from the tuple of its fields in declaration order (no checks: the hot path)."""
+    return _tuple_new(DealState, fields)
+
+
+_tuple_new: Final = tuple.__new__
 _PLAYS: Final = tuple(tuple(Play(seat, card) for card in ALL_CARDS) for seat in Seat)
 _PASSES: Final = tuple(Pass(seat) for seat in Seat)
 _PLAYS_BY_BYTE: Final = tuple(
@@ -692,86 +698,49 @@ class DealState(NamedTuple):
         )
 
     def _play(self, action: Play) -> DealState:
+        # The hot path of every simulation: the state is unpacked in one step and the next
+        # one built straight from a tuple of its fields, in declaration order.
+        (rules, dealer, deck, _, _, hands, bids, contract, trick, tricks, points, declared,
+         events, history, _, table, belote_mask, _) = self  # fmt: skip
         seat, card = action.seat, action.card
         bit = 1 << card
-        old = self.hands
-        hands: tuple[int, int, int, int] = (*old[:seat], old[seat] ^ bit, *old[seat + 1 :])  # type: ignore[assignment]
-        table = self.table
-        assert table is not None and self.contract is not None
-        declared = self.declared
+        if seat == 0:
+            hands = (hands[0] ^ bit, hands[1], hands[2], hands[3])
+        elif seat == 1:
+            hands = (hands[0], hands[1] ^ bit, hands[2], hands[3])
+        elif seat == 2:
+            hands = (hands[0], hands[1], hands[2] ^ bit, hands[3])
+        else:
+            hands = (hands[0], hands[1], hands[2], hands[3] ^ bit)
+        assert table is not None and contract is not None
         if action.announce:
-            declared = tuple(
-                best_announcements(self.hands[seat], self.contract.strain) if s == seat else d
-                for s, d in enumerate(declared)
-            )
-        events = self.belote_events
-        if bit & self.belote_mask:
+            best = best_announcements(self.hands[seat], contract.strain)
+            declared = tuple(best if s == seat else d for s, d in enumerate(declared))
+        if bit & belote_mask:
             events = self._belote(seat, card, action.belote, events)
-        trick = (*self.trick, (seat, card))
-        history = (*self.history, action)
+        trick = (*trick, (seat, card))
+        history = (*history, action)
         if len(trick) < 4:
             following = SEATS[(seat + 1) & 3]
-            return DealState(
-                self.rules,
-                self.dealer,
-                self.deck,
-                Phase.PLAYING,
-                following,
-                hands,
-                self.bids,
-                self.contract,
-                trick,
-                self.tricks,
-                self.points,
-                declared,
-                events,
-                history,
-                None,
-                table,
-                self.belote_mask,
-                constraint(self.rules, table, trick, following, hands[following]),
-            )
+            rule = constraint(rules, table, trick, following, hands[following])
+            return _new_state((rules, dealer, deck, Phase.PLAYING, following, hands, bids,
+                               contract, trick, tricks, points, declared, events, history,
+                               None, table, belote_mask, rule))  # fmt: skip
         cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
         winner = trick[winning_index(table, cards)][0]
         value = trick_points(table, cards)
-        done = CompletedTrick(trick[0][0], cards, winner, value)
-        tricks = (*self.tricks, done)
-        points = (
-            (self.points[0] + value, self.points[1])
-            if winner & 1 == 0
-            else (self.points[0], self.points[1] + value)
-        )
+        tricks = (*tricks, CompletedTrick(trick[0][0], cards, winner, value))
+        ns, ew = points
+        points = (ns, ew + value) if winner & 1 else (ns + value, ew)
         if not any(hands):
-            return self._evolve(
-                to_move=None,
-                hands=hands,
-                trick=(),
-                tricks=tricks,
-                points=points,
-                declared=declared,
-                belote_events=events,
-                history=history,
-            )._finish()
-        return DealState(
-            self.rules,
-            self.dealer,
-            self.deck,
-            Phase.PLAYING,
-            winner,
-            hands,
-            self.bids,
-            self.contract,
-            (),
-            tricks,
-            points,
-            declared,
-            events,
-            history,
-            None,
-            table,
-            self.belote_mask,
-            constraint(self.rules, table, (), winner, hands[winner]),
-        )
+            done = _new_state((rules, dealer, deck, Phase.PLAYING, None, hands, bids, contract,
+                               (), tricks, points, declared, events, history, None, table,
+                               belote_mask, None))  # fmt: skip
+            return done._finish()
+        rule = constraint(rules, table, (), winner, hands[winner])
+        return _new_state((rules, dealer, deck, Phase.PLAYING, winner, hands, bids, contract,
+                           (), tricks, points, declared, events, history, None, table,
+                           belote_mask, rule))  # fmt: skip
 
     def _belote(
         self, seat: Seat, card: Card, said: bool, events: tuple[BeloteEvent, ...]
