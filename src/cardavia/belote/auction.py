@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Final
 
 from cardavia.belote.actions import CAPOT, GENERALE, Action, Bid, Coinche, Pass, Surcoinche, Take
@@ -60,19 +59,22 @@ class Contract:
         return text + ("", " coinche", " surcoinche")[self.coinche]
 
 
-@cache
 def bid_values(rules: Rules) -> tuple[int, ...]:
     """The values one may bid, in order (RULES.md 4: 80 … 160 then capot; with ``top_bids``
     ``generale`` also 170, 180 and générale)."""
-    top = 180 if rules.top_bids == "generale" else 160
-    values = (*range(80, top + 1, 10), CAPOT)
-    return (*values, GENERALE) if rules.top_bids == "generale" else values
+    return _BID_VALUES[rules.top_bids]
 
 
-@cache
 def auction_strains(rules: Rules) -> tuple[Strain, ...]:
     """The strains one may bid: the suits, and no-trump / all-trump with ``auction_contracts``."""
-    return tuple(Strain) if rules.auction_contracts else tuple(Strain)[:4]
+    return tuple(Strain) if rules.auction_contracts else _SUIT_STRAINS
+
+
+_BID_VALUES: Final = {
+    "capot": (*range(80, 161, 10), CAPOT),
+    "generale": (*range(80, 181, 10), CAPOT, GENERALE),
+}
+_SUIT_STRAINS: Final = tuple(Strain)[:4]
 
 
 @dataclass(frozen=True, slots=True)

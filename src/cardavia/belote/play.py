@@ -20,7 +20,7 @@ from enum import IntEnum
 from functools import cache
 from typing import Final, NamedTuple
 
-from cardavia.belote.cards import SEATS, SUIT_MASKS, SUITS, Card, Seat, Suit, card_code
+from cardavia.belote.cards import SUIT_MASKS, SUITS, Card, Seat, Suit, card_code
 from cardavia.belote.rules import Rules
 
 
@@ -188,61 +188,71 @@ class Constraint(NamedTuple):
         return args
 
 
+def master(table: TrickTable, trick: Trick) -> tuple[Seat, Card]:
+    """The seat whose card wins the (non-empty) trick so far, and that card (RULES.md 5.5)."""
+    master_seat, best = trick[0]
+    order, trump_mask = table.order, table.trump_mask
+    for seat, card in trick[1:]:
+        if card >> 3 == best >> 3:
+            if order[card] > order[best]:
+                master_seat, best = seat, card
+        elif trump_mask >> card & 1:
+            master_seat, best = seat, card
+    return master_seat, best
+
+
 def constraint(rules: Rules, table: TrickTable, trick: Trick, seat: Seat, hand: int) -> Constraint:
     """The rule that decides which cards of ``hand`` ``seat`` may play to ``trick``.
 
-    The cases follow RULES.md 5 one by one.
+    The cases follow RULES.md 5 one by one; who is master is only worked out when it matters.
     """
     if not trick:
         return Constraint(hand, "free")
-    cards = [card for _, card in trick]
-    led = cards[0] >> 3
-    led_suit = SUITS[led]
+    led = trick[0][1] >> 3
     following = hand & SUIT_MASKS[led]
     strain = table.strain
-    best_index = winning_index(table, cards)
-    best = cards[best_index]
-    partner_is_master = trick[best_index][0] == SEATS[(seat + 2) & 3]
 
-    if strain == Strain.NO_TRUMP:
+    if strain is Strain.NO_TRUMP:
         # RULES.md 5.3: follow the suit led if you can; otherwise any card.
-        return (
-            Constraint(following, "must_follow", suit=led_suit)
-            if following
-            else Constraint(hand, "free")
-        )
+        if following:
+            return Constraint(following, "must_follow", suit=SUITS[led])
+        return Constraint(hand, "free")
 
-    if strain == Strain.ALL_TRUMP:
+    if strain is Strain.ALL_TRUMP:
         # RULES.md 5.4: follow and beat the highest card of the suit led if you can.
         if not following:
             return Constraint(hand, "free")
+        best = master(table, trick)[1]
         higher = following & table.beats[best]
         if higher:
             return Constraint(higher, "must_beat", card=best)
-        return Constraint(following, "must_follow", suit=led_suit)
+        return Constraint(following, "must_follow", suit=SUITS[led])
 
     trump = int(strain)
-    trumps = hand & SUIT_MASKS[trump]
     if led == trump:
         # RULES.md 5.1: trump led: follow with a higher trump than every trump in the trick
         # if you have one, even over the partner's (overtrump_partner_on_trump_lead).
         if not following:
             return Constraint(hand, "free")
+        master_seat, best = master(table, trick)
+        partner_is_master = master_seat == (seat + 2) & 3
         if partner_is_master and not rules.overtrump_partner_on_trump_lead:
-            return Constraint(following, "must_follow", suit=led_suit)
+            return Constraint(following, "must_follow", suit=SUITS[led])
         higher = following & table.beats[best]
         if higher:
             return Constraint(higher, "must_overtrump", card=best)
-        return Constraint(following, "must_follow", suit=led_suit)
+        return Constraint(following, "must_follow", suit=SUITS[led])
 
     if following:
         # RULES.md 5.1: you hold the suit led: you must play it.
-        return Constraint(following, "must_follow", suit=led_suit)
+        return Constraint(following, "must_follow", suit=SUITS[led])
+    trumps = hand & SUIT_MASKS[trump]
     if not trumps:
         # RULES.md 5.2: no card of the suit led and no trump: any card.
         return Constraint(hand, "free")
+    master_seat, best = master(table, trick)
     trump_in_trick = best >> 3 == trump
-    if partner_is_master and not rules.must_trump_partner:
+    if master_seat == (seat + 2) & 3 and not rules.must_trump_partner:
         # RULES.md 5.2: the partner is master: any card; but choosing to trump over a trump,
         # overtrump if you can (overtrump_when_trumping_partner, seed 004).
         if trump_in_trick and rules.overtrump_when_trumping_partner:
