@@ -9,6 +9,7 @@ announcement when it is made, the cards of the announcements that win the compar
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -75,6 +76,13 @@ class Observation:
         for _, card in self.trick:
             mask |= 1 << card
         return CardSet(mask)
+
+    def sample_worlds(self, rng: random.Random, count: int) -> list[tuple[int, int, int, int]]:
+        """``count`` deals of the hidden cards consistent with everything this seat has seen
+        (:mod:`cardavia.belote.worlds`), as the four hands' masks."""
+        from cardavia.belote.worlds import sample_worlds
+
+        return sample_worlds(self, rng, count)
 
     @property
     def unseen(self) -> CardSet:

@@ -1,0 +1,166 @@
+"""Worlds: the other hands, dealt at random consistently with everything one seat has seen.
+
+A computer player that must not peek reasons about the hidden cards by sampling them (the
+OpenSpiel/GIB way): every world it draws agrees with the observation — the hand sizes, the
+turned card gone to the taker, the cards of the announcements shown, the K or Q a "belote"
+announced, and every card played being legal from the hand its player had then (voids shown,
+a failure to overtrump, a discard instead of a trump…).
+
+>>> import random
+>>> from cardavia.belote.game import DealState
+>>> from cardavia.belote.rules import find_rules
+>>> from cardavia.belote.cards import Seat
+>>> state = DealState.deal(find_rules("coinche"), dealer=Seat.W, rng=random.Random(5))
+>>> worlds = sample_worlds(state.observation(Seat.S), random.Random(1), 3)
+>>> all(w[Seat.S] == state.hands[Seat.S] for w in worlds)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from cardavia.belote.cards import FULL_MASK, Card, Seat
+from cardavia.belote.play import TrickTable, constraint, table_for
+
+if TYPE_CHECKING:
+    from cardavia.belote.observation import Observation
+
+Hands = tuple[int, int, int, int]
+"""The four hands of a world, as masks, indexed by seat."""
+
+_ATTEMPTS = 200
+
+
+def _past_plays(observation: Observation) -> list[tuple[tuple[tuple[Seat, Card], ...], Seat, Card]]:
+    """Every card played so far with the trick as it was before it: (trick, seat, card)."""
+    plays = []
+    for trick in observation.tricks:
+        seen = trick.plays
+        for index, (seat, card) in enumerate(seen):
+            plays.append((seen[:index], seat, card))
+    for index, (seat, card) in enumerate(observation.trick):
+        plays.append((observation.trick[:index], seat, card))
+    return plays
+
+
+def known_cards(observation: Observation) -> tuple[int, int, int, int]:
+    """The unplayed cards each seat is known to hold: the observer's hand, the turned card
+    with the taker, the cards of the announcements shown, the other half of a belote."""
+    known = [0, 0, 0, 0]
+    played = observation.played.mask
+    known[observation.seat] = observation.hand.mask
+    contract = observation.contract
+    if observation.turned_card is not None and contract is not None:
+        known[contract.taker] |= 1 << observation.turned_card
+    for seat, item in observation.revealed:
+        known[seat] |= item.cards
+    for event in observation.belote_events:
+        if event.word == "belote":
+            rank = event.card & 7
+            other = event.card - rank + 11 - rank  # the queen (5) for the king (6), and back
+            known[event.seat] |= 1 << other
+    return (
+        known[0] & ~played,
+        known[1] & ~played,
+        known[2] & ~played,
+        known[3] & ~played,
+    )
+
+
+def excluded_cards(observation: Observation, table: TrickTable) -> tuple[int, int, int, int]:
+    """The cards each seat cannot hold now, read off its plays (RULES.md 5).
+
+    A card ``u`` is excluded for a seat if holding it would have made one of the seat's
+    plays illegal: the rules only ever add obligations with more cards in hand, so the test
+    with the hand {played card, u} is sound (it never excludes a card the seat may hold).
+    This finds every void and every cap on a suit ("could not overtrump the 9").
+    """
+    rules = observation.rules
+    unknown = ~(observation.hand.mask | observation.played.mask) & FULL_MASK
+    excluded = [0, 0, 0, 0]
+    for trick, seat, card in _past_plays(observation):
+        if seat == observation.seat:
+            continue
+        candidates = unknown & ~excluded[seat]
+        while candidates:
+            low = candidates & -candidates
+            candidates ^= low
+            hand = (1 << card) | low
+            if not constraint(rules, table, trick, seat, hand).allowed >> card & 1:
+                excluded[seat] |= low
+    return (excluded[0], excluded[1], excluded[2], excluded[3])
+
+
+def is_consistent(observation: Observation, table: TrickTable, hands: Sequence[int]) -> bool:
+    """Whether every card played would have been legal from these (current) hands plus the
+    cards each seat played since."""
+    plays = _past_plays(observation)
+    held = list(hands)
+    for _, seat, card in plays:
+        held[seat] |= 1 << card
+    for trick, seat, card in plays:
+        if not constraint(observation.rules, table, trick, seat, held[seat]).allowed >> card & 1:
+            return False
+        held[seat] &= ~(1 << card)
+    return True
+
+
+def sample_worlds(observation: Observation, rng: random.Random, count: int) -> list[Hands]:
+    """``count`` worlds (the four current hands) consistent with ``observation``.
+
+    Fewer come back only if the observation admits none (which a real deal never does).
+    """
+    contract = observation.contract
+    known = known_cards(observation)
+    table = table_for(observation.rules, contract.strain) if contract is not None else None
+    excluded = excluded_cards(observation, table) if table is not None else (0, 0, 0, 0)
+    unknown = ~(observation.played.mask | known[0] | known[1] | known[2] | known[3]) & FULL_MASK
+    # The cards still to be dealt to the others, and how many each needs.
+    need = [observation.hand_sizes[s] - known[s].bit_count() for s in range(4)]
+    if observation.turned_card is not None and contract is None:
+        # Classic bidding: the turned card and the rest of the deck are nobody's yet.
+        unknown &= ~(1 << observation.turned_card)
+    pool = [c for c in range(32) if unknown >> c & 1]
+    worlds: list[Hands] = []
+    for _ in range(count * _ATTEMPTS):
+        hands = _deal(pool, need, known, excluded, rng)
+        if hands is None:
+            continue
+        if table is None or is_consistent(observation, table, hands):
+            worlds.append(hands)
+            if len(worlds) == count:
+                break
+    return worlds
+
+
+def _deal(
+    pool: list[Card],
+    need: list[int],
+    known: Sequence[int],
+    excluded: Sequence[int],
+    rng: random.Random,
+) -> Hands | None:
+    """One random deal of ``pool`` honouring the counts and the exclusions (the most
+    constrained cards first); ``None`` on a dead end. Cards beyond the counts (the rest of a
+    classic deck during the bidding) go to a fifth place, the stock."""
+    room = [*need, len(pool) - sum(need)]
+    hands = [*known, 0]
+    excluded = [*excluded, 0]
+    options = {
+        card: [s for s in range(5) if room[s] > 0 and not excluded[s] >> card & 1] for card in pool
+    }
+    order = sorted(pool, key=lambda card: (len(options[card]), rng.random()))
+    for card in order:
+        seats = [s for s in options[card] if room[s] > 0]
+        if not seats:
+            return None
+        weights = [room[s] for s in seats]
+        seat = rng.choices(seats, weights)[0]
+        hands[seat] |= 1 << card
+        room[seat] -= 1
+    if any(room):
+        return None
+    return (hands[0], hands[1], hands[2], hands[3])
