@@ -44,6 +44,8 @@ from cardavia.belote.game import (
     Phase,
     Reason,
 )
+from cardavia.belote.match import Match
+from cardavia.belote.notation import DealRecord, Record, RecordError, read_record, write_record
 from cardavia.belote.observation import Observation
 from cardavia.belote.play import Strain
 from cardavia.belote.rules import PRESETS, Rules, find_rules
@@ -63,18 +65,22 @@ __all__ = [
     "Coinche",
     "CompletedTrick",
     "Contract",
+    "DealRecord",
     "DealScore",
     "DealState",
     "Deck",
     "IllegalActionError",
     "InvalidActionError",
     "InvalidCardError",
+    "Match",
     "Observation",
     "Pass",
     "Phase",
     "Play",
     "Rank",
     "Reason",
+    "Record",
+    "RecordError",
     "Rules",
     "Seat",
     "Strain",
@@ -87,4 +93,6 @@ __all__ = [
     "find_rules",
     "parse_action",
     "parse_card",
+    "read_record",
+    "write_record",
 ]

@@ -95,6 +95,15 @@ Action = Pass | Take | Bid | Coinche | Surcoinche | Play
 """Any action of a deal."""
 
 
+_SHAPES: Final = {
+    "pass": "'N pass'",
+    "coinche": "'N coinche'",
+    "surcoinche": "'N surcoinche'",
+    "take": "'N take H' (a suit, NT or AT)",
+    "bid": "'N bid 90 H' (a value or capot/generale, then a suit, NT or AT)",
+}
+
+
 class InvalidActionError(ValueError):
     """Text that does not describe an action."""
 
@@ -132,6 +141,8 @@ def parse_action(text: str) -> Action:
             return Take(seat, Strain.parse(rest[0]))
         if verb == "bid" and len(rest) == 2:
             return Bid(seat, parse_bid_value(rest[0]), Strain.parse(rest[1]))
+        if verb in _SHAPES:
+            raise InvalidActionError(f"{verb!r} is written {_SHAPES[verb]}, not {text!r}")
         card = parse_card(words[1])
         flags = {flag.lower() for flag in rest}
         if not flags <= {"+announce", "+belote"} or len(flags) != len(rest):

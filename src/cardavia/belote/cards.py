@@ -191,6 +191,8 @@ def _bits(mask: int) -> Iterator[Card]:
 class CardSet:
     """An immutable set of cards held as a 32-bit mask, with the ``frozenset`` API.
 
+    Made from cards, a mask, or a string of codes (so that its repr reads back).
+
     Iteration is in a stable order: by suit (S H D C), then by rank in sequence order.
 
     >>> hand = CardSet.parse("KS 7S JH 9C TD")
@@ -205,8 +207,10 @@ class CardSet:
     __slots__ = ("mask",)
     mask: int
 
-    def __init__(self, cards: Iterable[Card] | int = 0) -> None:
-        if isinstance(cards, int):
+    def __init__(self, cards: Iterable[Card] | int | str = 0) -> None:
+        if isinstance(cards, str):
+            mask = CardSet.parse(cards).mask
+        elif isinstance(cards, int):
             if not 0 <= cards <= FULL_MASK:
                 raise ValueError(f"card mask out of range: {cards:#x}")
             mask = cards
@@ -253,13 +257,19 @@ class CardSet:
         return bool(self.mask)
 
     def __hash__(self) -> int:
-        return hash(self.mask)
+        # Equal to a frozenset of the same cards, so it must hash as one.
+        return hash(frozenset(_bits(self.mask)))
+
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        return (CardSet, (self.mask,))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CardSet):
             return self.mask == other.mask
         if isinstance(other, (set, frozenset)):
-            return self == CardSet(other) if all(isinstance(c, int) for c in other) else False
+            if not all(isinstance(c, int) and 0 <= c < 32 for c in other):
+                return False
+            return self.mask == CardSet(other).mask
         return NotImplemented
 
     def __int__(self) -> int:

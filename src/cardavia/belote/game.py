@@ -380,7 +380,7 @@ class DealState(NamedTuple):
     @property
     def turned_card(self) -> Card | None:
         """Classic tables: the card turned face up after the first distribution (RULES.md 3)."""
-        return self.deck[20] if self.rules.bidding == "classic" else None
+        return self.deck[20] if self.rules.bidding == "classic" and self.deck else None
 
     @property
     def strain(self) -> Strain | None:
@@ -557,6 +557,8 @@ class DealState(NamedTuple):
 
     def _play_refusal(self, action: Play) -> Reason | None:
         seat, card = action.seat, action.card
+        if seat.__class__ is not Seat:
+            return Reason("not_an_action", {"action": repr(action)[:40]})
         turn = self._turn_refusal(seat)
         if turn:
             return turn
@@ -665,7 +667,9 @@ class DealState(NamedTuple):
             return self._start_play(auction.contract, bids, history)
         if auction.cancelled:
             return self._evolve(bids=bids, history=history, phase=Phase.CANCELLED, to_move=None)
-        return self._evolve(bids=bids, history=history, to_move=seat.next)
+        # An out-of-turn coinche (coinche_any_time) does not take the turn of the player due.
+        following = seat.next if seat == self.to_move else self.to_move
+        return self._evolve(bids=bids, history=history, to_move=following)
 
     def _start_play(
         self, contract: Contract, bids: tuple[Action, ...], history: tuple[Action, ...]

@@ -183,9 +183,13 @@ class Rules:
         if unknown:
             raise ValueError(f"unknown rules knob(s): {', '.join(sorted(unknown))}")
         changed = {k: v for k, v in knobs.items() if getattr(self, k) != v}
-        if changed and "name" not in knobs and not self.name.endswith("+"):
-            changed["name"] = self.name + "+"
-        return dataclasses.replace(self, **changed)
+        rules = dataclasses.replace(self, **changed)
+        base = self.name.rstrip("+")
+        if "name" not in knobs and base in PRESETS:
+            # The name says whether the set still is the preset it was made from.
+            name = base + ("+" if rules.differences() else "")
+            rules = dataclasses.replace(rules, name=name)
+        return rules
 
     def as_dict(self) -> dict[str, object]:
         """The knobs as plain data, by the names of docs/rules-decisions.md."""

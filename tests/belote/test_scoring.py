@@ -1,0 +1,822 @@
+"""Scoring a deal (RULES.md 8, docs/rules-decisions.md "Scoring"), knob by knob.
+
+Most cases call ``scoring.score_deal`` with explicit facts: the card points each team took
+(without the last trick), who took the last trick, the belotes, the announcements. Every
+expected number is written as its arithmetic. The last part plays complete deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from cardavia.belote import (
+    CAPOT,
+    GENERALE,
+    Bid,
+    CardSet,
+    Coinche,
+    Contract,
+    DealState,
+    Pass,
+    Phase,
+    Play,
+    Rules,
+    Seat,
+    Strain,
+    Take,
+    Team,
+    find_rules,
+    parse_card,
+)
+from cardavia.belote.announcements import Announcement, classify
+from cardavia.belote.auction import bid_values
+from cardavia.belote.scoring import DealScore, round_score, score_deal
+
+CARDAVIA = find_rules("cardavia")
+MAISON = find_rules("maison")
+COINCHE = find_rules("coinche")
+NS, EW = Team.NS, Team.EW
+
+
+def ann(cards: str, strain: Strain = Strain.HEARTS) -> Announcement:
+    """The announcement made of exactly these cards (a sequence or a carré)."""
+    return classify(CardSet.parse(cards), strain)
+
+
+def score(
+    rules: Rules,
+    *,
+    cards: tuple[int, int],
+    last: Team,
+    taker: Seat = Seat.N,
+    strain: Strain = Strain.HEARTS,
+    bid: int | None = None,
+    coinche: int = 0,
+    tricks: tuple[int, int] = (4, 4),
+    taker_tricks: int | None = None,
+    belote: tuple[int, int] = (0, 0),
+    declared: Mapping[Seat, Sequence[Announcement]] | None = None,
+) -> DealScore:
+    """``score_deal`` with the facts spelt out; ``cards`` without the last trick."""
+    assert sum(cards) == 152
+    declared = declared or {}
+    return score_deal(
+        rules,
+        Contract(taker, strain, bid, coinche),
+        trick_points=cards,
+        tricks_won=tricks,
+        last_trick=last,
+        taker_tricks=tricks[taker.team] // 2 if taker_tricks is None else taker_tricks,
+        belote=belote,
+        declared=tuple(tuple(declared.get(seat, ())) for seat in Seat),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Classic tables (RULES.md 8): made, failed, litige
+# ---------------------------------------------------------------------------------------------
+
+
+def test_classic_made() -> None:
+    """RULES.md 8: made when the takers' total is greater; each team scores its own total."""
+    result = score(MAISON, cards=(90, 62), last=NS)
+    assert result.made is True
+    assert result.card_points == (90 + 10, 62)
+    assert result.scores == (100, 62)  # NS 90 + 10 (last trick) > EW 62
+    assert result.reserve == 0 and result.capot is None and result.multiplier == 1
+
+
+def test_classic_made_by_east_west() -> None:
+    """RULES.md 8: the same for a taker of the other team."""
+    result = score(MAISON, cards=(62, 90), last=EW, taker=Seat.W)
+    assert (result.made, result.scores) == (True, (62, 100))
+
+
+def test_classic_failed() -> None:
+    """RULES.md 8: failed: the takers score 0, the defenders 162."""
+    result = score(MAISON, cards=(70, 82), last=EW)  # NS 70 < EW 82 + 10 = 92
+    assert result.made is False
+    assert result.card_points == (70, 92)
+    assert result.scores == (0, 162)
+
+
+def test_classic_litige() -> None:
+    """RULES.md 8, tie = litige: the defenders score their total, the takers' total goes in
+    reserve for the winner of the next deal."""
+    result = score(MAISON, cards=(71, 81), last=NS)  # NS 71 + 10 = 81 = EW 81
+    assert result.made is None
+    assert result.scores == (0, 81)
+    assert result.reserve == 81
+    assert [line.code for line in result.lines][-3:] == ["contract_litige", "reserve", "total"]
+
+
+def test_classic_litige_for_east_west_takers() -> None:
+    """RULES.md 8: the litige keeps the takers' points, whichever team took."""
+    result = score(MAISON, cards=(81, 71), last=EW, taker=Seat.E)  # EW 71 + 10 = 81 = NS 81
+    assert (result.made, result.scores, result.reserve) == (None, (81, 0), 81)
+
+
+@pytest.mark.parametrize(
+    ("tie", "made", "scores", "reserve"),
+    [
+        ("litige", None, (0, 81), 81),
+        ("made", True, (81, 81), 0),  # each its total
+        ("failed", False, (0, 162), 0),  # the defenders take all
+    ],
+)
+def test_classic_tie_knob(
+    tie: str, made: bool | None, scores: tuple[int, int], reserve: int
+) -> None:
+    """RULES.md 8, knob tie: equal totals 81 = 81 are a litige, made or failed."""
+    result = score(MAISON.replace(tie=tie), cards=(71, 81), last=NS)
+    assert (result.made, result.scores, result.reserve) == (made, scores, reserve)
+
+
+# ---------------------------------------------------------------------------------------------
+# Capot (RULES.md 8: 252, knob capot_points 250)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("capot_points", [252, 250])
+def test_capot_by_the_takers(capot_points: int) -> None:
+    """RULES.md 8: all eight tricks: capot_points (the last-trick 10 replaced by 100)."""
+    rules = MAISON.replace(capot_points=capot_points)
+    result = score(rules, cards=(152, 0), last=NS, tricks=(8, 0))
+    assert result.capot == NS
+    assert result.card_points == (capot_points, 0)
+    assert result.scores == (capot_points, 0)
+    assert result.made is True
+
+
+@pytest.mark.parametrize("capot_points", [252, 250])
+def test_capot_by_the_defenders(capot_points: int) -> None:
+    """RULES.md 8: the defenders take all eight tricks: the contract fails and they score the
+    capot value instead of 162."""
+    rules = MAISON.replace(capot_points=capot_points)
+    result = score(rules, cards=(0, 152), last=EW, tricks=(0, 8))
+    assert result.capot == EW
+    assert (result.made, result.scores) == (False, (0, capot_points))
+
+
+def test_capot_with_belote() -> None:
+    """RULES.md 8: a capot and the takers' belote: 252 + 20."""
+    result = score(CARDAVIA, cards=(152, 0), last=NS, tricks=(8, 0), belote=(20, 0))
+    assert result.scores == (252 + 20, 0)
+
+
+def test_seven_tricks_is_no_capot() -> None:
+    """RULES.md 8: every card point but one trick to the other team: no capot, 152 + 10."""
+    result = score(MAISON, cards=(152, 0), last=NS, tricks=(7, 1))
+    assert result.capot is None
+    assert result.scores == (162, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Belote (RULES.md 6 and 8)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("knob", "scores"),
+    [
+        ("kept", (20, 162)),  # the takers keep their 20; the defenders 162
+        ("to_defenders", (0, 162 + 20)),  # the defenders get the takers' belote too
+    ],
+)
+def test_belote_on_failure(knob: str, scores: tuple[int, int]) -> None:
+    """RULES.md 6, knob belote_on_failure: NS take with belote, 60 + 20 = 80 < EW 92 + 10 =
+    102: failed."""
+    rules = MAISON.replace(belote_on_failure=knob)
+    result = score(rules, cards=(60, 92), last=EW, belote=(20, 0))
+    assert result.made is False
+    assert result.belote == (20, 0)
+    assert result.scores == scores
+
+
+def test_defenders_belote() -> None:
+    """RULES.md 8: the defenders' belote is theirs: added to their total when the contract is
+    made, to their 162 when it fails."""
+    made = score(MAISON, cards=(100, 52), last=NS, belote=(0, 20))
+    assert made.scores == (100 + 10, 52 + 20)
+    failed = score(MAISON, cards=(70, 82), last=EW, belote=(0, 20))  # 70 < 82 + 10 + 20
+    assert failed.scores == (0, 162 + 20)
+
+
+def test_belote_counts_for_contract_on() -> None:
+    """RULES.md 6, belote_counts_for_contract on: NS 76 + 20 = 96 > EW 76 + 10 = 86: made."""
+    result = score(MAISON, cards=(76, 76), last=EW, belote=(20, 0))
+    assert (result.made, result.scores) == (True, (96, 86))
+
+
+def test_belote_counts_for_contract_off() -> None:
+    """docs/rules-decisions.md: with the knob off, the belotes are left out of both totals for
+    the test: NS 76 < EW 86: failed; NS keep their belote (kept), EW 162."""
+    rules = MAISON.replace(belote_counts_for_contract=False)
+    result = score(rules, cards=(76, 76), last=EW, belote=(20, 0))
+    assert (result.made, result.scores) == (False, (20, 162))
+
+
+def test_belote_counts_for_contract_off_ignores_the_defenders_belote_too() -> None:
+    """docs/rules-decisions.md: NS 80 + 10 = 90 against EW 72 + 20 (belote) = 92: failed when
+    the belote counts, made (90 > 72) when it does not; made, each scores its total."""
+    on = score(MAISON, cards=(80, 72), last=NS, belote=(0, 20))
+    assert (on.made, on.scores) == (False, (0, 162 + 20))
+    off = score(
+        MAISON.replace(belote_counts_for_contract=False), cards=(80, 72), last=NS, belote=(0, 20)
+    )
+    assert (off.made, off.scores) == (True, (90, 72 + 20))
+
+
+# ---------------------------------------------------------------------------------------------
+# Announcements (RULES.md 7 and 8)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_announcements_accepted_and_refused() -> None:
+    """RULES.md 7: E's cinquante (50) beats N's tierce (20): EW score 50, NS nothing.
+    NS 100 + 10 = 110 > EW 52 + 50 = 102: made, each its total."""
+    declared = {Seat.N: [ann("7S 8S 9S")], Seat.E: [ann("7D 8D 9D TD")]}
+    result = score(MAISON, cards=(100, 52), last=NS, declared=declared)
+    assert result.announcement_winner == EW
+    assert result.announcements == (0, 50)
+    assert (result.made, result.scores) == (True, (110, 102))
+
+
+def test_announcements_can_make_the_contract_fail() -> None:
+    """RULES.md 8: NS 90 + 10 = 100 < EW 62 + 50 = 112: failed; the defenders score
+    162 + 50."""
+    declared = {Seat.N: [ann("7S 8S 9S")], Seat.E: [ann("7D 8D 9D TD")]}
+    result = score(MAISON, cards=(90, 62), last=NS, declared=declared)
+    assert (result.made, result.scores) == (False, (0, 162 + 50))
+
+
+def test_failed_takers_announcements_go_to_the_defenders() -> None:
+    """RULES.md 8: on failure the defenders score 162 + every accepted announcement, those the
+    takers won included; the winning team scores its partner's weaker one too (RULES.md 7).
+    NS: N 50 + S 20 = 70 (E's 20 refused); NS 40 + 70 = 110 < EW 112 + 10 = 122."""
+    declared = {
+        Seat.N: [ann("7S 8S 9S TS")],
+        Seat.S: [ann("7D 8D 9D")],
+        Seat.E: [ann("7C 8C 9C")],
+    }
+    result = score(MAISON, cards=(40, 112), last=EW, declared=declared)
+    assert result.announcements == (50 + 20, 0)
+    assert (result.made, result.scores) == (False, (0, 162 + 70))
+
+
+@pytest.mark.parametrize(
+    ("north", "east", "winner"),
+    [
+        ("7S 8S 9S", "7D 8D 9D", None),  # 7.5: a complete tie, nobody scores
+        ("7H 8H 9H", "7D 8D 9D", NS),  # 7.3: equal, the one in trump (hearts)
+        ("7H 8H 9H", "QD KD AD", EW),  # 7.3: the higher end card before trump
+        ("7S 8S 9S TS JS", "7D 8D 9D TD JD QD", EW),  # 7.3: two cents: the longer
+        ("7S 8S 9S TS JS", "KS KH KD KC", EW),  # 7.2: carré beats a sequence of 100
+        ("QS QH QD QC", "TS TH TD TC", NS),  # 7.4: two carrés of 100: the higher rank
+        ("9S 9H 9D 9C", "AS AH AD AC", NS),  # 7.1: nines 150 beat aces 100
+        ("JS JH JD JC", "9S 9H 9D 9C", NS),  # 7.1: jacks 200 beat nines 150
+        ("7S 8S 9S TS", "", NS),  # a team that alone announced wins
+    ],
+)
+def test_announcement_comparison(north: str, east: str, winner: Team | None) -> None:
+    """RULES.md 7: the comparison of the two teams' best announcements."""
+    declared = {Seat.N: [ann(north)]} | ({Seat.E: [ann(east)]} if east else {})
+    result = score(MAISON, cards=(100, 52), last=NS, declared=declared)
+    assert result.announcement_winner == winner
+    expected = (
+        (0, 0)
+        if winner is None
+        else ((ann(north).points, 0) if winner == NS else (0, ann(east).points))
+    )
+    assert result.announcements == expected
+
+
+def test_announcements_ignored_by_rules_without_them() -> None:
+    """RULES.md 8, the Cardavia table: no announcements, whatever is passed."""
+    declared = {Seat.E: [ann("7D 8D 9D TD")]}
+    result = score(CARDAVIA, cards=(90, 62), last=NS, declared=declared)
+    assert result.announcement_winner is None
+    assert result.scores == (100, 62)
+
+
+# ---------------------------------------------------------------------------------------------
+# The Cardavia single-deal table (RULES.md 8, seed 004)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_cardavia_made() -> None:
+    """RULES.md 8: NS 100 + 10 = 110 > EW 52: each team its total."""
+    assert score(CARDAVIA, cards=(100, 52), last=NS).scores == (110, 52)
+
+
+def test_cardavia_made_at_equality() -> None:
+    """RULES.md 8: made when the takers' card points plus belote are at least the opponents'
+    total: 71 + 20 = 91 against 81 + 10 = 91 is made."""
+    result = score(CARDAVIA, cards=(71, 81), last=EW, belote=(20, 0))
+    assert (result.made, result.scores) == (True, (91, 91))
+
+
+def test_cardavia_failed_belote_to_the_defenders() -> None:
+    """RULES.md 8: failed (60 + 20 = 80 < 92 + 10 = 102): the takers score 0, the defenders
+    all card points and both teams' belote: 162 + 20."""
+    result = score(CARDAVIA, cards=(60, 92), last=EW, belote=(20, 0))
+    assert (result.made, result.scores) == (False, (0, 162 + 20))
+
+
+def test_cardavia_failed_with_the_defenders_belote() -> None:
+    """RULES.md 8: failed (70 < 82 + 10 + 20 = 112): the defenders 162 + their belote 20."""
+    result = score(CARDAVIA, cards=(70, 82), last=EW, belote=(0, 20))
+    assert (result.made, result.scores) == (False, (0, 162 + 20))
+
+
+# ---------------------------------------------------------------------------------------------
+# Coinche tables (RULES.md 8, docs/rules-decisions.md "Auction")
+# ---------------------------------------------------------------------------------------------
+
+
+def test_coinche_made() -> None:
+    """RULES.md 8: 80 ♥ bid, 83 + 10 = 93 ≥ 80: the takers score 93 + 80 = 173, the
+    defenders 69; rounded to the nearest ten: 170 and 70."""
+    result = score(COINCHE, cards=(83, 69), last=NS, bid=80)
+    assert result.made is True
+    assert result.exact == (93 + 80, 69)
+    assert result.scores == (170, 70)
+
+
+def test_coinche_failed() -> None:
+    """RULES.md 8: 100 bid, 93 < 100: the takers 0, the defenders 160 + 100 = 260."""
+    result = score(COINCHE, cards=(83, 69), last=NS, bid=100)
+    assert (result.made, result.scores) == (False, (0, 160 + 100))
+
+
+def test_coinche_made_exactly_the_bid() -> None:
+    """RULES.md 8: the takers' points "reach" the bid: 70 + 10 = 80 for 80 is made:
+    80 + 80 = 160; EW 82 → 80."""
+    result = score(COINCHE, cards=(70, 82), last=NS, bid=80)
+    assert (result.made, result.exact, result.scores) == (True, (160, 82), (160, 80))
+
+
+@pytest.mark.parametrize(
+    ("bid", "coinche", "made", "scores"),
+    [
+        (80, 1, True, ((160 + 80) * 2, 0)),  # coinched, made: 480
+        (100, 1, False, (0, (160 + 100) * 2)),  # coinched, failed: 520
+        (80, 2, True, ((160 + 80) * 4, 0)),  # surcoinched, made: 960
+        (100, 2, False, (0, (160 + 100) * 4)),  # surcoinched, failed: 1040
+    ],
+)
+def test_coinche_and_surcoinche(
+    bid: int, coinche: int, made: bool, scores: tuple[int, int]
+) -> None:
+    """RULES.md 8: coinched, the winning side scores (160 + bid) × 2; surcoinched × 4; the
+    other side nothing. Takers' points 83 + 10 = 93."""
+    result = score(COINCHE, cards=(83, 69), last=NS, bid=bid, coinche=coinche)
+    assert (result.made, result.scores) == (made, scores)
+    assert result.multiplier == 2**coinche
+    assert "multiplier" in [line.code for line in result.lines]
+
+
+def test_coinched_belote_stays_with_its_holders() -> None:
+    """RULES.md 8: coinched, each side keeps its belote (kept)."""
+    # Made: NS (160 + 80) × 2 = 480; EW keep their belote 20.
+    made = score(COINCHE, cards=(93, 59), last=NS, bid=80, coinche=1, belote=(0, 20))
+    assert made.scores == (480, 20)
+    # Failed (50 + 20 = 70 < 80): NS keep 20; EW (160 + 80) × 2 = 480.
+    failed = score(COINCHE, cards=(50, 102), last=EW, bid=80, coinche=1, belote=(20, 0))
+    assert (failed.made, failed.scores) == (False, (20, 480))
+    # to_defenders: the takers' belote goes over on failure: 480 + 20 = 500.
+    rules = COINCHE.replace(belote_on_failure="to_defenders")
+    failed = score(rules, cards=(50, 102), last=EW, bid=80, coinche=1, belote=(20, 0))
+    assert failed.scores == (0, 500)
+
+
+def test_coinche_belote_when_not_coinched() -> None:
+    """docs/rules-decisions.md: made: the takers score points + bid, their belote included;
+    the defenders their points and belote. Failed: the takers their belote (kept) or 0
+    (to_defenders)."""
+    # Made 80: NS 83 + 10 + 80 = 173 → 170; EW 69 + 20 = 89 → 90.
+    made = score(COINCHE, cards=(83, 69), last=NS, bid=80, belote=(0, 20))
+    assert (made.exact, made.scores) == ((173, 89), (170, 90))
+    # Failed 110: NS 70 + 10 + 20 = 100 < 110; kept: NS 20, EW 160 + 110 = 270.
+    failed = score(COINCHE, cards=(70, 82), last=NS, bid=110, belote=(20, 0))
+    assert (failed.made, failed.scores) == (False, (20, 270))
+    rules = COINCHE.replace(belote_on_failure="to_defenders")
+    failed = score(rules, cards=(70, 82), last=NS, bid=110, belote=(20, 0))
+    assert failed.scores == (0, 270 + 20)
+
+
+@pytest.mark.parametrize(
+    ("counts", "made", "scores"),
+    [
+        # 65 + 10 + 20 = 95 ≥ 90: 95 + 90 = 185 → 190; EW 87 → 90.
+        (True, True, (190, 90)),
+        # 75 < 90: failed; NS keep 20, EW 160 + 90 = 250.
+        (False, False, (20, 250)),
+    ],
+)
+def test_coinche_belote_counts_for_contract(
+    counts: bool, made: bool, scores: tuple[int, int]
+) -> None:
+    """RULES.md 8: the belote counts toward the bid when belote_counts_for_contract."""
+    rules = COINCHE.replace(belote_counts_for_contract=counts)
+    result = score(rules, cards=(65, 87), last=NS, bid=90, belote=(20, 0))
+    assert (result.made, result.scores) == (made, scores)
+
+
+def test_coinche_capot_bid() -> None:
+    """docs/rules-decisions.md: capot is a bid worth 250 that needs all eight tricks."""
+    # Made: 252 + 250 = 502 → 500.
+    made = score(COINCHE, cards=(152, 0), last=NS, bid=CAPOT, tricks=(8, 0))
+    assert (made.made, made.exact, made.scores) == (True, (502, 0), (500, 0))
+    # Seven tricks and every point: failed; the defenders 160 + 250 = 410.
+    failed = score(COINCHE, cards=(152, 0), last=NS, bid=CAPOT, tricks=(7, 1))
+    assert (failed.made, failed.scores) == (False, (0, 410))
+
+
+def test_coinche_capot_on_an_ordinary_bid() -> None:
+    """RULES.md 8: a capot on an 80 bid: 252 + 80 = 332 → 330."""
+    result = score(COINCHE, cards=(152, 0), last=NS, bid=80, tricks=(8, 0))
+    assert result.scores == (330, 0)
+
+
+def test_coinche_generale_bid() -> None:
+    """docs/rules-decisions.md, top_bids generale: générale is worth 500 and needs all eight
+    tricks for the taker alone."""
+    rules = COINCHE.replace(top_bids="generale")
+    assert bid_values(rules) == (
+        80,
+        90,
+        100,
+        110,
+        120,
+        130,
+        140,
+        150,
+        160,
+        170,
+        180,
+        CAPOT,
+        GENERALE,
+    )
+    assert bid_values(COINCHE) == (80, 90, 100, 110, 120, 130, 140, 150, 160, CAPOT)
+    # N takes all eight tricks: 252 + 500 = 752 → 750.
+    made = score(rules, cards=(152, 0), last=NS, bid=GENERALE, tricks=(8, 0), taker_tricks=8)
+    assert (made.made, made.exact, made.scores) == (True, (752, 0), (750, 0))
+    # The partner took one: a capot for the team, but the générale fails: 160 + 500 = 660.
+    failed = score(rules, cards=(152, 0), last=NS, bid=GENERALE, tricks=(8, 0), taker_tricks=7)
+    assert (failed.made, failed.scores) == (False, (0, 660))
+
+
+@pytest.mark.parametrize(
+    ("base", "rounding", "coinche", "scores"),
+    [
+        (160, "exact", 0, (0, 160 + 100)),  # 260
+        (162, "exact", 0, (0, 162 + 100)),  # 262
+        (162, "nearest_ten", 0, (0, 260)),  # 262 → 260
+        (160, "exact", 1, (0, (160 + 100) * 2)),  # 520
+        (162, "exact", 1, (0, (162 + 100) * 2)),  # 524
+        (162, "nearest_ten", 1, (0, 520)),  # 524 → 520
+    ],
+)
+def test_failed_base(base: int, rounding: str, coinche: int, scores: tuple[int, int]) -> None:
+    """RULES.md 8, knob failed_base: a failed 100 bid (93 < 100) gives the defenders
+    failed_base + 100, times the coinche multiplier."""
+    rules = COINCHE.replace(failed_base=base, rounding=rounding)
+    result = score(rules, cards=(83, 69), last=NS, bid=100, coinche=coinche)
+    assert result.scores == scores
+
+
+@pytest.mark.parametrize(
+    ("rounding", "scores"),
+    [
+        ("exact", (75 + 10 + 80, 77)),  # 165, 77
+        ("nearest_ten", (170, 80)),  # 165 → 170 (5 upward), 77 → 80
+    ],
+)
+def test_rounding(rounding: str, scores: tuple[int, int]) -> None:
+    """RULES.md 8, knob rounding: to the nearest ten, 5 upward, or exact."""
+    result = score(COINCHE.replace(rounding=rounding), cards=(75, 77), last=NS, bid=80)
+    assert result.exact == (165, 77)
+    assert result.scores == scores
+    assert ("rounding" in [line.code for line in result.lines]) == (rounding == "nearest_ten")
+
+
+def test_round_score() -> None:
+    """RULES.md 8: nearest ten, 5 upward."""
+    assert [round_score(n, "nearest_ten") for n in (0, 4, 5, 14, 15, 165, 174)] == [
+        0, 0, 10, 10, 20, 170, 170,
+    ]  # fmt: skip
+    assert round_score(173, "exact") == 173
+
+
+def test_rounding_never_decides_the_contract() -> None:
+    """RULES.md 8: 69 + 10 = 79 for an 80 bid is failed although 79 rounds to 80."""
+    result = score(COINCHE, cards=(69, 83), last=NS, bid=80)
+    assert result.made is False
+    assert result.scores == (0, 160 + 80)
+
+
+def test_coinche_announcements_count_toward_the_bid() -> None:
+    """docs/rules-decisions.md: takers' points = cards + belote + accepted announcements."""
+    rules = COINCHE.replace(announcements=True)
+    declared = {Seat.N: [ann("7S 8S 9S")]}
+    # 65 + 10 + 20 = 95 ≥ 90: 95 + 90 = 185 → 190; EW 87 → 90.
+    made = score(rules, cards=(65, 87), last=NS, bid=90, declared=declared)
+    assert (made.made, made.scores) == (True, (190, 90))
+    # 95 < 100: the defenders 160 + 100 + 20 (the takers' tierce) = 280.
+    failed = score(rules, cards=(65, 87), last=NS, bid=100, declared=declared)
+    assert (failed.made, failed.scores) == (False, (0, 280))
+    # Coinched and made: (160 + 90) × 2 + 20 = 520.
+    coinched = score(rules, cards=(65, 87), last=NS, bid=90, coinche=1, declared=declared)
+    assert coinched.scores == (520, 0)
+
+
+def test_breakdown_lines_add_up() -> None:
+    """The breakdown: one line per fact, the last the deal's score."""
+    result = score(MAISON, cards=(90, 62), last=NS, belote=(20, 0))
+    codes = [line.code for line in result.lines]
+    assert codes == ["cards", "last_trick", "belote", "contract_made", "total"]
+    assert (result.lines[-1].ns, result.lines[-1].ew) == result.scores == (120, 62)
+    assert "deal score" in str(result)
+
+
+# ---------------------------------------------------------------------------------------------
+# Complete deals (RULES.md 3-8 end to end)
+# ---------------------------------------------------------------------------------------------
+
+# A deal whose tricks split the points 81 / 81. North leads (the dealer is West); the tricks
+# in play order, with their winner and points:
+#   N: JH 7H 8H AH → N 31 | N: AS 7S 8S TS → N 21 | N: 7D 8D AD 9D → S 11
+#   S: 8C AC 7C TC → W 21 | W: 9C KC QC JC → N 9  | N: KD TD JD QD → E 19
+#   E: 9S KS QS JS → S 9  | S: KH 9H QH TH → W 31 + 10 (last trick)
+# NS 31 + 21 + 11 + 9 + 9 = 81; EW 21 + 19 + 31 + 10 = 81.
+TIE_HANDS = {
+    Seat.N: "JH AS 7D 7C KC KD JS QH",
+    Seat.E: "7H 7S 8D TC QC TD 9S TH",
+    Seat.S: "8H 8S AD 8C JC JD KS KH",
+    Seat.W: "AH TS 9D AC 9C QD QS 9H",
+}
+TIE_TRICKS = [
+    "JH 7H 8H AH", "AS 7S 8S TS", "7D 8D AD 9D", "8C AC 7C TC",
+    "9C KC QC JC", "KD TD JD QD", "9S KS QS JS", "KH 9H QH TH",
+]  # fmt: skip
+
+# A deal of 61 / 101, North leading:
+#   N: JH 7H 8H AH → N 31 | N: AS 7S 8S TS → N 21 | N: 7D AD 8D 9D → E 11
+#   E: AC 7C TC 8C → E 21 | E: KC QC JC 9C → E 9  | E: TD JD QD KD → E 19
+#   E: 9S JS QS KS → N 9  | N: KH 9H QH TH → E 31 + 10
+# NS 31 + 21 + 9 = 61; EW 11 + 21 + 9 + 19 + 31 + 10 = 101.
+SPLIT_HANDS = {
+    Seat.N: "JH AS 7D 8C 9C KD KS KH",
+    Seat.E: "7H 7S AD AC KC TD 9S 9H",
+    Seat.S: "8H 8S 8D 7C QC JD JS QH",
+    Seat.W: "AH TS 9D TC JC QD QS TH",
+}
+SPLIT_TRICKS = [
+    "JH 7H 8H AH", "AS 7S 8S TS", "7D AD 8D 9D", "AC 7C TC 8C",
+    "KC QC JC 9C", "TD JD QD KD", "9S JS QS KS", "KH 9H QH TH",
+]  # fmt: skip
+
+# One suit each: whoever leads wins every trick but the first, which the trump holder takes.
+ONE_SUIT_HANDS = {
+    Seat.N: "7S 8S 9S TS JS QS KS AS",
+    Seat.E: "7H 8H 9H TH JH QH KH AH",
+    Seat.S: "7D 8D 9D TD JD QD KD AD",
+    Seat.W: "7C 8C 9C TC JC QC KC AC",
+}
+
+
+def classic_deck(
+    hands: Mapping[Seat, str], *, dealer: Seat, taker: Seat, turned: str, first: str = "3-2"
+) -> list[int]:
+    """The deck that deals ``hands`` at a classic table (RULES.md 3): the first packets from
+    the dealer's next, the turned card, then the taker 2 and the others 3."""
+    cards = {s: [parse_card(c) for c in hands[s].split() if c != turned] for s in Seat}
+    assert parse_card(turned) not in cards[taker] and len(cards[taker]) == 7
+    order = [Seat((dealer + i) & 3) for i in range(1, 5)]
+    deck: list[int] = []
+    for size in (int(n) for n in first.split("-")):
+        for seat in order:
+            deck += cards[seat][:size]
+            cards[seat] = cards[seat][size:]
+    deck.append(parse_card(turned))
+    for seat in order:
+        deck += cards[seat]
+    return deck
+
+
+def auction_deck(hands: Mapping[Seat, str], *, dealer: Seat, packets: str = "3-2-3") -> list[int]:
+    """The deck that deals ``hands`` at a coinche table (RULES.md 3)."""
+    cards = {s: [parse_card(c) for c in hands[s].split()] for s in Seat}
+    deck: list[int] = []
+    for size in (int(n) for n in packets.split("-")):
+        for seat in (Seat((dealer + i) & 3) for i in range(1, 5)):
+            deck += cards[seat][:size]
+            cards[seat] = cards[seat][size:]
+    return deck
+
+
+def play_out(state: DealState, tricks: Sequence[str], belote: str | None = None) -> DealState:
+    """Play the tricks' cards in order, each by the seat to move (``belote``: the card with
+    which "belote" is said)."""
+    for trick in tricks:
+        for code in trick.split():
+            assert state.to_move is not None
+            state = state.apply(Play(state.to_move, parse_card(code), belote=code == belote))
+    return state
+
+
+def take_first_round(rules: Rules, hands: Mapping[Seat, str], turned: str) -> DealState:
+    """West deals; North takes the turned card's suit at once."""
+    deck = classic_deck(hands, dealer=Seat.W, taker=Seat.N, turned=turned)
+    state = DealState.from_deck(rules, dealer=Seat.W, deck=deck)
+    state = state.apply(Take(Seat.N, Strain.HEARTS))
+    assert [state.hand(s) for s in Seat] == [CardSet.parse(hands[s]) for s in Seat]
+    return state
+
+
+@pytest.mark.parametrize(
+    ("rules", "made", "scores", "reserve"),
+    [
+        (MAISON, None, (0, 81), 81),  # litige: EW 81, NS 81 in reserve
+        (CARDAVIA, True, (81, 81), 0),  # tie = made
+        (MAISON.replace(tie="failed"), False, (0, 162), 0),
+    ],
+)
+def test_complete_deal_tie(
+    rules: Rules, made: bool | None, scores: tuple[int, int], reserve: int
+) -> None:
+    """RULES.md 8: a dealt deck, North takes ♥ and the tricks split 81 / 81."""
+    state = play_out(take_first_round(rules, TIE_HANDS, "JH"), TIE_TRICKS)
+    assert state.phase == Phase.OVER
+    assert [t.winner for t in state.tricks] == [
+        Seat.N,
+        Seat.N,
+        Seat.S,
+        Seat.W,
+        Seat.N,
+        Seat.E,
+        Seat.S,
+        Seat.W,
+    ]
+    assert [t.points for t in state.tricks] == [31, 21, 11, 21, 9, 19, 9, 31]
+    assert state.result is not None
+    assert state.result.card_points == (81, 81)
+    assert (state.result.made, state.result.scores, state.result.reserve) == (
+        made,
+        scores,
+        reserve,
+    )
+
+
+@pytest.mark.parametrize(
+    ("taker", "made", "scores"),
+    [
+        (Seat.N, False, (0, 162)),  # 61 < 101
+        (Seat.E, True, (61, 101)),
+    ],
+)
+def test_complete_deal_split(taker: Seat, made: bool, scores: tuple[int, int]) -> None:
+    """RULES.md 8: the same deal played from a position, North or East the taker."""
+    hands = [CardSet.parse(SPLIT_HANDS[s]) for s in Seat]
+    state = DealState.from_position(
+        MAISON, contract=Contract(taker, Strain.HEARTS), hands=hands, leader=Seat.N
+    )
+    state = play_out(state, SPLIT_TRICKS)
+    assert state.result is not None
+    assert state.result.card_points == (61, 101)
+    assert (state.result.made, state.result.scores) == (made, scores)
+
+
+def test_complete_deal_capot_with_belote() -> None:
+    """RULES.md 6 and 8: North holds all eight trumps and takes every trick: capot 252, plus
+    the automatic belote at the Cardavia table: 272; in Maison (declared) only when North says
+    "belote"."""
+    hands = {
+        Seat.N: ONE_SUIT_HANDS[Seat.E],  # all the hearts
+        Seat.E: ONE_SUIT_HANDS[Seat.N],
+        Seat.S: ONE_SUIT_HANDS[Seat.S],
+        Seat.W: ONE_SUIT_HANDS[Seat.W],
+    }
+    tricks = [f"{r}H {r}S {r}D {r}C" for r in "789TJQKA"]
+    for rules, belote, expected in (
+        (CARDAVIA, None, 252 + 20),
+        (MAISON, None, 252),
+        (MAISON, "QH", 252 + 20),
+    ):
+        state = play_out(take_first_round(rules, hands, "JH"), tricks, belote=belote)
+        assert state.result is not None
+        assert state.result.capot == NS
+        assert state.result.scores == (expected, 0)
+
+
+def test_complete_deal_announcements() -> None:
+    """RULES.md 7-8: each seat holds one suit, hearts trump: four "cents" of 100 ending on the
+    ace; East's is in trump and wins the comparison, so E and W score 100 each. East trumps
+    the first trick and takes every trick: a capot for EW. North took: failed, EW score
+    252 + 100 + 100 (+ 20 when East says belote)."""
+    hands = [CardSet.parse(ONE_SUIT_HANDS[s]) for s in Seat]
+    state = DealState.from_position(
+        MAISON, contract=Contract(Seat.N, Strain.HEARTS), hands=hands, leader=Seat.N
+    )
+    for seat, card in ((Seat.N, "7S"), (Seat.E, "7H"), (Seat.S, "7D"), (Seat.W, "7C")):
+        state = state.apply(Play(seat, parse_card(card), announce=True))
+    assert state.announcement_winner == EW
+    for r in "89TJQKA":
+        state = play_out(state, [f"{r}H {r}D {r}C {r}S"], belote="QH")
+    assert state.result is not None
+    assert state.result.announcements == (0, 200)
+    assert state.result.capot == EW
+    assert state.result.belote == (0, 20)
+    assert (state.result.made, state.result.scores) == (False, (0, 252 + 100 + 100 + 20))
+
+
+def test_complete_deal_announcements_complete_tie_in_no_trump() -> None:
+    """RULES.md 7.5: in no-trump the four cents are equal: nobody's announcement counts.
+    North leads spades and takes every trick: 252."""
+    hands = [CardSet.parse(ONE_SUIT_HANDS[s]) for s in Seat]
+    state = DealState.from_position(
+        MAISON, contract=Contract(Seat.N, Strain.NO_TRUMP), hands=hands, leader=Seat.N
+    )
+    state = state.apply(Play(Seat.N, parse_card("7S"), announce=True))
+    state = state.apply(Play(Seat.E, parse_card("7H"), announce=True))
+    state = play_out(state, ["7D 7C"] + [f"{r}S {r}H {r}D {r}C" for r in "89TJQKA"])
+    assert state.result is not None
+    assert state.result.announcement_winner is None
+    assert state.result.scores == (252, 0)
+
+
+@pytest.mark.parametrize(
+    ("bids", "made", "scores"),
+    [
+        # 81 + 80 = 161 → 160; EW 81 → 80.
+        (["N bid 80 H", "E pass", "S pass", "W pass"], True, (160, 80)),
+        # 81 < 90: EW 160 + 90 = 250.
+        (["N bid 90 H", "E pass", "S pass", "W pass"], False, (0, 250)),
+        # Coinched and made: (160 + 80) × 2 = 480.
+        (["N bid 80 H", "E coinche", "S pass", "W pass", "N pass"], True, (480, 0)),
+        # Surcoinched and failed: (160 + 90) × 4 = 1000.
+        (["N bid 90 H", "E coinche", "S surcoinche"], False, (0, 1000)),
+    ],
+)
+def test_complete_coinche_deal(bids: list[str], made: bool, scores: tuple[int, int]) -> None:
+    """RULES.md 4 and 8: a dealt coinche deck (3-2-3), an auction, the 81 / 81 tricks."""
+    from cardavia.belote import parse_action
+
+    deck = auction_deck(TIE_HANDS, dealer=Seat.W)
+    state = DealState.from_deck(COINCHE, dealer=Seat.W, deck=deck)
+    assert [state.hand(s) for s in Seat] == [CardSet.parse(TIE_HANDS[s]) for s in Seat]
+    state = state.replay([parse_action(text) for text in bids])
+    assert state.phase == Phase.PLAYING
+    state = play_out(state, TIE_TRICKS)
+    assert state.result is not None
+    assert (state.result.made, state.result.scores) == (made, scores)
+    assert isinstance(state.history[0], Bid)
+    assert any(isinstance(a, (Pass, Coinche)) for a in state.history)
+
+
+@pytest.mark.parametrize(
+    ("strain", "knobs", "card_points", "made"),
+    [
+        # T1 N AS E KS S AD W 7S → N; T2 N 7H E AH S TH W 8H → E (+10).
+        (Strain.NO_TRUMP, {}, (19 + 4 + 19, 19 + 10 + 10), True),  # 42 > 39
+        (Strain.NO_TRUMP, {"no_trump_points": "plain"}, (11 + 4 + 11, 11 + 10 + 10), False),
+    ],
+)
+def test_no_trump_scales_in_a_deal(
+    strain: Strain, knobs: dict[str, str], card_points: tuple[int, int], made: bool
+) -> None:
+    """RULES.md 1, no_trump_points: a two-trick ending counted on each scale."""
+    hands = [CardSet.parse(h) for h in ("AS 7H", "KS AH", "AD TH", "7S 8H")]
+    state = DealState.from_position(
+        CARDAVIA.replace(**knobs), contract=Contract(Seat.N, strain), hands=hands, leader=Seat.N
+    )
+    state = play_out(state, ["AS KS AD 7S", "7H AH TH 8H"])
+    assert state.result is not None
+    assert state.result.card_points == card_points
+    assert state.result.made is made
+
+
+@pytest.mark.parametrize(
+    ("knobs", "card_points"),
+    [
+        # T1 N JS E 9S S KD W 7S → N; T2 N 7H E AH S TH W 8H → E (+10).
+        ({}, (14 + 9 + 3, 6 + 5 + 10)),  # scaled: 26, 21
+        ({"all_trump_points": "trump"}, (20 + 14 + 4, 11 + 10 + 10)),  # trump: 38, 31
+    ],
+)
+def test_all_trump_scales_in_a_deal(knobs: dict[str, str], card_points: tuple[int, int]) -> None:
+    """RULES.md 1, all_trump_points: a two-trick ending counted on each scale."""
+    hands = [CardSet.parse(h) for h in ("JS 7H", "9S AH", "KD TH", "7S 8H")]
+    state = DealState.from_position(
+        CARDAVIA.replace(**knobs),
+        contract=Contract(Seat.N, Strain.ALL_TRUMP),
+        hands=hands,
+        leader=Seat.N,
+    )
+    state = play_out(state, ["JS 9S KD 7S", "7H AH TH 8H"])
+    assert state.result is not None
+    assert state.result.card_points == card_points
+    assert state.result.made is True
