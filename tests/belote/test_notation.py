@@ -386,7 +386,11 @@ BAD_JSON: list[tuple[Callable[[str], str], int | None, str]] = [
     (json_edit('"dealer": "W"', '"dealr": "W"'), None, "deal 1 has no 'dealer'"),
     (json_edit('"deck": ["QD"', '"deck": ["QQ"'), None, "deal 1: unknown card code 'QQ'"),
     (json_edit('"deck": ["QD", ', '"deck": ['), None, "deal 1: the deck must hold the 32"),
-    (json_edit('"N bid 80 C"', '"N bid 80"'), None, "deal 1, action 1: 'bid' is written 'N bid 90 H'"),
+    (
+        json_edit('"N bid 80 C"', '"N bid 80"'),
+        None,
+        "deal 1, action 1: 'bid' is written",
+    ),
     (json_edit('"E bid 90 D"', '"E bid 70 D"'), None, "deal 1, action 2: E bid 70 D: 70 D is"),
     (
         json_edit('"NS": 30, "EW": 240}, "total"', '"NS": 31, "EW": 240}, "total"'),
