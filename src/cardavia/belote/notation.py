@@ -613,7 +613,7 @@ class _Reader:
             except ValueError as error:
                 raise RecordError(str(error), line=line.number) from None
         if rules is None:
-            raise self.missing('the Rules tag, [Rules "…"],')
+            raise self.missing('the Rules tag [Rules "…"]')
         return rules
 
     def read_deal(self, number: int, rules: Rules, match: Match | None) -> tuple[DealRecord, Match]:

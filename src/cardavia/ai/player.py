@@ -1,0 +1,105 @@
+"""Computer players: the :class:`Player` protocol and the registry of levels.
+
+A player is asked for one action at a time and is given only an
+:class:`~cardavia.belote.Observation` (its own hand and what the table has seen), never a
+:class:`~cardavia.belote.DealState`: whatever it knows it has worked out like a person would.
+Randomness comes in through ``rng`` so that a seeded game is repeatable.
+
+Levels are found by name. A new level is one line in :data:`LEVELS` (a lazy ``module:attr``
+reference, so that heavy players cost nothing until asked for) or a call to
+:func:`register_player`.
+
+>>> import random
+>>> from cardavia.belote import DealState, Seat, find_rules
+>>> state = DealState.deal(find_rules("maison"), dealer=Seat.W, rng=random.Random(2))
+>>> action = find_player("club").decide(state.observation(Seat.N), random.Random(0))
+>>> action in state.legal_actions
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
+
+from cardavia.belote.actions import Action, Play
+from cardavia.belote.cards import Card, card_code
+from cardavia.belote.game import DealState
+from cardavia.belote.observation import Observation
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Anything that chooses an action from what one seat may see."""
+
+    def decide(self, observation: Observation, rng: random.Random) -> Action:
+        """One of ``observation.legal_actions``."""
+        ...
+
+
+PlayerFactory = Callable[[], Player]
+"""Makes a player of a level (called once per :func:`find_player`)."""
+
+LEVELS: dict[str, str | PlayerFactory] = {
+    "beginner": "cardavia.ai.beginner:BeginnerPlayer",
+    "club": "cardavia.ai.club:ClubPlayer",
+}
+"""The levels by name, weakest first: a ``"module:attr"`` path to a factory (imported on
+first use) or the factory itself. Later levels (``strong``, ``expert``) go here too."""
+
+
+def register_player(level: str, factory: str | PlayerFactory) -> None:
+    """Add (or replace) a level: ``factory`` is a ``"module:attr"`` path or a callable."""
+    LEVELS[level.strip().lower()] = factory
+
+
+def player_levels() -> tuple[str, ...]:
+    """The names of the levels, weakest first."""
+    return tuple(LEVELS)
+
+
+def find_player(level: str) -> Player:
+    """A new player of that level (case-insensitive); ``ValueError`` for an unknown one."""
+    key = level.strip().lower() if isinstance(level, str) else ""
+    try:
+        factory = LEVELS[key]
+    except KeyError:
+        known = ", ".join(LEVELS)
+        raise ValueError(f"unknown level {level!r}: expected one of {known}") from None
+    if isinstance(factory, str):
+        module_name, _, attr = factory.partition(":")
+        factory = getattr(importlib.import_module(module_name), attr)
+        assert callable(factory)
+    player = factory()
+    if not isinstance(player, Player):
+        raise TypeError(f"level {level!r} made {player!r}, which is not a Player")
+    return player
+
+
+def with_declarations(observation: Observation, card: Card) -> Action:
+    """The legal play of ``card`` that says the most: with the announcements and "belote"
+    whenever the rules let this seat say them (RULES.md 6 and 7: announcing costs nothing,
+    and undeclared belote is worth nothing)."""
+    best: Play | None = None
+    for action in observation.legal_actions:
+        if (
+            isinstance(action, Play)
+            and action.card == card
+            and (best is None or action.announce + action.belote > best.announce + best.belote)
+        ):
+            best = action
+    if best is None:
+        raise ValueError(f"playing the {card_code(card)} is not allowed now")
+    return best
+
+
+def play_deal(state: DealState, players: Sequence[Player], rng: random.Random) -> DealState:
+    """Play ``state`` to its end, each seat's action chosen by ``players[seat]`` from that
+    seat's observation only."""
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        state = state.apply(players[seat].decide(state.observation(seat), rng))
+    return state
