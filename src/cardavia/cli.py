@@ -748,5 +748,48 @@ class _AsciiStream(io.TextIOBase):
         return self.stream.isatty()
 
 
+@app.command()
+def arena(
+    a: Annotated[str, typer.Option("--a", help="The level measured.")] = "club",
+    b: Annotated[str, typer.Option("--b", help="The level it plays against.")] = "beginner",
+    preset: Annotated[str, typer.Option(help=f"The rule set: {', '.join(PRESETS)}.")] = "cardavia",
+    deals: Annotated[int, typer.Option(help="Duplicate pairs to play (each deck twice).")] = 100,
+    seed: Annotated[int, typer.Option(help="Everything is drawn from it.")] = 1,
+    save: Annotated[
+        Path | None, typer.Option(help="Keep the run in this file and resume it from there.")
+    ] = None,
+) -> None:
+    """Duplicate deals between two levels: the mean point margin per deal with its 95%
+    confidence interval, the contracts made, and the time per decision."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from cardavia.ai.arena import ArenaResult, run_arena
+
+    _rules_or_exit(preset)
+    resume = None
+    if save is not None and save.exists():
+        resume = ArenaResult.load(save)
+        if (resume.a, resume.b, resume.preset, resume.seed) != (a, b, preset, seed):
+            typer.echo(f"error: {save} holds another run", err=True)
+            raise typer.Exit(2)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=Console(stderr=True)) as progress:
+        task = progress.add_task(f"{a} vs {b}", total=deals)
+
+        def advance(result: ArenaResult) -> None:
+            progress.update(task, completed=len(result.margins), description=f"{result.mean:+.1f}")
+            if save is not None:
+                result.save(save)
+
+        try:
+            result = run_arena(
+                a, b, preset=preset, pairs=deals, seed=seed, resume=resume, progress=advance
+            )
+        except ValueError as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(2) from None
+    typer.echo(result.summary())
+
+
 if __name__ == "__main__":
     app()

@@ -1,0 +1,151 @@
+"""Duplicate matches between two levels: each deal is played twice with the teams swapped,
+so that the cards cancel out and only the play is measured.
+
+The margin of a pair is what level A scored minus what level B scored over its two deals
+(A sitting N–S, then E–W, with the same deck), halved: the mean margin per deal. Everything
+is drawn from the seed, so a run is reproducible, and a run can be resumed from its file.
+
+>>> result = run_arena("club", "beginner", preset="cardavia", pairs=2, seed=1)
+>>> len(result.margins)
+2
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from cardavia.ai.player import Player, find_player
+from cardavia.belote.cards import Seat
+from cardavia.belote.game import DealState, Phase, cut_and_shuffle
+from cardavia.belote.rules import find_rules
+
+
+@dataclass
+class PairResult:
+    """One deck played twice."""
+
+    margin: float
+    """(A's points − B's points) over the two deals, halved."""
+    contracts: int
+    """Contracts taken over the two deals (cancelled deals take none)."""
+    made: int
+    decisions: int
+    seconds: float
+
+
+@dataclass
+class ArenaResult:
+    """The pairs played so far and what they add up to."""
+
+    a: str
+    b: str
+    preset: str
+    seed: int
+    margins: list[float] = field(default_factory=list)
+    contracts: int = 0
+    made: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+
+    @property
+    def mean(self) -> float:
+        """The mean margin per deal (A − B)."""
+        return statistics.fmean(self.margins) if self.margins else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% confidence interval of the mean margin (normal approximation)."""
+        if len(self.margins) < 2:
+            return (-math.inf, math.inf)
+        half = 1.96 * statistics.stdev(self.margins) / math.sqrt(len(self.margins))
+        return (self.mean - half, self.mean + half)
+
+    @property
+    def ms_per_decision(self) -> float:
+        """The mean time of a decision, in milliseconds."""
+        return 1000 * self.seconds / self.decisions if self.decisions else 0.0
+
+    def add(self, pair: PairResult) -> None:
+        """Count one more pair."""
+        self.margins.append(pair.margin)
+        self.contracts += pair.contracts
+        self.made += pair.made
+        self.decisions += pair.decisions
+        self.seconds += pair.seconds
+
+    def save(self, path: Path) -> None:
+        """Write the run so far, to be resumed."""
+        path.write_text(json.dumps(asdict(self)), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> ArenaResult:
+        """A run saved by :meth:`save`."""
+        return cls(**json.loads(path.read_text(encoding="utf-8")))
+
+    def summary(self) -> str:
+        """The figures in a few lines."""
+        low, high = self.interval
+        return (
+            f"{self.a} vs {self.b}, {self.preset}, {len(self.margins)} duplicate pairs "
+            f"(seed {self.seed})\n"
+            f"mean margin per deal: {self.mean:+.1f} points, 95% CI [{low:+.1f}, {high:+.1f}]\n"
+            f"contracts made: {self.made}/{self.contracts}\n"
+            f"time per decision: {self.ms_per_decision:.2f} ms"
+        )
+
+
+def play_pair(players_a: Player, players_b: Player, preset: str, seed: int) -> PairResult:
+    """Play one deck twice: A as N–S then A as E–W."""
+    rules = find_rules(preset)
+    deck_rng = random.Random(seed)
+    deck = cut_and_shuffle(deck_rng)
+    dealer = Seat(deck_rng.randrange(4))
+    margin = 0.0
+    contracts = made = decisions = 0
+    seconds = 0.0
+    for a_team in (0, 1):
+        seats: list[Player] = [players_a if seat & 1 == a_team else players_b for seat in Seat]
+        rng = random.Random(seed * 2 + a_team)
+        state = DealState.from_deck(rules, dealer=dealer, deck=deck)
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            start = time.perf_counter()
+            action = seats[seat].decide(state.observation(seat), rng)
+            seconds += time.perf_counter() - start
+            decisions += 1
+            state = state.apply(action)
+        if state.phase is Phase.OVER and state.result is not None:
+            contracts += 1
+            made += bool(state.result.made)
+            scores = state.result.scores
+            margin += scores[a_team] - scores[1 - a_team]
+    return PairResult(margin / 2, contracts, made, decisions, seconds)
+
+
+def run_arena(
+    a: str,
+    b: str,
+    *,
+    preset: str,
+    pairs: int,
+    seed: int,
+    resume: ArenaResult | None = None,
+    progress: Callable[[ArenaResult], None] | None = None,
+) -> ArenaResult:
+    """Play ``pairs`` duplicate pairs of level ``a`` against level ``b`` (continuing
+    ``resume`` if given: the pairs it holds are not played again)."""
+    result = resume or ArenaResult(a, b, preset, seed)
+    player_a, player_b = find_player(a), find_player(b)
+    for index in range(len(result.margins), pairs):
+        result.add(play_pair(player_a, player_b, preset, seed * 1_000_003 + index))
+        if progress is not None:
+            progress(result)
+    return result
