@@ -482,7 +482,14 @@ class DealState(NamedTuple):
         return actions
 
     def _may_announce(self, seat: Seat) -> bool:
-        return bool(self.rules.announcements and not self.tricks and self.best_announcements(seat))
+        # RULES.md 7: with one's first card, so with all eight in hand (an analysis position
+        # that starts later has no announcements).
+        return bool(
+            self.rules.announcements
+            and not self.tricks
+            and self.hands[seat].bit_count() == 8
+            and self.best_announcements(seat)
+        )
 
     @property
     def _declares_belote(self) -> bool:
@@ -572,7 +579,7 @@ class DealState(NamedTuple):
         if action.announce:
             if not self.rules.announcements:
                 return Reason("no_announcements_in_rules")
-            if self.tricks:
+            if self.tricks or self.hands[seat].bit_count() != 8:
                 return Reason("announce_too_late")
             if not self.best_announcements(seat):
                 return Reason("no_announcement", {"seat": seat.name})
