@@ -45,9 +45,11 @@ PlayerFactory = Callable[[], Player]
 LEVELS: dict[str, str | PlayerFactory] = {
     "beginner": "cardavia.ai.beginner:BeginnerPlayer",
     "club": "cardavia.ai.club:ClubPlayer",
+    "strong": "cardavia.ai.strong:StrongPlayer",
+    "expert": "cardavia.ai.strong:ExpertPlayer",
 }
 """The levels by name, weakest first: a ``"module:attr"`` path to a factory (imported on
-first use) or the factory itself. Later levels (``strong``, ``expert``) go here too."""
+first use) or the factory itself."""
 
 
 def register_player(level: str, factory: str | PlayerFactory) -> None:

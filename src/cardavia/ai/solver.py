@@ -1,0 +1,804 @@
+"""The exact double-dummy solver: with all four hands known, the card points each side makes
+under best play, and random playouts; a compiled kernel with a readable reference.
+
+The value of a position for a side is the card points that side takes from here to the end
+of the deal, the trick on the table included, when it plays to take as many as it can and
+the other side to leave it as few as it can. The last trick adds 10; a side that takes all
+eight tricks of the deal has ``capot_points`` for the deal instead of its card points and
+the 10 (RULES.md 1 and 8), so a position knows the tricks each side has taken. Belote and
+announcements are not part of the value.
+
+Two implementations answer every query: the C kernel :mod:`cardavia.ai._dds`
+(``backend="c"``, the default) and the pure-Python reference :class:`_Search` in this module
+(``backend="python"``). They are the same search: zero-window alpha-beta ("does the side take
+N points?", fail-soft) with a transposition table at trick boundaries, equivalent cards
+tried once, the same move ordering, and MTD(f) on top for the exact value. The legal cards
+come from the engine's tables (:func:`cardavia.belote.play.constraint` in Python, the same
+cases in C). The tests hold both to the same values, and to a brute-force minimax over the
+engine's :class:`~cardavia.belote.game.DealState`.
+
+Hearts are trump, West leads the last two tricks. Its jack and queen of diamonds are next to
+each other in strength, but not worth the same (2 and 3 points), so both are solved:
+
+>>> from cardavia.belote import CardSet, Seat, Team, find_rules
+>>> hands = [CardSet.parse(h) for h in ("AD KC", "QH KD", "9S QS", "JD QD")]
+>>> position = Position.from_rules(find_rules("cardavia"), Strain.HEARTS, hands, leader=Seat.W)
+>>> {card_code(card): value for card, value in solve_root(position).items()}
+{'JD': 20, 'QD': 19}
+>>> solve(position), solve(position, backend="python"), solve(position, side=Team.NS)
+(20, 20, 20)
+>>> reaches(position, 20), reaches(position, 21)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Final, Literal, Protocol, cast
+
+from cardavia.belote.cards import Card, CardSet, Seat, Team, card_code
+from cardavia.belote.play import (
+    LAST_TRICK_BONUS,
+    Strain,
+    TrickTable,
+    constraint,
+    trick_table,
+    winning_index,
+)
+from cardavia.belote.rules import AllTrumpPoints, NoTrumpPoints, Rules, Undertrump
+
+if TYPE_CHECKING:
+    from cardavia.belote.game import DealState
+
+__all__ = [
+    "Backend",
+    "KernelMissingError",
+    "Position",
+    "kernel_legal_mask",
+    "kernel_stats",
+    "playouts",
+    "reaches",
+    "solve",
+    "solve_root",
+]
+
+Backend = Literal["c", "python"]
+"""Which implementation answers: the compiled kernel or the pure-Python reference."""
+
+_MASK64: Final = (1 << 64) - 1
+
+
+# -- the position ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position of the play with all four hands known: what the solver needs, no more.
+
+    ``hands``: each seat's cards as a mask; ``trick``: the cards on the table in play order,
+    each with its seat; ``leader``: the seat that led the trick (or leads it, if the table is
+    empty); ``tricks_won``: the tricks N–S and E–W have taken, for the capot. The knobs are
+    those of RULES.md 5 (which card may be played), the point scales of RULES.md 1 and the
+    capot of RULES.md 8; :meth:`from_rules` and :meth:`from_state` fill them in.
+    """
+
+    strain: Strain
+    hands: tuple[int, int, int, int]
+    trick: tuple[tuple[Seat, Card], ...] = ()
+    leader: Seat = Seat.N
+    tricks_won: tuple[int, int] = (0, 0)
+    undertrump: Undertrump = "required"
+    must_trump_partner: bool = False
+    overtrump_partner_on_trump_lead: bool = True
+    overtrump_when_trumping_partner: bool = True
+    no_trump_points: NoTrumpPoints = "scaled"
+    all_trump_points: AllTrumpPoints = "scaled"
+    capot_points: int = 252
+
+    def __post_init__(self) -> None:
+        setattr_ = object.__setattr__
+        hands = tuple(int(h) for h in self.hands)
+        if len(hands) != 4:
+            raise ValueError("a position needs four hands")
+        setattr_(self, "strain", Strain(self.strain))
+        setattr_(self, "leader", Seat(self.leader))
+        setattr_(self, "hands", hands)
+        setattr_(self, "trick", tuple((Seat(s), int(c)) for s, c in self.trick))
+        setattr_(self, "tricks_won", (int(self.tricks_won[0]), int(self.tricks_won[1])))
+        seen = 0
+        for mask in self.hands:
+            if not 0 <= mask < 1 << 32 or mask & seen:
+                raise ValueError("the hands must be disjoint sets of cards")
+            seen |= mask
+        if len(self.trick) > 3:
+            raise ValueError("a trick in progress holds at most three cards")
+        for index, (seat, card) in enumerate(self.trick):
+            if seat != (self.leader + index) & 3:
+                raise ValueError("the trick's cards are not in turn order from the leader")
+            if not 0 <= card < 32 or seen >> card & 1:
+                raise ValueError(f"card {card} is not a card, or is both held and played")
+            seen |= 1 << card
+        left = self.tricks_left
+        if not 1 <= left <= 8 or seen.bit_count() != 4 * left:
+            raise ValueError("a position has one to eight whole tricks to play")
+        for offset in range(4):
+            seat = Seat((self.leader + offset) & 3)
+            expected = left - (1 if offset < len(self.trick) else 0)
+            if self.hands[seat].bit_count() != expected:
+                raise ValueError(f"{seat.name} should hold {expected} cards")
+        if min(self.tricks_won) < 0 or sum(self.tricks_won) + left > 8:
+            raise ValueError("more than eight tricks in the deal")
+        self.rules  # noqa: B018 (checks the knobs as the engine does)
+
+    @classmethod
+    def from_rules(
+        cls,
+        rules: Rules,
+        strain: Strain,
+        hands: Sequence[CardSet | int],
+        *,
+        trick: Sequence[tuple[Seat, Card]] = (),
+        leader: Seat | None = None,
+        tricks_won: tuple[int, int] = (0, 0),
+    ) -> Position:
+        """A position under a rule set's knobs; the leader is the trick's first seat if
+        cards are on the table."""
+        masks = tuple(int(h) for h in hands)
+        if len(masks) != 4:
+            raise ValueError("a position needs four hands")
+        first = trick[0][0] if trick else leader
+        if first is None:
+            raise ValueError("an empty table needs a leader")
+        return cls(
+            strain=strain,
+            hands=(masks[0], masks[1], masks[2], masks[3]),
+            trick=tuple(trick),
+            leader=Seat(first),
+            tricks_won=tricks_won,
+            undertrump=rules.undertrump,
+            must_trump_partner=rules.must_trump_partner,
+            overtrump_partner_on_trump_lead=rules.overtrump_partner_on_trump_lead,
+            overtrump_when_trumping_partner=rules.overtrump_when_trumping_partner,
+            no_trump_points=rules.no_trump_points,
+            all_trump_points=rules.all_trump_points,
+            capot_points=rules.capot_points,
+        )
+
+    @classmethod
+    def from_state(cls, state: DealState) -> Position:
+        """The position of a deal being played (the state holds every hand)."""
+        if state.contract is None or state.to_move is None or state.is_over:
+            raise ValueError("the deal is not in its play")
+        return cls.from_rules(
+            state.rules,
+            state.contract.strain,
+            state.hands,
+            trick=state.trick,
+            leader=state.trick[0][0] if state.trick else state.to_move,
+            tricks_won=state.tricks_won,
+        )
+
+    @property
+    def rules(self) -> Rules:
+        """A rule set with this position's knobs, the others as in the default preset."""
+        return _rules(
+            self.undertrump,
+            self.must_trump_partner,
+            self.overtrump_partner_on_trump_lead,
+            self.overtrump_when_trumping_partner,
+            self.no_trump_points,
+            self.all_trump_points,
+            self.capot_points,
+        )
+
+    @property
+    def table(self) -> TrickTable:
+        """The engine's tables of the contract kind under this position's point scales."""
+        return trick_table(
+            self.strain,
+            no_trump_points=self.no_trump_points,
+            all_trump_points=self.all_trump_points,
+        )
+
+    @property
+    def to_move(self) -> Seat:
+        """The seat that plays next."""
+        return Seat((self.leader + len(self.trick)) & 3)
+
+    @property
+    def side_to_move(self) -> Team:
+        """The side of the seat that plays next."""
+        return self.to_move.team
+
+    @property
+    def tricks_left(self) -> int:
+        """The tricks still to complete, the one on the table included."""
+        return (sum(h.bit_count() for h in self.hands) + len(self.trick) + 3) // 4
+
+    @property
+    def remaining_points(self) -> int:
+        """The card points still to take: those in the hands and on the table."""
+        points = self.table.points
+        held = sum(points[c] for hand in self.hands for c in CardSet(hand))
+        return held + sum(points[c] for _, c in self.trick)
+
+    @property
+    def capot_open(self) -> tuple[bool, bool]:
+        """Whether N–S, E–W have taken every trick of the deal so far (so that the rest
+        would make capot): never in an endgame that does not count the earlier tricks."""
+        full = sum(self.tricks_won) + self.tricks_left == 8
+        ns, ew = self.tricks_won
+        return (full and ew == 0, full and ns == 0)
+
+    @property
+    def capot_bonus(self) -> int:
+        """What a capot adds to the points of the cards and the last trick (RULES.md 8:
+        ``capot_points`` in place of the 152 or so of the cards and the 10)."""
+        return self.capot_points - self.table.total_points - LAST_TRICK_BONUS
+
+    def legal_cards(self) -> CardSet:
+        """The cards the seat to move may play (the engine's rule, RULES.md 5)."""
+        seat = self.to_move
+        rule = constraint(self.rules, self.table, self.trick, seat, self.hands[seat])
+        return CardSet(rule.allowed)
+
+    def play(self, card: Card) -> Position:
+        """The position after the seat to move plays ``card`` (checked); ``ValueError`` if
+        it is the deal's last card."""
+        if card not in self.legal_cards():
+            raise ValueError(f"the {card_code(card)} may not be played now")
+        seat = self.to_move
+        hands = list(self.hands)
+        hands[seat] ^= 1 << card
+        trick = (*self.trick, (seat, card))
+        leader, won = self.leader, self.tricks_won
+        if len(trick) == 4:
+            if not any(hands):
+                raise ValueError("that card ends the deal")
+            leader = trick[winning_index(self.table, [c for _, c in trick])][0]
+            won = (won[0] + 1, won[1]) if leader.team == Team.NS else (won[0], won[1] + 1)
+            trick = ()
+        return dataclasses.replace(
+            self,
+            hands=(hands[0], hands[1], hands[2], hands[3]),
+            trick=trick,
+            leader=leader,
+            tricks_won=won,
+        )
+
+    def __str__(self) -> str:
+        hands = " / ".join(f"{Seat(s).name}: {CardSet(h)}" for s, h in enumerate(self.hands))
+        trick = " ".join(card_code(c) for _, c in self.trick) or "-"
+        return f"{self.strain.code} {hands} | {self.leader.name} led: {trick}"
+
+
+@cache
+def _rules(
+    undertrump: Undertrump,
+    must_trump_partner: bool,
+    overtrump_partner_on_trump_lead: bool,
+    overtrump_when_trumping_partner: bool,
+    no_trump_points: NoTrumpPoints,
+    all_trump_points: AllTrumpPoints,
+    capot_points: int,
+) -> Rules:
+    if capot_points not in (250, 252):
+        raise ValueError(f"capot_points: {capot_points!r} is not 250 or 252")
+    return Rules(
+        name="solver",
+        undertrump=undertrump,
+        must_trump_partner=must_trump_partner,
+        overtrump_partner_on_trump_lead=overtrump_partner_on_trump_lead,
+        overtrump_when_trumping_partner=overtrump_when_trumping_partner,
+        no_trump_points=no_trump_points,
+        all_trump_points=all_trump_points,
+        capot_points=252 if capot_points == 252 else 250,
+    )
+
+
+# -- the tables both implementations search with -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Game:
+    """The engine's tables of one contract kind, and what the search derives from them."""
+
+    rules: Rules
+    table: TrickTable
+    bonus: int
+    """:attr:`Position.capot_bonus`."""
+    above: tuple[tuple[Card, ...], ...]
+    """``above[card]``: the cards of its suit that beat it, weakest first."""
+    runs: tuple[tuple[Card, ...], ...]
+    """The runs of two or more cards of a suit adjacent in strength with equal points (the
+    7 8 9 of a plain suit, the 7 8 of trump), weakest first."""
+    run_cards: int
+    """The mask of the cards of the runs."""
+    params: bytes = field(repr=False)
+    """The tables packed for the C kernel (``_dds.c`` reads them)."""
+
+
+_PARAMS: Final = struct.Struct("<32B32B32IIBBh")
+
+
+@cache
+def _game(rules: Rules, strain: Strain) -> _Game:
+    table = trick_table(
+        strain, no_trump_points=rules.no_trump_points, all_trump_points=rules.all_trump_points
+    )
+    bonus = rules.capot_points - table.total_points - LAST_TRICK_BONUS
+    order, points = table.order, table.points
+    above = tuple(
+        tuple(sorted(CardSet(table.beats[card]), key=lambda c: order[c])) for card in range(32)
+    )
+    runs: list[tuple[Card, ...]] = []
+    for suit in range(4):
+        by_strength = sorted(range(suit * 8, suit * 8 + 8), key=lambda c: order[c])
+        run = [by_strength[0]]
+        for card in [*by_strength[1:], -1]:
+            if card >= 0 and points[card] == points[run[0]]:
+                run.append(card)
+                continue
+            if len(run) >= 2:
+                runs.append(tuple(run))
+            run = [card]
+    knobs = (
+        (1 if rules.undertrump == "required" else 0)
+        | (2 if rules.must_trump_partner else 0)
+        | (4 if rules.overtrump_partner_on_trump_lead else 0)
+        | (8 if rules.overtrump_when_trumping_partner else 0)
+    )
+    params = _PARAMS.pack(*order, *points, *table.beats, table.trump_mask, strain, knobs, bonus)
+    run_cards = sum(1 << card for run in runs for card in run)
+    return _Game(rules, table, bonus, above, tuple(runs), run_cards, params)
+
+
+def _game_of(position: Position) -> _Game:
+    return _game(position.rules, position.strain)
+
+
+# -- the compiled kernel ---------------------------------------------------------------------
+
+
+_Packed = tuple[int, int, int, int, bytes, int, int]
+"""A position as the kernel reads it: the four hands, the trick's cards, the leader, the
+capot bits (1: N–S has every trick so far, 2: E–W)."""
+
+
+class _Kernel(Protocol):
+    """The functions of :mod:`cardavia.ai._dds` (``_dds.c``)."""
+
+    def legal_mask(self, params: bytes, hand: int, trick: bytes, /) -> int: ...
+    def solve(self, params: bytes, position: _Packed, side: int, /) -> int: ...
+    def reaches(self, params: bytes, position: _Packed, side: int, target: int, /) -> bool: ...
+    def solve_root(self, params: bytes, position: _Packed, /) -> list[tuple[int, int]]: ...
+    def playouts(
+        self, params: bytes, position: _Packed, n: int, seed: int, /
+    ) -> tuple[int, int]: ...
+    def stats(self) -> tuple[int, int]: ...
+
+
+class KernelMissingError(ImportError):
+    """The compiled kernel :mod:`cardavia.ai._dds` is not built, and ``backend="c"`` asked
+    for it (there is no silent fallback to the slow reference)."""
+
+
+_kernel_module: list[_Kernel] = []
+
+
+def _kernel() -> _Kernel:
+    if not _kernel_module:
+        try:
+            module = importlib.import_module("cardavia.ai._dds")
+        except ImportError as error:
+            raise KernelMissingError(
+                "the compiled solver cardavia.ai._dds is not built: run `uv sync` (or "
+                "`uv pip install -e .`) with a C compiler, or pass backend='python'"
+            ) from error
+        _kernel_module.append(cast(_Kernel, module))
+    return _kernel_module[0]
+
+
+def _packed(position: Position) -> _Packed:
+    ns, ew = position.capot_open
+    h = position.hands
+    trick = bytes(c for _, c in position.trick)
+    return (h[0], h[1], h[2], h[3], trick, position.leader, int(ns) | int(ew) << 1)
+
+
+def kernel_legal_mask(position: Position) -> int:
+    """The C kernel's legal cards for the seat to move (the tests hold it to the engine's)."""
+    trick = bytes(c for _, c in position.trick)
+    hand = position.hands[position.to_move]
+    return _kernel().legal_mask(_game_of(position).params, hand, trick)
+
+
+def kernel_stats() -> tuple[int, int]:
+    """The nodes the C kernel's last search visited, and how many transposition-table
+    entries of that search it had to overwrite (for the benchmark and the tests)."""
+    return _kernel().stats()
+
+
+# -- the queries -----------------------------------------------------------------------------
+
+
+def _side(position: Position, side: Team | None) -> int:
+    return int(position.side_to_move if side is None else Team(side))
+
+
+def _check(backend: str) -> None:
+    if backend not in ("c", "python"):
+        raise ValueError(f"unknown backend {backend!r}: 'c' or 'python'")
+
+
+def solve(position: Position, *, side: Team | None = None, backend: Backend = "c") -> int:
+    """The card points ``side`` (by default the side to move) takes from here under best
+    play by both sides.
+
+    >>> from cardavia.belote import CardSet, Seat, Team, find_rules
+    >>> hands = [CardSet.parse(h) for h in ("AS", "TS", "7S", "KS")]
+    >>> p = Position.from_rules(find_rules("maison"), Strain.NO_TRUMP, hands, leader=Seat.N)
+    >>> solve(p), solve(p, side=Team.EW)
+    (43, 0)
+    """
+    _check(backend)
+    if backend == "c":
+        params = _game_of(position).params
+        return _kernel().solve(params, _packed(position), _side(position, side))
+    search = _Search(_game_of(position), position, _side(position, side))
+    return search.exact(search.upper_bound() // 2)
+
+
+def reaches(
+    position: Position, target: int, *, side: Team | None = None, backend: Backend = "c"
+) -> bool:
+    """Whether ``side`` (by default the side to move) takes at least ``target`` points from
+    here whatever the other side does: one zero-window search."""
+    _check(backend)
+    if backend == "c":
+        params = _game_of(position).params
+        return _kernel().reaches(params, _packed(position), _side(position, side), target)
+    search = _Search(_game_of(position), position, _side(position, side))
+    return search.search(target) >= target
+
+
+def solve_root(position: Position, *, backend: Backend = "c") -> dict[Card, int]:
+    """For each legal card, the points the side to move takes from here (this trick
+    included) if it plays that card and both sides play best afterwards."""
+    _check(backend)
+    if backend == "c":
+        return dict(_kernel().solve_root(_game_of(position).params, _packed(position)))
+    search = _Search(_game_of(position), position, int(position.side_to_move))
+    return search.root_values()
+
+
+def playouts(
+    position: Position, n: int, seed: int, *, backend: Backend = "c"
+) -> tuple[float, float]:
+    """The mean points N–S and E–W take from here over ``n`` random playouts to the end of
+    the deal, each card drawn uniformly among the legal ones. ``seed`` makes the draws
+    reproducible, and both backends draw the same cards from the same seed.
+
+    >>> from cardavia.belote import CardSet, Seat, find_rules
+    >>> hands = [CardSet.parse(h) for h in ("AS", "TS", "7S", "KS")]
+    >>> p = Position.from_rules(find_rules("maison"), Strain.NO_TRUMP, hands, leader=Seat.N)
+    >>> playouts(p, 100, seed=1)
+    (43.0, 0.0)
+    """
+    _check(backend)
+    if n <= 0:
+        raise ValueError("n must be positive")
+    seed &= _MASK64
+    if backend == "c":
+        ns, ew = _kernel().playouts(_game_of(position).params, _packed(position), n, seed)
+    else:
+        ns, ew = _Search(_game_of(position), position, 0).playouts(n, seed)
+    return ns / n, ew / n
+
+
+# -- the reference search --------------------------------------------------------------------
+
+
+_INFINITY: Final = 1 << 20
+
+_Undo = tuple[int, Card, int, int, tuple[Card, ...], tuple[bool, bool], int]
+"""What :meth:`_Search.back` restores: the seat, its card, the leader, the best card's index,
+the trick, the capot flags, the points in the hands."""
+
+
+class _Search:
+    """The search, readable; ``_dds.c`` is this class function for function.
+
+    The position changes in place (:meth:`step`, :meth:`back`). Values are the points of
+    ``side`` from the current position on: that side maximizes, the other minimizes. The
+    transposition table maps a position at a trick boundary (:meth:`key`) to the bounds
+    proved on its value and the card that last proved one.
+    """
+
+    def __init__(self, game: _Game, position: Position, side: int) -> None:
+        self.game = game
+        self.table = game.table
+        self.points = game.table.points
+        self.side = side
+        self.hands = list(position.hands)
+        self.trick: list[Card] = [card for _, card in position.trick]
+        self.leader = int(position.leader)
+        self.best = winning_index(self.table, self.trick) if self.trick else 0
+        """The index in the trick of the card that wins it so far."""
+        self.capot = position.capot_open
+        """Whether N–S, E–W have taken every trick of the deal so far."""
+        self.held = sum(self.points[c] for hand in self.hands for c in CardSet(hand))
+        """The points of the cards in the hands."""
+        self.tt: dict[tuple[int, int, int, int, int], tuple[int, int, int]] = {}
+        self.nodes = 0
+
+    # -- the position ---------------------------------------------------------------------------
+
+    @property
+    def seat(self) -> int:
+        """The seat to move."""
+        return (self.leader + len(self.trick)) & 3
+
+    @property
+    def cards(self) -> int:
+        """The cards in the hands."""
+        return sum(hand.bit_count() for hand in self.hands)
+
+    def is_over(self) -> bool:
+        """Whether every card has been played."""
+        return not self.trick and not any(self.hands)
+
+    def legal(self) -> int:
+        """The legal cards of the seat to move, by the engine's rule (RULES.md 5)."""
+        seat = self.seat
+        trick = [(Seat((self.leader + i) & 3), c) for i, c in enumerate(self.trick)]
+        return constraint(self.game.rules, self.table, trick, Seat(seat), self.hands[seat]).allowed
+
+    def step(self, card: Card) -> tuple[int, int, _Undo]:
+        """Play ``card``. If that completes the trick, its winner takes it and leads the
+        next: answer the winner's side (-1 if the trick goes on), the points it takes (with
+        the last trick's 10 and the capot's bonus), and what :meth:`back` needs."""
+        seat = self.seat
+        undo = (seat, card, self.leader, self.best, tuple(self.trick), self.capot, self.held)
+        self.hands[seat] ^= 1 << card
+        self.held -= self.points[card]
+        if self.trick:
+            best = self.trick[self.best]
+            if card >> 3 == best >> 3:
+                if self.table.order[card] > self.table.order[best]:
+                    self.best = len(self.trick)
+            elif self.table.trump_mask >> card & 1:
+                self.best = len(self.trick)
+        self.trick.append(card)
+        if len(self.trick) < 4:
+            return -1, 0, undo
+        winner = (self.leader + self.best) & 3
+        side = winner & 1
+        points = sum(self.points[c] for c in self.trick)
+        capot = (self.capot[0] and side == 0, self.capot[1] and side == 1)
+        if not any(self.hands):
+            points += LAST_TRICK_BONUS
+            if capot[side]:
+                points += self.game.bonus
+        self.leader, self.best, self.trick, self.capot = winner, 0, [], capot
+        return side, points, undo
+
+    def back(self, undo: _Undo) -> None:
+        """Undo a :meth:`step`."""
+        seat, card, self.leader, self.best, trick, self.capot, self.held = undo
+        self.trick = list(trick)
+        self.hands[seat] |= 1 << card
+
+    def remaining(self) -> int:
+        """The cards not yet gathered in a trick: in the hands and on the table."""
+        mask = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+        for card in self.trick:
+            mask |= 1 << card
+        return mask
+
+    def key(self) -> tuple[int, int, int, int, int]:
+        """The transposition table's key of a position at a trick boundary: the hands, with
+        the cards of each run of equal points moved down to its weakest places in the same
+        order (the 8 and 9 left from a suit's 7 8 9 play as the 7 and 8 would: every
+        comparison and every count of points is the same), the leader, and whether the
+        capot is still open for the side."""
+        canonical = [hand & ~self.game.run_cards for hand in self.hands]
+        for run in self.game.runs:
+            places = iter(run)
+            for card in run:
+                for owner in range(4):
+                    if self.hands[owner] >> card & 1:
+                        canonical[owner] |= 1 << next(places)
+                        break
+        meta = self.leader << 1 | self.capot[self.side]
+        return (canonical[0], canonical[1], canonical[2], canonical[3], meta)
+
+    # -- choosing the cards to try --------------------------------------------------------------
+
+    def moves(self, legal: int, hint: int) -> list[Card]:
+        """The legal cards worth trying, best first.
+
+        Two cards of one hand adjacent in strength among the cards not yet gathered, and of
+        equal points, are equivalent (every comparison with another card gives the same
+        answer, and they count the same): only the stronger is tried. Adjacent cards of
+        different points (the trump K and Q, the plain J and 9) are both tried. The order:
+        the table's ``hint`` first, then by :meth:`score`, then by card."""
+        remaining = self.remaining()
+        points = self.points
+        kept = []
+        for card in CardSet(legal):
+            above = next((c for c in self.game.above[card] if remaining >> c & 1), -1)
+            if above >= 0 and legal >> above & 1 and points[above] == points[card]:
+                continue
+            kept.append(card)
+        kept.sort(key=lambda c: (-self.score(c, remaining), c))
+        if hint in kept:
+            kept.remove(hint)
+            kept.insert(0, hint)
+        return kept
+
+    def score(self, card: Card, remaining: int) -> int:
+        """How promising a card looks, higher first. Leading: a card no other hand can beat
+        in its suit, the most points first, then the cheapest. Following: a card that takes
+        the lead (last to play, the one with the most points; earlier, the weakest); then,
+        under a partner who is master, the most points; then the cheapest."""
+        points, order, beats = self.points, self.table.order, self.table.beats
+        n = len(self.trick)
+        if n == 0:
+            others = remaining & ~self.hands[self.seat]
+            return 50 - points[card] if others & beats[card] else 100 + points[card]
+        best = self.trick[self.best]
+        if card >> 3 == best >> 3:
+            wins = order[card] > order[best]
+        else:
+            wins = bool(self.table.trump_mask >> card & 1)
+        if wins:
+            return 1000 + points[card] if n == 3 else 800 - order[card]
+        if self.best == n - 2:
+            return 600 + points[card]
+        return 400 - points[card]
+
+    # -- the search ----------------------------------------------------------------------------
+
+    def upper_bound(self) -> int:
+        """The most the side could still take: every card left, the last trick, a capot."""
+        on_table = sum(self.points[c] for c in self.trick)
+        bonus = max(self.game.bonus, 0) if self.capot[self.side] else 0
+        return self.held + on_table + LAST_TRICK_BONUS + bonus
+
+    def last_trick(self) -> int:
+        """The value of the last trick, which plays itself (one card in each hand)."""
+        undos = []
+        side = points = -1
+        while side < 0:
+            side, points, undo = self.step(self.hands[self.seat].bit_length() - 1)
+            undos.append(undo)
+        for undo in reversed(undos):
+            self.back(undo)
+        return points if side == self.side else 0
+
+    def search(self, beta: int) -> int:
+        """Zero-window search: a value ``v >= beta`` if the side takes at least ``beta``
+        points from here (then at least ``v``), ``v < beta`` if not (then at most ``v``)."""
+        self.nodes += 1
+        if self.cards + len(self.trick) == 4:
+            return self.last_trick()
+        hint = -1
+        key = None
+        if not self.trick:
+            key = self.key()
+            low, high = 0, self.upper_bound()
+            entry = self.tt.get(key)
+            if entry is not None:
+                low, high, hint = max(low, entry[0]), min(high, entry[1]), entry[2]
+            if low >= beta:
+                return low
+            if high < beta:
+                return high
+        maximizing = self.seat & 1 == self.side
+        best_value = -_INFINITY if maximizing else _INFINITY
+        best_card = hint
+        for card in self.moves(self.legal(), hint):
+            side, points, undo = self.step(card)
+            gain = points if side == self.side else 0
+            value = gain if self.is_over() else gain + self.search(beta - gain)
+            self.back(undo)
+            if maximizing and value > best_value:
+                best_value, best_card = value, card
+                if value >= beta:
+                    break
+            elif not maximizing and value < best_value:
+                best_value, best_card = value, card
+                if value < beta:
+                    break
+        if key is not None:
+            low, high, _ = self.tt.get(key, (0, _INFINITY, -1))
+            if best_value >= beta:
+                low = max(low, best_value)
+            else:
+                high = min(high, best_value)
+            self.tt[key] = (low, high, best_card)
+        return best_value
+
+    def exact(self, guess: int) -> int:
+        """The exact value from here by MTD(f): zero-window searches that move the lower or
+        the upper bound until they meet, the first at ``guess``, the step doubling while
+        the bound moves the same way."""
+        if self.is_over():
+            return 0
+        low, high = 0, self.upper_bound()
+        stride, direction = 1, 0
+        while low < high:
+            if direction > 0:
+                beta = low + stride
+            elif direction < 0:
+                beta = high + 1 - stride
+            else:
+                beta = guess
+            beta = min(max(beta, low + 1), high)
+            value = self.search(beta)
+            if value >= beta:
+                low = value
+                stride, direction = (stride * 2 if direction > 0 else 1), 1
+            else:
+                high = value
+                stride, direction = (stride * 2 if direction < 0 else 1), -1
+        return low
+
+    def root_values(self) -> dict[Card, int]:
+        """The exact value of each legal card of the seat to move, each search starting
+        from the previous card's value; a card left out as equivalent takes the value of the
+        stronger card it goes with."""
+        legal = self.legal()
+        remaining = self.remaining()
+        values: dict[Card, int] = {}
+        guess = self.upper_bound() // 2
+        for card in self.moves(legal, -1):
+            side, points, undo = self.step(card)
+            gain = points if side == self.side else 0
+            values[card] = gain + self.exact(guess - gain)
+            self.back(undo)
+            guess = values[card]
+        for card in sorted(CardSet(legal), key=lambda c: -self.table.order[c]):
+            if card not in values:
+                above = next(c for c in self.game.above[card] if remaining >> c & 1)
+                values[card] = values[above]
+        return dict(sorted(values.items()))
+
+    # -- random playouts -----------------------------------------------------------------------
+
+    def playouts(self, n: int, seed: int) -> tuple[int, int]:
+        """The total points of N–S and E–W over ``n`` random playouts. The cards are drawn
+        as the C kernel draws them: SplitMix64, a draw only when there is a choice, and the
+        ``(draw >> 32) * count >> 32``-th legal card counted from the lowest code."""
+        totals = [0, 0]
+        state = seed
+        for _ in range(n):
+            undos = []
+            while not self.is_over():
+                legal = self.legal()
+                count = legal.bit_count()
+                if count > 1:
+                    state = (state + 0x9E3779B97F4A7C15) & _MASK64
+                    for _ in range((_splitmix(state) >> 32) * count >> 32):
+                        legal &= legal - 1
+                side, points, undo = self.step((legal & -legal).bit_length() - 1)
+                undos.append(undo)
+                if side >= 0:
+                    totals[side] += points
+            for undo in reversed(undos):
+                self.back(undo)
+        return totals[0], totals[1]
+
+
+def _splitmix(state: int) -> int:
+    """The SplitMix64 output of a state (Steele, Lea and Flood 2014)."""
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)

@@ -1,0 +1,172 @@
+"""The ``strong`` and ``expert`` levels: information-set double-dummy search.
+
+As the best programs of card games do (bridge's GIB, Skat's Kermit): deal the hidden cards
+many times consistently with everything the seat has seen (:mod:`cardavia.belote.worlds`),
+solve each world exactly with the double-dummy solver (:mod:`cardavia.ai.solver`), and play
+the card whose average is best. The player never sees the deal, only its observation.
+
+``expert`` adds inference: each world is weighted by how likely the other players' bids and
+plays make it (a player who passed on the turned card rarely holds its jack), and it spends
+more worlds where the choice is close.
+
+Bidding uses the ``club`` player's hand evaluation (:mod:`cardavia.ai.club`), which the
+simulation of :func:`bid_by_simulation` corrects where it has time to.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from cardavia.ai.club import ClubPlayer
+from cardavia.ai.player import Player, with_declarations
+from cardavia.ai.solver import Position, solve_root
+from cardavia.belote.actions import Action, Pass, Play, Take
+from cardavia.belote.cards import SUIT_MASKS, Card, Rank, Seat
+from cardavia.belote.game import Phase
+from cardavia.belote.observation import Observation
+from cardavia.belote.play import table_for
+
+
+def worlds_for(tricks_left: int, base: int) -> int:
+    """How many worlds to solve: fewer early, when each solve costs most."""
+    if tricks_left >= 7:
+        return base
+    if tricks_left >= 5:
+        return base * 2
+    return base * 4
+
+
+def tricks_won(observation: Observation) -> tuple[int, int]:
+    """The tricks each side has taken so far."""
+    ns = sum(1 for trick in observation.tricks if trick.winner & 1 == 0)
+    return ns, len(observation.tricks) - ns
+
+
+def legal_cards(observation: Observation) -> list[Card]:
+    """The distinct cards among the observation's legal actions, in order."""
+    cards: list[Card] = []
+    for action in observation.legal_actions:
+        if isinstance(action, Play) and action.card not in cards:
+            cards.append(action.card)
+    return cards
+
+
+def card_values(
+    observation: Observation,
+    worlds: Sequence[tuple[int, int, int, int]],
+    weights: Sequence[float] | None = None,
+) -> dict[Card, float]:
+    """The weighted mean, over the worlds, of the points the seat's side makes with each
+    legal card under best play afterwards."""
+    contract = observation.contract
+    assert contract is not None
+    leader = observation.trick[0][0] if observation.trick else observation.seat
+    won = tricks_won(observation)
+    totals: dict[Card, float] = {}
+    weight_sum = 0.0
+    for index, world in enumerate(worlds):
+        weight = 1.0 if weights is None else weights[index]
+        if weight <= 0:
+            continue
+        position = Position.from_rules(
+            observation.rules, contract.strain, world,
+            trick=observation.trick, leader=leader, tricks_won=won,
+        )  # fmt: skip
+        for card, value in solve_root(position).items():
+            totals[card] = totals.get(card, 0.0) + weight * value
+        weight_sum += weight
+    return {card: total / weight_sum for card, total in totals.items()} if weight_sum else {}
+
+
+@dataclass
+class StrongPlayer:
+    """Samples worlds, solves each exactly, plays the best card on average."""
+
+    worlds: int = 10
+    """Worlds solved for a decision early in the deal (more later, when solving is cheaper)."""
+    bidder: Player = field(default_factory=ClubPlayer)
+
+    def decide(self, observation: Observation, rng: random.Random) -> Action:
+        """The action of this seat (card play by search, bidding by hand evaluation)."""
+        if observation.phase is not Phase.PLAYING:
+            return self.bidder.decide(observation, rng)
+        cards = legal_cards(observation)
+        if len(cards) == 1:
+            return with_declarations(observation, cards[0])
+        count = worlds_for(8 - len(observation.tricks), self.worlds)
+        worlds = observation.sample_worlds(rng, count)
+        weights = self.weigh(observation, worlds)
+        values = card_values(observation, worlds, weights)
+        if not values:
+            return with_declarations(observation, cards[0])
+        table = table_for(observation.rules, observation.contract.strain)  # type: ignore[union-attr]
+        # The best average; on a tie, keep the card worth fewer points and weaker.
+        best = max(
+            cards, key=lambda c: (round(values.get(c, -1.0), 6), -table.points[c], -table.order[c])
+        )
+        return with_declarations(observation, best)
+
+    def weigh(
+        self, observation: Observation, worlds: Sequence[tuple[int, int, int, int]]
+    ) -> list[float] | None:
+        """Every world counts the same at this level."""
+        return None
+
+
+@dataclass
+class ExpertPlayer(StrongPlayer):
+    """``strong`` with inference from the bidding and more worlds."""
+
+    worlds: int = 16
+
+    def weigh(
+        self, observation: Observation, worlds: Sequence[tuple[int, int, int, int]]
+    ) -> list[float] | None:
+        """A world is less likely where a player who passed holds a strong hand for the suit
+        proposed, or where the taker holds little in the trump suit."""
+        contract = observation.contract
+        if contract is None or not contract.strain.is_suit:
+            return None
+        passed = bid_passes(observation)
+        trump = int(contract.strain)
+        weights = []
+        for world in worlds:
+            weight = 1.0
+            for seat in Seat:
+                if seat == observation.seat:
+                    continue
+                strength = trump_strength(world[seat], trump)
+                if seat == contract.taker:
+                    weight *= 0.4 + 0.15 * min(strength, 4)
+                elif seat in passed.get(trump, ()):
+                    weight *= 1.0 / (1.0 + 0.5 * strength)
+            weights.append(weight)
+        return weights
+
+
+def trump_strength(hand: int, trump: int) -> int:
+    """A rough count of what a hand holds in a suit as trump: the jack and nine count double."""
+    suit = hand & SUIT_MASKS[trump]
+    jack = 1 << (trump * 8 + Rank.JACK)
+    nine = 1 << (trump * 8 + Rank.NINE)
+    return suit.bit_count() + (2 if suit & jack else 0) + (1 if suit & nine else 0)
+
+
+def bid_passes(observation: Observation) -> dict[int, tuple[Seat, ...]]:
+    """For each suit, the seats that passed when they could have taken it (classic round 1:
+    the turned suit)."""
+    if observation.turned_card is None:
+        return {}
+    suit = observation.turned_card >> 3
+    seats: list[Seat] = []
+    for action in observation.history[:4]:
+        if isinstance(action, Take):
+            break
+        if isinstance(action, Pass):
+            seats.append(action.seat)
+    return {suit: tuple(seats)}
+
+
+__all__ = ["ExpertPlayer", "StrongPlayer", "card_values", "worlds_for"]
