@@ -367,7 +367,7 @@ typedef struct {
     uint8_t unused;
 } Entry;
 
-#define TABLE_BITS 17 /* 128Ki entries of 32 bytes, in buckets of 4 (two cache lines) */
+#define TABLE_BITS 20 /* 1Mi entries of 32 bytes (32 MiB), in buckets of 4 (two cache lines) */
 #define BUCKET 4
 static Entry *table = NULL;
 static uint32_t current_call = 0;

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from cardavia.ai.club import ClubPlayer
 from cardavia.ai.player import Player, with_declarations
-from cardavia.ai.solver import Position, solve_root
+from cardavia.ai.solver import Position, kernel_stats, solve_root
 from cardavia.belote.actions import Action, Pass, Play, Take
 from cardavia.belote.cards import SUIT_MASKS, Card, Rank, Seat
 from cardavia.belote.game import Phase
@@ -57,16 +57,27 @@ def card_values(
     observation: Observation,
     worlds: Sequence[tuple[int, int, int, int]],
     weights: Sequence[float] | None = None,
+    *,
+    node_budget: int | None = None,
+    min_worlds: int = 2,
 ) -> dict[Card, float]:
     """The weighted mean, over the worlds, of the points the seat's side makes with each
-    legal card under best play afterwards."""
+    legal card under best play afterwards.
+
+    With ``node_budget``, worlds are solved in order until the solver has visited that many
+    nodes (at least ``min_worlds``): a budget in work rather than in time, so that a decision
+    stays quick on hard deals and is still the same on every machine.
+    """
     contract = observation.contract
     assert contract is not None
     leader = observation.trick[0][0] if observation.trick else observation.seat
     won = tricks_won(observation)
     totals: dict[Card, float] = {}
     weight_sum = 0.0
+    nodes = solved = 0
     for index, world in enumerate(worlds):
+        if node_budget is not None and solved >= min_worlds and nodes >= node_budget:
+            break
         weight = 1.0 if weights is None else weights[index]
         if weight <= 0:
             continue
@@ -76,6 +87,8 @@ def card_values(
         )  # fmt: skip
         for card, value in solve_root(position).items():
             totals[card] = totals.get(card, 0.0) + weight * value
+        nodes += kernel_stats()[0]
+        solved += 1
         weight_sum += weight
     return {card: total / weight_sum for card, total in totals.items()} if weight_sum else {}
 
@@ -85,7 +98,10 @@ class StrongPlayer:
     """Samples worlds, solves each exactly, plays the best card on average."""
 
     worlds: int = 10
-    """Worlds solved for a decision early in the deal (more later, when solving is cheaper)."""
+    """Worlds sampled for a decision early in the deal (more later, when solving is cheaper)."""
+    node_budget: int = 2_500_000
+    """The solver's work for one decision, in nodes (about 0.3 s on the development machine):
+    once spent, the worlds left are not solved."""
     bidder: Player = field(default_factory=ClubPlayer)
 
     def decide(self, observation: Observation, rng: random.Random) -> Action:
@@ -98,7 +114,7 @@ class StrongPlayer:
         count = worlds_for(8 - len(observation.tricks), self.worlds)
         worlds = observation.sample_worlds(rng, count)
         weights = self.weigh(observation, worlds)
-        values = card_values(observation, worlds, weights)
+        values = card_values(observation, worlds, weights, node_budget=self.node_budget)
         if not values:
             return with_declarations(observation, cards[0])
         table = table_for(observation.rules, observation.contract.strain)  # type: ignore[union-attr]
@@ -120,6 +136,7 @@ class ExpertPlayer(StrongPlayer):
     """``strong`` with inference from the bidding and more worlds."""
 
     worlds: int = 16
+    node_budget: int = 5_000_000
 
     def weigh(
         self, observation: Observation, worlds: Sequence[tuple[int, int, int, int]]
