@@ -647,6 +647,19 @@ class DealState(NamedTuple):
     def apply(self, action: Action) -> DealState:
         """The state after ``action``; :class:`IllegalActionError` if it is not allowed."""
         if action.__class__ is Play and self.phase is Phase.PLAYING:
+            card, rule = action.card, self.rule
+            if (
+                action.seat is self.to_move
+                and card.__class__ is int
+                and 0 <= card < 32
+                and rule is not None
+                and rule.allowed >> card & 1
+                and action.announce is False
+                and action.belote is False
+            ):
+                # The common case, checked in one go: the player to move puts down a card
+                # the rule allows (so one in hand) and says nothing.
+                return self._play(action)
             reason = self._play_refusal(action)
             if reason is not None:
                 raise IllegalActionError(reason)
