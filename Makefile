@@ -12,7 +12,7 @@ uv:
 
 run: uv
 	@$(UV) sync --frozen --quiet
-	@$(UV) run --frozen cardavia play
+	@$(UV) run --frozen cardavia serve
 
 test: uv
 	@$(UV) sync --frozen --quiet
@@ -24,3 +24,5 @@ test: uv
 bench: uv
 	@$(UV) sync --frozen --quiet
 	$(UV) run --frozen python bench/deals.py
+	$(UV) run --frozen python bench/solver.py
+	$(UV) run --frozen python bench/decisions.py

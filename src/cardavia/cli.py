@@ -791,5 +791,20 @@ def arena(
     typer.echo(result.summary())
 
 
+@app.command("serve")
+def serve_site(
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+) -> None:
+    """Run the website: the table and the rules pages (CARDAVIA_DATABASE_URL: where games are
+    saved, SQLite cardavia.db by default)."""
+    import uvicorn
+
+    # Client messages are under 4 KiB (docs/web.md): refuse huge frames before reading them.
+    uvicorn.run(
+        "cardavia.web.app:create_app", factory=True, host=host, port=port, ws_max_size=65536
+    )
+
+
 if __name__ == "__main__":
     app()

@@ -1,0 +1,213 @@
+"""The games table and :class:`GameStore`: create a game, load it, save its record.
+
+A game row keeps what the engine needs to rebuild the game (the record, JSON of
+:mod:`cardavia.belote.notation`, rewritten after every action in one transaction) and what the
+site needs around it (rules, level, language, the seat token's SHA-256 hash). The token itself
+is never stored: whoever reads the database cannot act for the player.
+
+>>> store = GameStore("sqlite://")
+>>> token = new_token()
+>>> game = store.create(rules="cardavia", level="club", lang="fr", token=token, record="{}")
+>>> store.load(game.id).token_matches(token), store.load(game.id).token_matches("guess")
+(True, False)
+>>> store.save(game.id, '{"x": 1}', revision=0)
+1
+>>> store.load(game.id).record
+'{"x": 1}'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from sqlalchemy import DateTime, Engine, Integer, String, Text, create_engine, event, update
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+DATABASE_URL_VARIABLE: Final = "CARDAVIA_DATABASE_URL"
+DEFAULT_DATABASE_URL: Final = "sqlite:///cardavia.db"
+GAME_ID_BYTES: Final = 12
+"""A game's id: 12 random bytes, 16 URL-safe characters."""
+TOKEN_BYTES: Final = 32
+"""A seat token: 32 random bytes, 43 URL-safe characters."""
+MAX_ID_LENGTH: Final = 32
+
+
+def new_token() -> str:
+    """A fresh seat token (unguessable, URL-safe)."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 of a token, in hex: what the database keeps."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_matches(token_hash: str, token: str | None) -> bool:
+    """Whether ``token`` is the one whose hash is ``token_hash`` (compared in constant time,
+    so that the answer's timing tells nothing about the hash)."""
+    if not isinstance(token, str) or not token:
+        return False
+    return hmac.compare_digest(hash_token(token), token_hash)
+
+
+def database_url(url: str | None = None) -> str:
+    """The database to use: ``url``, else ``CARDAVIA_DATABASE_URL``, else ``cardavia.db``.
+    A plain ``postgresql://`` (or ``postgres://``) URL is given the psycopg 3 driver, the one
+    the ``postgresql`` extra installs."""
+    url = url or os.environ.get(DATABASE_URL_VARIABLE) or DEFAULT_DATABASE_URL
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+class Base(DeclarativeBase):
+    """The declarative base of Cardavia's tables."""
+
+
+class GameRow(Base):
+    """One game: a single deal or a match, as its record."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(MAX_ID_LENGTH), primary_key=True)
+    rules: Mapped[str] = mapped_column(String(32))
+    level: Mapped[str] = mapped_column(String(32))
+    lang: Mapped[str] = mapped_column(String(8))
+    token_hash: Mapped[str] = mapped_column(String(64))
+    record: Mapped[str] = mapped_column(Text)
+    """The record, JSON (:meth:`cardavia.belote.notation.Record.to_json`)."""
+    revision: Mapped[int] = mapped_column(Integer, default=0)
+    """How many times the record was saved: a save names the revision it replaces, so two
+    servers cannot overwrite each other's moves unnoticed."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game as the database holds it."""
+
+    id: str
+    rules: str
+    level: str
+    lang: str
+    token_hash: str
+    record: str
+    revision: int
+    created_at: datetime
+    updated_at: datetime
+
+    def token_matches(self, token: str | None) -> bool:
+        """Whether ``token`` is this game's seat token (compared in constant time)."""
+        return token_matches(self.token_hash, token)
+
+    @classmethod
+    def of(cls, row: GameRow) -> StoredGame:
+        """The value of a row."""
+        return cls(
+            id=row.id,
+            rules=row.rules,
+            level=row.level,
+            lang=row.lang,
+            token_hash=row.token_hash,
+            record=row.record,
+            revision=row.revision,
+            created_at=_utc(row.created_at),
+            updated_at=_utc(row.updated_at),
+        )
+
+
+def _utc(moment: datetime) -> datetime:
+    """A time in UTC: SQLite gives back times without their zone, PostgreSQL with it."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+class StaleGameError(RuntimeError):
+    """The record changed since it was loaded (another server saved it): nothing was saved."""
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    """SQLite: wait for a lock rather than fail at once, and let readers work while a game is
+    saved (write-ahead log)."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA busy_timeout = 5000")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.close()
+
+
+class GameStore:
+    """The games in a database. Every method is one short transaction; they block, so the
+    web server calls them from a worker thread."""
+
+    def __init__(self, url: str | None = None) -> None:
+        url = database_url(url)
+        is_sqlite = url.startswith("sqlite")
+        in_memory = is_sqlite and url in ("sqlite://", "sqlite:///:memory:")
+        options: dict[str, Any] = {}
+        if is_sqlite:
+            options["connect_args"] = {"check_same_thread": False}
+        if in_memory:
+            # One shared connection, or each thread would see its own empty database.
+            options["poolclass"] = StaticPool
+        else:
+            options["pool_pre_ping"] = not is_sqlite
+        engine: Engine = create_engine(url, **options)
+        if is_sqlite and not in_memory:
+            event.listen(engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(engine)
+        self.engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        """Close the database's connections."""
+        self.engine.dispose()
+
+    def create(self, *, rules: str, level: str, lang: str, token: str, record: str) -> StoredGame:
+        """Save a new game under a fresh random id; only the token's hash is kept."""
+        now = datetime.now(UTC)
+        row = GameRow(
+            id=secrets.token_urlsafe(GAME_ID_BYTES),
+            rules=rules,
+            level=level,
+            lang=lang,
+            token_hash=hash_token(token),
+            record=record,
+            revision=0,
+            created_at=now,
+            updated_at=now,
+        )
+        with self._sessions.begin() as session:
+            session.add(row)
+            session.flush()
+            return StoredGame.of(row)
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """The game of that id, or ``None``."""
+        if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_ID_LENGTH:
+            return None
+        with Session(self.engine) as session:
+            row = session.get(GameRow, game_id)
+            return StoredGame.of(row) if row is not None else None
+
+    def save(self, game_id: str, record: str, *, revision: int) -> int:
+        """Replace a game's record in one transaction, if it is still at ``revision``;
+        answers the new revision. :class:`StaleGameError` if it moved on meanwhile (or is
+        gone): nothing is written then."""
+        with self._sessions.begin() as session:
+            result = session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.revision == revision)
+                .values(record=record, revision=revision + 1, updated_at=datetime.now(UTC))
+                .execution_options(synchronize_session=False)
+            )
+            if getattr(result, "rowcount", 0) != 1:
+                raise StaleGameError(f"game {game_id} is not at revision {revision}")
+        return revision + 1

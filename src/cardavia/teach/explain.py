@@ -1,0 +1,1019 @@
+"""What the rules pages say about each worked example, generated from the example's data.
+
+Every sentence is a catalog template filled with names taken from the example itself (the
+seat that leads, the suit of the first card, the trump of the contract, the cards the engine
+found legal, the points it counted), never typed by hand: the text and the example cannot
+disagree. Seed 003's last paragraph calls the suit led "hearts" when the cards show spades;
+here the suit led is the suit of the trick's first card, named by :mod:`cardavia.teach.names`.
+
+Each lesson of the legal-cards page has *premises*: facts of the position its sentences take
+for granted ("the partner is winning the trick", "only one card beats it").
+:func:`lesson_problems` checks them against the engine's result; a test requires none to fail.
+
+>>> from cardavia.teach.catalog import rules_text
+>>> view = legal_view(legal_results()[8], rules_text("hi"))
+>>> "पान" in view.explanation[1] and "हुकुम" in view.explanation[1]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from cardavia.belote.cards import card_code, parse_card
+from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
+from cardavia.belote.rules import Rules, find_rules
+from cardavia.belote.scoring import USUAL_CARD_TOTAL
+from cardavia.teach.catalog import CardArg, RankArg, RulesText, SeatArg, SuitArg, TeamArg
+from cardavia.teach.examples import (
+    AnnouncementResult,
+    Declared,
+    LegalResult,
+    ScoringResult,
+    announcement_results,
+    legal_results,
+    scoring_results,
+)
+from cardavia.teach.names import rank_words
+from cardavia.teach.pictures import card_svg
+
+SEATS: Final = "NESW"
+
+
+def _suit(code: str) -> int:
+    return parse_card(code) >> 3
+
+
+def _team(seat: str) -> str:
+    return "NS" if seat in "NS" else "EW"
+
+
+def _partner(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 2) % 4]
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    """A card as a page shows it: its picture (with its name as label) and whether it is
+    highlighted (a legal card, an announced card)."""
+
+    code: str
+    name: str
+    svg: str
+    highlight: bool = False
+
+
+def card_view(code: str, text: RulesText, *, highlight: bool = False) -> CardView:
+    """A card's picture and name in the page's language and deck."""
+    name = text.expand(card=CardArg(code))["card"]
+    css = "card card-on" if highlight else "card"
+    return CardView(
+        code, name, card_svg(code, lang=text.lang, deck=text.deck, css_class=css), highlight
+    )
+
+
+def preset_title(rules: Rules | str, text: RulesText) -> str:
+    """A preset's name for players (RULES.md 10)."""
+    name = rules if isinstance(rules, str) else rules.name.rstrip("+")
+    titles = {
+        "cardavia": "The Cardavia table",
+        "maison": "House rules (Maison)",
+        "coinche": "Coinche, official rules",
+        "maghreb": "Maghreb belote (Spanish-suited deck)",
+    }
+    return text.gettext(titles[name])
+
+
+def contract_setting(rules: Rules, contract: str, text: RulesText) -> str:
+    """ "House rules (Maison), trump: hearts." — the setting of an example."""
+    title = preset_title(rules, text)
+    strain = Strain.parse(contract)
+    if strain == Strain.NO_TRUMP:
+        return text.format("{rules}, no trump.", rules=title)
+    if strain == Strain.ALL_TRUMP:
+        return text.format("{rules}, all trump.", rules=title)
+    return text.format("{rules}, trump: {trump}.", rules=title, trump=SuitArg(int(strain)))
+
+
+# -- "Which card may I play?" --------------------------------------------------------------
+
+LESSON_TITLES: Final = {
+    "follow": "Follow the suit led",
+    "overtrump_partner": "Trump led: go higher, even over your partner",
+    "must_trump": "No card of the suit led, an opponent winning: trump",
+    "partner_master": "No card of the suit led, your partner winning: any card",
+    "overtrump": "An opponent has trumped: overtrump if you can",
+    "undertrump": "You cannot overtrump: play a lower trump all the same",
+    "undertrump_optional": "The same trick in coinche, official rules",
+    "no_trump": "No trump: follow the suit led, otherwise any card",
+    "winner": "Who wins the trick, and what it is worth",
+}
+
+
+def _trumps(result: LegalResult) -> list[str]:
+    contract = result.example.contract
+    return [c for c in result.example.hand if len(contract) == 1 and c[1] == contract]
+
+
+def _holds_led(result: LegalResult) -> bool:
+    led = result.example.trick[0][1][1]
+    return any(c[1] == led for c in result.example.hand)
+
+
+def _master_is_trump(result: LegalResult) -> bool:
+    return result.master_card is not None and result.master_card[1] == result.example.contract
+
+
+# What each lesson's sentences take for granted (RULES.md 5), checked against the engine.
+LESSON_PREMISES: Final[dict[str, tuple[tuple[str, Callable[[LegalResult], bool]], ...]]] = {
+    "follow": (("the player holds the suit led", _holds_led),),
+    "overtrump_partner": (
+        ("the partner led trump", lambda r: r.example.trick[0][0] == _partner(r.example.seat)
+         and r.example.trick[0][1][1] == r.example.contract),
+        ("the second card is not a trump", lambda r: r.example.trick[1][1][1]
+         != r.example.contract),
+        ("the partner is winning", lambda r: r.master == _partner(r.example.seat)),
+        ("exactly one card beats the master", lambda r: len(r.legal) == 1),
+    ),
+    "must_trump": (
+        ("an opponent led", lambda r: _team(r.example.trick[0][0]) != _team(r.example.seat)),
+        ("no card of the suit led", lambda r: not _holds_led(r)),
+        ("the legal cards are all the trumps", lambda r: list(r.legal) == _trumps(r)),
+    ),
+    "partner_master": (
+        ("the partner led", lambda r: r.example.trick[0][0] == _partner(r.example.seat)),
+        ("the partner is winning", lambda r: r.master == _partner(r.example.seat)),
+        ("no card of the suit led", lambda r: not _holds_led(r)),
+        ("every card is legal", lambda r: r.legal == r.example.hand),
+    ),
+    "overtrump": (
+        ("an opponent is winning with a trump", lambda r: _master_is_trump(r)
+         and _team(r.master or "") != _team(r.example.seat)),
+        ("no card of the suit led", lambda r: not _holds_led(r)),
+        ("exactly one card beats it", lambda r: len(r.legal) == 1),
+    ),
+    "undertrump": (
+        ("an opponent is winning with a trump", lambda r: _master_is_trump(r)
+         and _team(r.master or "") != _team(r.example.seat)),
+        ("the legal cards are all the trumps", lambda r: list(r.legal) == _trumps(r)),
+    ),
+    "undertrump_optional": (
+        ("an opponent is winning with a trump", lambda r: _master_is_trump(r)
+         and _team(r.master or "") != _team(r.example.seat)),
+        ("every card is legal", lambda r: r.legal == r.example.hand),
+    ),
+    "no_trump": (
+        ("no trump", lambda r: r.example.contract == "NT"),
+        ("the player holds the suit led", _holds_led),
+    ),
+    "winner": (
+        ("an opponent is winning", lambda r: _team(r.master or "") != _team(r.example.seat)),
+        ("no card of the suit led", lambda r: not _holds_led(r)),
+        ("the card played is a trump", lambda r: (r.example.play or "")[1:]
+         == r.example.contract),
+        ("the player wins the trick", lambda r: r.winner == r.example.seat),
+    ),
+}  # fmt: skip
+
+
+def lesson_problems(result: LegalResult) -> list[str]:
+    """The premises of the example's lesson that its position does not meet; and the rule
+    the lesson is about, if the engine decided the position by another."""
+    problems = [
+        f"example {result.example.number}: {words}"
+        for words, holds in LESSON_PREMISES[result.example.lesson]
+        if not holds(result)
+    ]
+    if result.rule != result.example.rule:
+        problems.append(f"example {result.example.number}: decided by {result.rule}")
+    return problems
+
+
+def legal_explanation(result: LegalResult, text: RulesText) -> list[str]:
+    """The paragraphs that explain a legal-cards example (RULES.md 5), in the page's words."""
+    ex = result.example
+    seat = SeatArg(ex.seat)
+    lead_seat, lead_card = ex.trick[0]
+    led = SuitArg(_suit(lead_card))
+    n_legal = len(result.legal)
+    lesson = ex.lesson
+    if lesson == "follow":
+        return [
+            text.format("{leader} leads {suit}.", leader=SeatArg(lead_seat), suit=led)
+            + " "
+            + text.nformat(
+                "{seat} holds one card of {suit}: they must play it.",
+                "{seat} holds {n} cards of {suit}: they must play one of them, whichever they "
+                "like.",
+                n_legal,
+                seat=seat,
+                suit=led,
+            )
+            + " "
+            + text.gettext("They may neither trump nor discard.")
+        ]
+    if lesson == "overtrump_partner":
+        other_seat = ex.trick[1][0]
+        return [
+            text.format(
+                "{partner}, the partner of {seat}, leads trump with the {card}; {other} has no "
+                "trump left and discards.",
+                partner=SeatArg(lead_seat),
+                seat=seat,
+                card=CardArg(lead_card),
+                other=SeatArg(other_seat),
+            )
+            + " "
+            + text.nformat(
+                "{seat} holds one trump.",
+                "{seat} holds {n} trumps.",
+                len(_trumps(result)),
+                seat=seat,
+            )
+            + " "
+            + text.format(
+                "Only the {card} beats the {master}: {seat} must play it, even though their "
+                "partner is winning the trick.",
+                card=CardArg(result.legal[0]),
+                master=CardArg(result.master_card or lead_card),
+                seat=seat,
+            )
+        ]
+    if lesson == "must_trump":
+        return [
+            text.format(
+                "{leader}, an opponent, leads {suit} with the {card}. {seat} has no {suit} but "
+                "holds trumps: they must trump, with whichever trump they like.",
+                leader=SeatArg(lead_seat),
+                suit=led,
+                card=CardArg(lead_card),
+                seat=seat,
+            )
+        ]
+    if lesson == "partner_master":
+        return [
+            text.format(
+                "{partner}, the partner of {seat}, leads the {card} and is winning the trick. "
+                "{seat} has no {suit}: they need not trump and may play any card.",
+                partner=SeatArg(lead_seat),
+                seat=seat,
+                card=CardArg(lead_card),
+                suit=led,
+            )
+        ]
+    if lesson == "overtrump":
+        trumper, trump_card = ex.trick[-1]
+        return [
+            text.format(
+                "{leader} leads {suit} and {trumper} trumps with the {trump_card}. {seat}, "
+                "with no {suit}, must overtrump: only the {card} beats the {trump_card}.",
+                leader=SeatArg(lead_seat),
+                suit=led,
+                trumper=SeatArg(trumper),
+                trump_card=CardArg(trump_card),
+                seat=seat,
+                card=CardArg(result.legal[0]),
+            )
+        ]
+    if lesson == "undertrump":
+        return [
+            text.format(
+                "{trumper} has trumped with the {trump_card}. {seat} cannot beat it but holds "
+                "trumps: they must play one of them.",
+                trumper=SeatArg(result.master or lead_seat),
+                trump_card=CardArg(result.master_card or lead_card),
+                seat=seat,
+            )
+        ]
+    if lesson == "undertrump_optional":
+        return [
+            text.format(
+                "In coinche with the official rules, a player who cannot overtrump may "
+                "discard: {seat} plays whichever card they like.",
+                seat=seat,
+            )
+        ]
+    if lesson == "no_trump":
+        return [
+            text.gettext("In no trump nobody trumps.")
+            + " "
+            + text.nformat(
+                "{seat} holds one card of {suit}: they must play it; without {suit} they could "
+                "play any card.",
+                "{seat} holds {n} cards of {suit}: they must play one of them; without {suit} "
+                "they could play any card.",
+                n_legal,
+                seat=seat,
+                suit=led,
+            )
+        ]
+    # "winner": the card played, who wins, what the trick is worth (RULES.md 5.5 and 1).
+    assert ex.play is not None and result.points is not None and result.winner is not None
+    total = " + ".join(str(p) for p in result.card_points)
+    first = text.format(
+        "{seat} plays the {card}. Winner: {winner}. The trick is worth {sum} = {points}.",
+        seat=seat,
+        card=CardArg(ex.play),
+        winner=SeatArg(result.winner),
+        sum=total,
+        points=text.points(result.points),
+    )
+    (s1, c1), (s2, c2), (s3, c3) = ex.trick
+    second = text.format(
+        "{leader} leads the {card1}, {seat2} plays the {card2} and {seat3} the {card3}. "
+        "{seat} has no {suit} left and the opponent {master} is winning the trick: {seat} "
+        "must trump. The {card} wins the trick, which goes to {team} with the points of its "
+        "four cards.",
+        leader=SeatArg(s1),
+        card1=CardArg(c1),
+        seat2=SeatArg(s2),
+        card2=CardArg(c2),
+        seat3=SeatArg(s3),
+        card3=CardArg(c3),
+        seat=seat,
+        suit=led,
+        master=SeatArg(result.master or s1),
+        card=CardArg(ex.play),
+        team=TeamArg(_team(result.winner)),
+    )
+    return [first, second]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedView:
+    """A card on the table: who played it."""
+
+    seat: str
+    card: CardView
+
+
+@dataclass(frozen=True, slots=True)
+class LegalView:
+    """One example of the legal-cards page, ready for the template."""
+
+    number: int
+    title: str
+    setting: str
+    trick: tuple[PlayedView, ...]
+    hand_label: str
+    hand: tuple[CardView, ...]
+    legal_label: str
+    legal: tuple[CardView, ...]
+    explanation: list[str]
+    verified: bool
+
+
+def legal_view(result: LegalResult, text: RulesText) -> LegalView:
+    """An example of the legal-cards page in the page's language."""
+    ex = result.example
+    text = text.with_deck(ex.deck)
+    rules = find_rules(ex.rules)
+    names = text.expand
+    return LegalView(
+        number=ex.number,
+        title=text.gettext(LESSON_TITLES[ex.lesson]),
+        setting=contract_setting(rules, ex.contract, text),
+        trick=tuple(
+            PlayedView(names(s=SeatArg(seat))["s"], card_view(card, text))
+            for seat, card in ex.trick
+        ),
+        hand_label=text.format("Hand of {seat}", seat=SeatArg(ex.seat)),
+        hand=tuple(card_view(c, text, highlight=c in result.legal) for c in ex.hand),
+        legal_label=text.format(
+            "Legal cards: {cards}",
+            cards=text.join([text.expand(c=CardArg(c))["c"] for c in result.legal]),
+        ),
+        legal=tuple(card_view(c, text, highlight=True) for c in result.legal),
+        explanation=legal_explanation(result, text),
+        verified=result.verified and not lesson_problems(result),
+    )
+
+
+def legal_views(text: RulesText) -> list[LegalView]:
+    """The nine examples of RULES.md 11 in the page's language."""
+    return [legal_view(result, text) for result in legal_results()]
+
+
+# -- Announcements ---------------------------------------------------------------------------
+
+KIND_NAMES: Final = {"tierce": "tierce", "cinquante": "fifty", "cent": "hundred", "carre": "carré"}
+
+
+def describe(item: Declared, text: RulesText) -> str:
+    """An announcement in words: "tierce 7-8-9 of spades", "carré of jacks" (RULES.md 7)."""
+    kind = text.gettext(KIND_NAMES[item.kind])
+    first = parse_card(item.cards[0])
+    if item.kind == "carre":
+        return text.format("{kind} of {rank_plural}", kind=kind, rank=RankArg(first & 7))
+    ranks = "-".join(rank_words(parse_card(c) & 7, text.lang, text.deck).label for c in item.cards)
+    return text.format("{kind} {ranks} of {suit}", kind=kind, ranks=ranks, suit=SuitArg(first >> 3))
+
+
+def _described(item: Declared, text: RulesText) -> str:
+    return text.format(
+        "{announcement} ({points})",
+        announcement=describe(item, text),
+        points=text.points(item.points),
+    )
+
+
+ANNOUNCEMENT_TITLES: Final = {
+    "choose": "One card, one announcement: choose the most points",
+    "two": "Two announcements in one hand",
+    "points": "More points wins",
+    "carre": "Equal points: the carré beats the sequence",
+    "top": "Two sequences of equal points: the higher end card wins",
+    "trump": "Same length, same end card: the sequence in trump wins",
+    "rank": "Two carrés of equal points: the higher rank wins",
+    "tie": "A complete tie: nothing counts",
+    "alone": "Only one team announces: it wins",
+}
+
+CRITERIA: Final = {
+    "points": "The one worth more points wins.",
+    "carre": "Equal points: the carré beats the sequence.",
+    "length": "Equal points: the longer sequence wins.",
+    "top": "Equal points and length: the sequence ending on the higher card wins.",
+    "trump": "Equal points, length and end card: the sequence in trump wins.",
+    "rank": "Two carrés of equal points: the one of the higher rank in sequence order wins.",
+    "tie": "A complete tie: no announcement counts for either team.",
+}
+
+
+def announcement_explanation(result: AnnouncementResult, text: RulesText) -> list[str]:
+    """The paragraphs that explain an announcement example (RULES.md 6 and 7)."""
+    ex = result.example
+    paragraphs = []
+    if ex.options:
+        shared = set(ex.options[0]).intersection(*ex.options[1:])
+        best = max(result.options, key=lambda o: o.points)
+        alternatives = [_described(o, text) for o in result.options]
+        paragraphs.append(
+            text.format(
+                "The {card} can serve in one announcement only: {options}.",
+                card=CardArg(sorted(shared)[0]),
+                options=text.join(alternatives, alternatives=True),
+            )
+            + " "
+            + text.format(
+                "{seat} announces the one worth most: {announcement}.",
+                seat=SeatArg(ex.hands[0][0]),
+                announcement=_described(best, text),
+            )
+        )
+    teams = {_team(seat) for seat, _ in ex.hands}
+    if len(teams) == 1 and not ex.options:
+        seat = ex.hands[0][0]
+        items = result.seat_declared(seat)
+        if len(items) > 1:
+            paragraphs.append(
+                text.format(
+                    "{seat} announces {list}: the cards are all different, so both count.",
+                    seat=SeatArg(seat),
+                    list=text.join([_described(i, text) for i in items]),
+                )
+            )
+    if len(teams) == 2:
+        bests = {}
+        for team in ("NS", "EW"):
+            best = max(
+                (d for d in result.declared if _team(d.seat) == team), key=lambda d: d.strength
+            )
+            bests[team] = best
+            paragraphs.append(
+                text.format(
+                    "Best announcement of {team}: {announcement}, by {seat}.",
+                    team=TeamArg(team),
+                    announcement=_described(best, text),
+                    seat=SeatArg(best.seat),
+                )
+            )
+        paragraphs.append(text.gettext(CRITERIA[result.criterion]))
+    if result.winner is not None:
+        paragraphs.append(
+            text.format(
+                "{team} wins the comparison: it shows its cards and scores all its "
+                "announcements, {points}.",
+                team=TeamArg(result.winner),
+                points=text.points(result.team_points),
+            )
+        )
+        weaker = [d for d in result.declared if _team(d.seat) == result.winner and len(teams) == 2]
+        if len(weaker) > 1:
+            paragraphs.append(
+                text.format(
+                    "That includes every announcement of the team, even those weaker than the "
+                    "other team's best: {list}.",
+                    list=text.join([_described(d, text) for d in weaker]),
+                )
+            )
+        if len(teams) == 2:
+            loser = "EW" if result.winner == "NS" else "NS"
+            paragraphs.append(
+                text.format(
+                    "{team} shows nothing and scores nothing for its announcements.",
+                    team=TeamArg(loser),
+                )
+            )
+    for seat in result.belote:
+        strain = Strain.parse(ex.contract)
+        base = int(strain) * 8
+        paragraphs.append(
+            text.format(
+                "{seat} also holds the {king} and the {queen}, the belote–rebelote of this "
+                "trump: 20 points more when they are played. It is not an announcement and "
+                "takes no part in the comparison.",
+                seat=SeatArg(seat),
+                king=CardArg(card_code(base + 6)),
+                queen=CardArg(card_code(base + 5)),
+            )
+        )
+    return paragraphs
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """A seat's hand in an announcement example, its announced cards highlighted."""
+
+    label: str
+    cards: tuple[CardView, ...]
+    announced: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class AnnouncementView:
+    """One example of the announcements page."""
+
+    key: str
+    title: str
+    setting: str
+    hands: tuple[HandView, ...]
+    explanation: list[str]
+    verified: bool
+
+
+def announcement_view(result: AnnouncementResult, text: RulesText) -> AnnouncementView:
+    """An announcement example in the page's language and the example's deck."""
+    ex = result.example
+    text = text.with_deck(ex.deck)
+    rules = find_rules(ex.rules)
+    hands = []
+    for seat, hand in ex.hands:
+        items = result.seat_declared(seat)
+        used = {c for item in items for c in item.cards}
+        hands.append(
+            HandView(
+                text.format("Hand of {seat}", seat=SeatArg(seat)),
+                tuple(card_view(c, text, highlight=c in used) for c in hand),
+                [_described(item, text) for item in items],
+            )
+        )
+    return AnnouncementView(
+        ex.key,
+        text.gettext(ANNOUNCEMENT_TITLES[ex.key]),
+        contract_setting(rules, ex.contract, text),
+        tuple(hands),
+        announcement_explanation(result, text),
+        result.verified,
+    )
+
+
+def announcement_views(text: RulesText) -> list[AnnouncementView]:
+    """The announcement examples in the page's language."""
+    return [announcement_view(result, text) for result in announcement_results()]
+
+
+# -- Scoring ---------------------------------------------------------------------------------
+
+SCORING_TITLES: Final = {
+    "classic_made": "House rules: the contract is made",
+    "classic_failed": "House rules: the contract fails",
+    "classic_litige": "House rules: a tie (litige)",
+    "classic_capot": "House rules: capot",
+    "coinche_made": "Coinche: the bid is reached",
+    "coinche_failed": "Coinche: the bid is not reached",
+    "coinche_coinched": "Coinche: coinched, and made",
+    "coinche_surcoinched": "Coinche: surcoinched, and failed",
+    "cardavia_made": "The Cardavia table: made",
+    "cardavia_failed": "The Cardavia table: failed",
+    "maghreb_made": "Maghreb belote, Spanish-suited deck: made",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLineView:
+    """One line of a worked calculation: words, and the points of each team."""
+
+    text: str
+    ns: int | None
+    ew: int | None
+    strong: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    """One trick of a scoring example."""
+
+    number: int
+    leader: str
+    cards: tuple[str, ...]
+    winner: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringView:
+    """One worked calculation of the scoring page."""
+
+    key: str
+    title: str
+    setting: str
+    contract: str
+    tricks: tuple[TrickView, ...]
+    lines: tuple[ScoreLineView, ...]
+    explanation: list[str]
+    verified: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Formula:
+    """A sum written out ("162 + 20 = 182", "(160 + 110) × 4 + 20 = 1100"), whose terms a
+    test adds up again against the engine's score."""
+
+    terms: tuple[int, ...]
+    multiplier: int = 1
+    extra: tuple[int, ...] = ()
+    """Terms added after the multiplication (announcements and belote of a coinched deal)."""
+
+    @property
+    def value(self) -> int:
+        """The sum of the terms, times the multiplier, plus the extra terms."""
+        return sum(self.terms) * self.multiplier + sum(self.extra)
+
+    def __str__(self) -> str:
+        text = " + ".join(str(t) for t in self.terms)
+        if self.multiplier != 1:
+            text = (
+                f"({text}) × {self.multiplier}"
+                if len(self.terms) > 1
+                else f"{text} × {self.multiplier}"
+            )
+        text += "".join(f" + {t}" for t in self.extra)
+        if len(self.terms) + len(self.extra) > 1 or self.multiplier != 1:
+            text += f" = {self.value}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Worked:
+    """The parts of a deal's score as the page explains them (RULES.md 8)."""
+
+    trick_points: tuple[int, int]
+    """Card points in each team's tricks, without the last trick."""
+    last_trick: tuple[int, int]
+    """The 10 of the last trick, or the capot bonus that takes its place."""
+    announcements: tuple[int, int]
+    belote: tuple[int, int]
+    totals: tuple[int, int]
+    """Card points + announcements + belote."""
+    formulas: tuple[Formula, Formula]
+    """Each team's exact score of the deal, written out."""
+
+
+def _sum(*terms: int) -> Formula:
+    """The sum of the terms that are not zero ("45 + 40"), or 0."""
+    return Formula(tuple(t for t in terms if t) or (0,))
+
+
+def worked(result: ScoringResult) -> Worked:
+    """The worked calculation of a scoring example, from the engine's score (RULES.md 8)."""
+    rules = result.rules
+    score = result.score
+    cards, announced, belote = score.card_points, score.announcements, score.belote
+    trick_points = [0, 0]
+    for trick in result.tricks:
+        trick_points[_team(trick.winner) == "EW"] += trick.points
+    last = [cards[t] - trick_points[t] for t in (0, 1)]
+    totals = [cards[t] + announced[t] + belote[t] for t in (0, 1)]
+    takers = 0 if result.takers == "NS" else 1
+    defenders = 1 - takers
+    formulas = [_sum(), _sum()]
+    kept = rules.belote_on_failure == "kept"
+    # The takers' belote goes to the defenders on a failure unless it is kept (RULES.md 6).
+    lost_belote = 0 if kept else belote[takers]
+    bid = score.contract.bid or 0
+    if rules.bidding == "classic" and score.made:
+        # RULES.md 8: made, each team scores its total.
+        formulas = [_sum(cards[t], announced[t], belote[t]) for t in (0, 1)]
+    elif rules.bidding == "classic" and score.made is None:
+        # RULES.md 8, litige: the defenders score theirs; the takers' wait in reserve.
+        formulas[defenders] = _sum(cards[defenders], announced[defenders], belote[defenders])
+    elif rules.bidding == "classic":
+        # RULES.md 8, failed: 162 (or the capot) + every announcement + the belotes.
+        formulas[defenders] = _sum(
+            _failed_base(result), sum(announced), belote[defenders], lost_belote
+        )
+        formulas[takers] = _sum(belote[takers] if kept else 0)
+    elif score.multiplier == 1 and score.made:
+        # RULES.md 8, coinche made: the takers their points + the bid; the defenders theirs.
+        formulas[takers] = _sum(cards[takers], announced[takers], belote[takers], bid)
+        formulas[defenders] = _sum(cards[defenders], announced[defenders], belote[defenders])
+    elif score.multiplier == 1:
+        # RULES.md 8, coinche failed: the defenders 160 + the bid; the takers their belote.
+        formulas[defenders] = _sum(
+            rules.failed_base, bid, sum(announced), belote[defenders], lost_belote
+        )
+        formulas[takers] = _sum(belote[takers] if kept else 0)
+    else:
+        # RULES.md 8, coinched ×2 or surcoinched ×4: (160 + bid) × multiplier to the winners;
+        # each side keeps its belote.
+        winners = takers if score.made else defenders
+        extra = (sum(announced), belote[winners], 0 if score.made else lost_belote)
+        formulas[winners] = Formula(
+            (rules.failed_base, bid), score.multiplier, tuple(x for x in extra if x)
+        )
+        losers = 1 - winners
+        formulas[losers] = _sum(belote[losers] if (losers == defenders or kept) else 0)
+    return Worked(
+        (trick_points[0], trick_points[1]),
+        (last[0], last[1]),
+        announced,
+        belote,
+        (totals[0], totals[1]),
+        (formulas[0], formulas[1]),
+    )
+
+
+def _failed_base(result: ScoringResult) -> int:
+    """What the defenders of a failed classic contract score for the cards: 162, or the
+    capot's points if they took all eight tricks (RULES.md 8)."""
+    capot = result.score.capot
+    if capot is not None and capot.name != result.takers:
+        return result.rules.capot_points
+    return USUAL_CARD_TOTAL + LAST_TRICK_BONUS
+
+
+def _pair(team: str, value: int) -> tuple[int | None, int | None]:
+    return (value, None) if team == "NS" else (None, value)
+
+
+def contract_words(result: ScoringResult, text: RulesText) -> str:
+    """ "East takes, trump: diamonds." or "North bids 100, trump: hearts, coinched."."""
+    ex = result.example
+    seat, trump = SeatArg(ex.taker), SuitArg(int(Strain.parse(ex.contract)))
+    if ex.bid is None:
+        return text.format("{seat} takes, trump: {trump}.", seat=seat, trump=trump)
+    message = (
+        "{seat} bids {bid}, trump: {trump}.",
+        "{seat} bids {bid}, trump: {trump}; coinched.",
+        "{seat} bids {bid}, trump: {trump}; coinched and surcoinched.",
+    )[ex.coinche]
+    return text.format(message, seat=seat, trump=trump, bid=ex.bid)
+
+
+def scoring_lines(result: ScoringResult, text: RulesText) -> list[ScoreLineView]:
+    """The lines of a worked calculation, each with both teams' points (RULES.md 8)."""
+    score = result.score
+    work = worked(result)
+    lines = [ScoreLineView(text.gettext("Card points in the tricks"), *work.trick_points)]
+    if score.capot is not None:
+        team = score.capot.name
+        lines.append(
+            ScoreLineView(
+                text.format(
+                    "Capot: all eight tricks, {capot} in all", capot=result.rules.capot_points
+                ),
+                *_pair(team, work.last_trick[score.capot]),
+            )
+        )
+    else:
+        team = "NS" if work.last_trick[0] else "EW"
+        lines.append(
+            ScoreLineView(text.gettext("Last trick (dix de der)"), *_pair(team, LAST_TRICK_BONUS))
+        )
+    if score.announcement_winner is not None:
+        for item in result.declared:
+            if _team(item.seat) == score.announcement_winner.name:
+                lines.append(
+                    ScoreLineView(
+                        text.format(
+                            "{announcement}, by {seat}",
+                            announcement=describe(item, text),
+                            seat=SeatArg(item.seat),
+                        ),
+                        *_pair(_team(item.seat), item.points),
+                    )
+                )
+    for seat in result.belote_seats:
+        lines.append(
+            ScoreLineView(
+                text.format("Belote–rebelote, by {seat}", seat=SeatArg(seat)),
+                *_pair(_team(seat), 20),
+            )
+        )
+    lines.append(ScoreLineView(text.gettext("Total"), *work.totals, strong=True))
+    if score.exact != score.scores:
+        lines.append(ScoreLineView(text.gettext("Exact score"), *score.exact))
+    lines.append(ScoreLineView(text.gettext("Score of the deal"), *score.scores, strong=True))
+    return lines
+
+
+def scoring_explanation(result: ScoringResult, text: RulesText) -> list[str]:
+    """The paragraphs that explain a worked calculation (RULES.md 8), in the page's words."""
+    rules = result.rules
+    score = result.score
+    work = worked(result)
+    takers = result.takers
+    defenders = "EW" if takers == "NS" else "NS"
+    t = 0 if takers == "NS" else 1
+    d = 1 - t
+    out: list[str] = []
+    if score.capot is not None:
+        out.append(
+            text.format(
+                "{team} takes all eight tricks: capot. It scores {capot} instead of its card "
+                "points and the last trick.",
+                team=TeamArg(score.capot.name),
+                capot=rules.capot_points,
+            )
+        )
+    if score.announcement_winner is not None:
+        out.append(
+            text.format(
+                "{team} wins the comparison of the announcements and scores them all: {points}.",
+                team=TeamArg(score.announcement_winner.name),
+                points=text.points(sum(score.announcements)),
+            )
+        )
+    if rules.bidding == "classic":
+        compare = "{takers} (the takers) have {t_total}, {defenders} {d_total}."
+        out.append(
+            text.format(
+                compare,
+                takers=TeamArg(takers),
+                defenders=TeamArg(defenders),
+                t_total=work.totals[t],
+                d_total=work.totals[d],
+            )
+        )
+        if score.made and rules.tie == "made" and work.totals[t] == work.totals[d]:
+            out.append(text.gettext("Equal totals count as made at this table."))
+        if score.made:
+            out.append(
+                text.format(
+                    "The contract is made: each team scores its total. {takers}: {t_formula}; "
+                    "{defenders}: {d_formula}.",
+                    takers=TeamArg(takers),
+                    defenders=TeamArg(defenders),
+                    t_formula=str(work.formulas[t]),
+                    d_formula=str(work.formulas[d]),
+                )
+            )
+        elif score.made is None:
+            out.append(
+                text.format(
+                    "Equal totals: litige. {defenders} score their {d_total}; the {reserve} of "
+                    "{takers} wait in reserve and go to the team that wins the next deal.",
+                    defenders=TeamArg(defenders),
+                    takers=TeamArg(takers),
+                    d_total=score.scores[d],
+                    reserve=score.reserve,
+                )
+            )
+        else:
+            belote_rule = (
+                "The takers keep their belote."
+                if rules.belote_on_failure == "kept"
+                else "At this table the takers' belote goes to the defenders."
+            )
+            out.append(
+                text.format(
+                    "The contract fails: {takers} score {t_formula}; {defenders} score "
+                    "{d_formula}, that is {base} and every announcement of both teams, with the "
+                    "belotes.",
+                    base=_failed_base(result),
+                    takers=TeamArg(takers),
+                    defenders=TeamArg(defenders),
+                    t_formula=str(work.formulas[t]),
+                    d_formula=str(work.formulas[d]),
+                )
+                + " "
+                + text.gettext(belote_rule)
+            )
+        return out
+    # Coinche (RULES.md 8): the takers' points against the bid.
+    bid = score.contract.bid or 0
+    points = score.card_points[t] + score.announcements[t] + score.belote[t]
+    out.append(
+        text.format(
+            "{takers} need {bid}: they have {points} (cards, last trick and belote).",
+            takers=TeamArg(takers),
+            bid=bid,
+            points=points,
+        )
+    )
+    if score.multiplier == 1 and score.made:
+        out.append(
+            text.format(
+                "The bid is reached: {takers} score their points and the bid, {t_formula}; "
+                "{defenders} score their points, {d_formula}.",
+                takers=TeamArg(takers),
+                defenders=TeamArg(defenders),
+                t_formula=str(work.formulas[t]),
+                d_formula=str(work.formulas[d]),
+            )
+        )
+    elif score.multiplier == 1:
+        out.append(
+            text.format(
+                "The bid is not reached: {defenders} score {base} and the bid, {d_formula}; "
+                "{takers} keep only their belote: {t_formula}.",
+                takers=TeamArg(takers),
+                defenders=TeamArg(defenders),
+                base=rules.failed_base,
+                t_formula=str(work.formulas[t]),
+                d_formula=str(work.formulas[d]),
+            )
+        )
+    else:
+        winners = takers if score.made else defenders
+        losers = defenders if score.made else takers
+        w = 0 if winners == "NS" else 1
+        message = (
+            "Made and {word}: {winners} score ({base} + the bid) × {multiplier}, with their "
+            "belote: {w_formula}. {losers} keep only their belote: {l_formula}."
+            if score.made
+            else "Failed and {word}: {winners} score ({base} + the bid) × {multiplier}, with "
+            "their belote: {w_formula}. {losers} keep only their belote: {l_formula}."
+        )
+        word = text.gettext("surcoinched" if score.multiplier == 4 else "coinched")
+        out.append(
+            text.format(
+                message,
+                winners=TeamArg(winners),
+                losers=TeamArg(losers),
+                base=rules.failed_base,
+                multiplier=score.multiplier,
+                word=word,
+                w_formula=str(work.formulas[w]),
+                l_formula=str(work.formulas[1 - w]),
+            )
+        )
+    if score.exact != score.scores:
+        out.append(
+            text.format(
+                "Scores are rounded to the nearest ten: {ns_exact} → {ns}, {ew_exact} → {ew}.",
+                ns_exact=score.exact[0],
+                ns=score.scores[0],
+                ew_exact=score.exact[1],
+                ew=score.scores[1],
+            )
+        )
+    return out
+
+
+def scoring_view(result: ScoringResult, text: RulesText) -> ScoringView:
+    """A worked calculation in the page's language and the example's deck."""
+    ex = result.example
+    text = text.with_deck(ex.deck)
+    names = text.expand
+    return ScoringView(
+        ex.key,
+        text.gettext(SCORING_TITLES[ex.key]),
+        preset_title(result.rules, text),
+        contract_words(result, text),
+        tuple(
+            TrickView(
+                number,
+                names(s=SeatArg(trick.leader))["s"],
+                tuple(names(c=CardArg(c))["c_short"] for c in trick.cards),
+                names(s=SeatArg(trick.winner))["s"],
+                trick.points,
+            )
+            for number, trick in enumerate(result.tricks, start=1)
+        ),
+        tuple(scoring_lines(result, text)),
+        scoring_explanation(result, text),
+        result.verified,
+    )
+
+
+def scoring_views(text: RulesText) -> list[ScoringView]:
+    """The worked calculations in the page's language."""
+    return [scoring_view(result, text) for result in scoring_results()]
+
+
+def card_point_rows(rules: Rules, text: RulesText) -> list[tuple[str, int, int]]:
+    """Each rank's points as trump and as a plain card (RULES.md 1), strongest trump first."""
+    table = table_for(rules, Strain.SPADES)
+    order = sorted(range(8), key=lambda r: table.order[r], reverse=True)
+    return [
+        (
+            text.expand(r=RankArg(rank))["r"],
+            table.points[rank],
+            table.points[8 + rank],
+        )
+        for rank in order
+    ]

@@ -1,0 +1,145 @@
+// Card pictures drawn with HTML and inline SVG: French pips (♠ ♥ ♦ ♣) or the four Spanish
+// suits (espadas, copas, oros, bastos), corners readable left to right in every language.
+// Codes are RULES.md 1's: rank 7 8 9 T J Q K A then suit S H D C.
+
+export const RANKS = ["7", "8", "9", "T", "J", "Q", "K", "A"];
+export const SUITS = ["S", "H", "D", "C"];
+export const ALL_CODES = SUITS.flatMap((s) => RANKS.map((r) => r + s));
+
+const FRENCH_RANK_LABEL = { 7: "7", 8: "8", 9: "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
+
+/** The corner letters of the French deck's court cards and ace in the page's language
+ * (French cards read V D R A). */
+export function setRankLabels(labels) {
+  for (const rank of ["J", "Q", "K", "A"]) {
+    const label = labels?.[rank];
+    if (typeof label === "string" && label.trim() && label.trim().length <= 3) {
+      FRENCH_RANK_LABEL[rank] = label.trim();
+    }
+  }
+}
+// RULES.md 1: the Spanish 4 5 6 7 10 11 12 1 are 7 8 9 10 J Q K A.
+const SPANISH_RANK_LABEL = { 7: "4", 8: "5", 9: "6", T: "7", J: "10", Q: "11", K: "12", A: "1" };
+const FRENCH_SYMBOL = { S: "♠\uFE0E", H: "♥\uFE0E", D: "♦\uFE0E", C: "♣\uFE0E" };
+
+const TRUMP_ORDER = ["J", "9", "A", "T", "K", "Q", "8", "7"];
+const PLAIN_ORDER = ["A", "T", "K", "Q", "J", "9", "8", "7"];
+
+export function rankOf(code) {
+  return code[0];
+}
+
+export function suitOf(code) {
+  return code[1];
+}
+
+export function rankLabel(code, deck) {
+  return (deck === "spanish" ? SPANISH_RANK_LABEL : FRENCH_RANK_LABEL)[rankOf(code)];
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// Small pictures of the Spanish suits, drawn on a 24×24 box.
+const SPANISH_PATHS = {
+  // oros: a gold coin
+  D: '<circle cx="12" cy="12" r="9" fill="#e0a800" stroke="#7a5a00" stroke-width="1.6"/>' +
+    '<circle cx="12" cy="12" r="4.2" fill="none" stroke="#7a5a00" stroke-width="1.4"/>',
+  // copas: a cup
+  H: '<path d="M5 4h14c0 6-3 9-6 9.6V18h3.5v2h-9v-2H11v-4.4C8 13 5 10 5 4z" fill="#c8102e" ' +
+    'stroke="#6d0718" stroke-width="1.2" stroke-linejoin="round"/>',
+  // espadas: a sword
+  S: '<path d="M12 2l2 3v10h-4V5z" fill="#1d5fb8" stroke="#0b2f63" stroke-width="1.1"/>' +
+    '<path d="M6.5 15h11v2h-11z" fill="#0b2f63"/><path d="M11 17h2v5h-2z" fill="#7a4a12"/>',
+  // bastos: a club
+  C: '<path d="M9 3.5c2-1.6 5-.8 5.6 1.6l2.4 14.4c.2 1.5-2.3 2.2-3 .8L8.2 6.6C7.6 5.5 8 4.3 9 3.5z" ' +
+    'fill="#2f8a3a" stroke="#15461c" stroke-width="1.2"/>' +
+    '<circle cx="11.2" cy="8.5" r="1" fill="#15461c"/><circle cx="13" cy="13" r="1" fill="#15461c"/>',
+};
+
+/** The suit's picture: a text pip for the French deck, an SVG for the Spanish one. */
+export function suitMark(suit, deck) {
+  if (deck === "spanish") {
+    const svg = document.createElementNS(SVG_NS, "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    svg.classList.add("suit-svg");
+    svg.innerHTML = SPANISH_PATHS[suit];
+    return svg;
+  }
+  const span = document.createElement("span");
+  span.className = "pip";
+  span.setAttribute("aria-hidden", "true");
+  span.textContent = FRENCH_SYMBOL[suit];
+  return span;
+}
+
+/** A short text for a strain: a suit symbol, or SA/TA style letters handled by the caller. */
+export function suitSymbol(suit) {
+  return FRENCH_SYMBOL[suit] ?? "";
+}
+
+/** Fill `el` (a button or a div) with the face of `code`. */
+export function drawFace(el, code, deck) {
+  el.replaceChildren();
+  el.classList.add("card", "face");
+  el.classList.remove("back");
+  el.dataset.card = code;
+  el.dataset.suit = suitOf(code);
+  el.dataset.rank = rankOf(code);
+  el.dataset.deck = deck;
+  el.setAttribute("dir", "ltr");
+  const label = rankLabel(code, deck);
+  for (const corner of ["tl", "br"]) {
+    const c = document.createElement("span");
+    c.className = `corner ${corner}`;
+    c.setAttribute("aria-hidden", "true");
+    const r = document.createElement("span");
+    r.className = "rank";
+    r.textContent = label;
+    c.append(r, suitMark(suitOf(code), deck));
+    el.append(c);
+  }
+  const middle = document.createElement("span");
+  middle.className = "middle";
+  middle.setAttribute("aria-hidden", "true");
+  if (deck === "french" && "JQK".includes(rankOf(code))) {
+    const letter = document.createElement("span");
+    letter.className = "court";
+    letter.textContent = label;
+    middle.append(letter, suitMark(suitOf(code), deck));
+  } else {
+    middle.append(suitMark(suitOf(code), deck));
+  }
+  el.append(middle);
+  return el;
+}
+
+/** A face-down card. */
+export function drawBack(el) {
+  el.replaceChildren();
+  el.classList.add("card", "back");
+  el.classList.remove("face");
+  el.setAttribute("aria-hidden", "true");
+  return el;
+}
+
+export function makeCard(code, deck, tag = "div") {
+  return drawFace(document.createElement(tag), code, deck);
+}
+
+/** Sort a hand: suits alternating in colour, trumps first, strongest first. */
+export function sortHand(codes, trump) {
+  const suitOrder = ["S", "H", "C", "D"];
+  const order = trump && suitOrder.includes(trump)
+    ? [trump, ...suitOrder.filter((s) => s !== trump)]
+    : suitOrder;
+  const allTrump = trump === "AT";
+  return [...codes].sort((a, b) => {
+    const sa = order.indexOf(suitOf(a));
+    const sb = order.indexOf(suitOf(b));
+    if (sa !== sb) return sa - sb;
+    const ranks = allTrump || suitOf(a) === trump ? TRUMP_ORDER : PLAIN_ORDER;
+    return ranks.indexOf(rankOf(a)) - ranks.indexOf(rankOf(b));
+  });
+}

@@ -1,0 +1,178 @@
+// The page's visual settings: contrast, grain, colour temperature (50% by default), deck,
+// four-colour suits, reduced motion, card confirmation. Kept in localStorage and applied on
+// every page through custom properties and data attributes on <html>; the table listens to
+// the "cardavia:settings" event to redraw when a setting changes.
+
+const KEY = "cardavia.settings";
+
+export const DEFAULTS = Object.freeze({
+  contrast: 50,
+  grain: 50,
+  temperature: 50,
+  deck: "",            // "" = the deck of the rules (Spanish for maghreb), else french|spanish
+  fourColour: false,
+  reducedMotion: null, // null = follow the system (prefers-reduced-motion)
+  confirm: true,
+  pace: null,          // ms between the AI's moves; null = by motion setting (tests set 0)
+});
+
+export function loadSettings() {
+  let stored = {};
+  try {
+    stored = JSON.parse(localStorage.getItem(KEY) || "{}") || {};
+  } catch {
+    stored = {};
+  }
+  const settings = { ...DEFAULTS };
+  for (const key of Object.keys(DEFAULTS)) {
+    if (key in stored) settings[key] = stored[key];
+  }
+  for (const key of ["contrast", "grain", "temperature"]) {
+    const value = Number(settings[key]);
+    settings[key] = Number.isFinite(value) ? Math.min(100, Math.max(0, value)) : 50;
+  }
+  if (!["", "french", "spanish"].includes(settings.deck)) settings.deck = "";
+  return settings;
+}
+
+export function saveSettings(settings) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(settings));
+  } catch {
+    // private browsing: the settings last for the page only
+  }
+}
+
+export function prefersReducedMotion(settings = loadSettings()) {
+  if (settings.reducedMotion === true || settings.reducedMotion === false) {
+    return settings.reducedMotion;
+  }
+  return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+}
+
+/** The colour matrix of a temperature: 50 is neutral, 0 cool (blue), 100 warm (amber). */
+export function temperatureMatrix(temperature) {
+  const t = (temperature - 50) / 50; // -1 … 1
+  const r = 1 + 0.16 * t;
+  const g = 1 + 0.03 * t;
+  const b = 1 - 0.22 * t;
+  return `${r.toFixed(3)} 0 0 0 0  0 ${g.toFixed(3)} 0 0 0  0 0 ${b.toFixed(3)} 0 0  0 0 0 1 0`;
+}
+
+export function applySettings(settings = loadSettings()) {
+  const root = document.documentElement;
+  const contrast = 0.5 + settings.contrast / 100; // 50% → 1
+  root.style.setProperty("--contrast", contrast.toFixed(3));
+  root.style.setProperty("--grain", (settings.grain / 100).toFixed(3));
+  root.style.setProperty("--grain-opacity", ((settings.grain / 100) * 0.22).toFixed(3));
+  root.style.setProperty("--temperature", (settings.temperature / 100).toFixed(3));
+  root.style.setProperty("--outline-extra", `${Math.max(0, (settings.contrast - 50) / 25)}px`);
+  const matrix = document.getElementById("cv-temperature-matrix");
+  if (matrix) matrix.setAttribute("values", temperatureMatrix(settings.temperature));
+  root.dataset.contrast = String(settings.contrast);
+  root.dataset.grain = String(settings.grain);
+  root.dataset.temperature = String(settings.temperature);
+  root.dataset.fourColour = settings.fourColour ? "on" : "off";
+  root.dataset.reducedMotion = prefersReducedMotion(settings) ? "on" : "off";
+  root.dataset.confirm = settings.confirm ? "on" : "off";
+  if (settings.deck) root.dataset.deck = settings.deck;
+  else delete root.dataset.deck;
+  document.dispatchEvent(new CustomEvent("cardavia:settings", { detail: settings }));
+}
+
+function percent(value) {
+  return `${Math.round(value)}%`;
+}
+
+/** Wire the settings panel of base.html (when the page has one). */
+function wirePanel() {
+  const panel = document.getElementById("settings-panel");
+  if (!panel) return;
+  const settings = loadSettings();
+  const update = (patch) => {
+    Object.assign(settings, patch);
+    saveSettings(settings);
+    applySettings(settings);
+  };
+
+  for (const key of ["contrast", "grain", "temperature"]) {
+    const input = panel.querySelector(`[name="${key}"]`);
+    const output = panel.querySelector(`output[for="set-${key}"]`);
+    if (!input) continue;
+    input.value = String(settings[key]);
+    if (output) output.textContent = percent(settings[key]);
+    input.setAttribute("aria-valuetext", percent(settings[key]));
+    input.addEventListener("input", () => {
+      const value = Number(input.value);
+      if (output) output.textContent = percent(value);
+      input.setAttribute("aria-valuetext", percent(value));
+      update({ [key]: value });
+    });
+  }
+
+  const deck = panel.querySelector('[name="deck"]');
+  if (deck) {
+    deck.value = settings.deck;
+    deck.addEventListener("change", () => update({ deck: deck.value }));
+  }
+  const boxes = {
+    fourColour: panel.querySelector('[name="fourColour"]'),
+    reducedMotion: panel.querySelector('[name="reducedMotion"]'),
+    confirm: panel.querySelector('[name="confirm"]'),
+  };
+  if (boxes.fourColour) boxes.fourColour.checked = settings.fourColour;
+  if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
+  if (boxes.confirm) boxes.confirm.checked = settings.confirm;
+  for (const [key, box] of Object.entries(boxes)) {
+    box?.addEventListener("change", () => update({ [key]: box.checked }));
+  }
+
+  const language = panel.querySelector('[name="language"]');
+  language?.addEventListener("change", () => {
+    if (language.value) window.location.assign(language.value);
+  });
+
+  panel.querySelector('[data-action="reset-settings"]')?.addEventListener("click", () => {
+    const fresh = { ...DEFAULTS, pace: settings.pace };
+    Object.assign(settings, fresh);
+    saveSettings(settings);
+    for (const key of ["contrast", "grain", "temperature"]) {
+      const input = panel.querySelector(`[name="${key}"]`);
+      const output = panel.querySelector(`output[for="set-${key}"]`);
+      if (input) input.value = String(settings[key]);
+      if (output) output.textContent = percent(settings[key]);
+    }
+    if (deck) deck.value = "";
+    if (boxes.fourColour) boxes.fourColour.checked = false;
+    if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
+    if (boxes.confirm) boxes.confirm.checked = true;
+    applySettings(settings);
+  });
+}
+
+/** Remember the language the reader chose, for their next visit. */
+function rememberLanguage() {
+  const lang = document.documentElement.lang;
+  if (!lang) return;
+  try {
+    localStorage.setItem("cardavia.lang", lang);
+  } catch {
+    // ignore
+  }
+  // A cookie too, so that a server may use it on "/" (max one year).
+  document.cookie = `cardavia_lang=${encodeURIComponent(lang)}; path=/; max-age=31536000; samesite=lax`;
+}
+
+applySettings();
+rememberLanguage();
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", () => {
+    applySettings();
+    wirePanel();
+  });
+} else {
+  wirePanel();
+}
+window.addEventListener("storage", (event) => {
+  if (event.key === KEY) applySettings();
+});

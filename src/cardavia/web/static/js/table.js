@@ -1,0 +1,1269 @@
+// The belote table: a WebSocket client of docs/web.md that draws the View of seat South.
+// The server is the authority: the page only offers what `legal` lists, greys the other
+// cards with the reason from `refusals`, and shows what each message brings, one at a time.
+
+import { ALL_CODES, drawBack, makeCard, rankLabel, setRankLabels, sortHand, suitMark, suitOf } from "./cards.js";
+import { loadSettings, prefersReducedMotion } from "./settings.js";
+
+const GAME_KEY = "cardavia.game";
+const SEATS = ["N", "E", "S", "W"];
+const NEXT = { N: "E", E: "S", S: "W", W: "N" }; // RULES.md 2: counterclockwise
+const TEAM = { N: "NS", S: "NS", E: "EW", W: "EW" };
+
+const page = {
+  lang: document.documentElement.lang || "en",
+  dir: document.documentElement.dir || "ltr",
+};
+const S = JSON.parse(document.getElementById("strings")?.textContent || "{}");
+const ui = S.ui || {};
+setRankLabels(S.rank_labels);
+
+const state = {
+  game: null, // {game, token, deck}
+  ws: null,
+  retry: 0,
+  retryTimer: null,
+  queue: [],
+  pumping: false,
+  view: null,
+  lastJson: "",
+  selected: null,
+  focusCard: null,
+  lastTrickOpen: false,
+  replayStep: null,
+  trickTimer: null,
+  flags: { announce: true, belote: true },
+  bidValue: null,
+};
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, cls, text) => {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+};
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ------------------------------------------------------------------------------------------
+// Words
+// ------------------------------------------------------------------------------------------
+
+function t(key, params = {}) {
+  let text = ui[key] ?? key;
+  for (const [name, value] of Object.entries(params)) {
+    text = text.split(`{${name}}`).join(String(value));
+  }
+  return text;
+}
+
+/** A sentence with parts that stay readable left to right (card codes, numbers) isolated. */
+function tNode(key, params = {}) {
+  const frag = document.createDocumentFragment();
+  const text = ui[key] ?? key;
+  const parts = text.split(/(\{[a-z_]+\})/);
+  for (const part of parts) {
+    const m = part.match(/^\{([a-z_]+)\}$/);
+    if (!m || !(m[1] in params)) {
+      if (part) frag.append(part);
+      continue;
+    }
+    const value = params[m[1]];
+    if (value instanceof Node) frag.append(value);
+    else {
+      const bdi = el("bdi", null, String(value));
+      frag.append(bdi);
+    }
+  }
+  return frag;
+}
+
+function plural(key, n) {
+  const forms = S.plurals?.[key];
+  const form = Array.isArray(forms) ? forms[Math.min(n, forms.length - 1)] : null;
+  return (form ?? "{count}").split("{count}").join(String(n)).split("{n}").join(String(n));
+}
+
+function deck() {
+  const settings = loadSettings();
+  return settings.deck || state.game?.deck || state.view?.deck || "french";
+}
+
+function cardName(code) {
+  const d = deck();
+  const named = S.names?.[d]?.[code];
+  if (named) return named;
+  const ranks = S.rank_names?.[d];
+  const suits = S.suit_names?.[d];
+  const rankIndex = ["7", "8", "9", "T", "J", "Q", "K", "A"].indexOf(code[0]);
+  const suitIndex = ["S", "H", "D", "C"].indexOf(code[1]);
+  if (ranks && suits && rankIndex >= 0 && suitIndex >= 0) {
+    return t("card_name", { rank: ranks[rankIndex], suit: suits[suitIndex] });
+  }
+  return code;
+}
+
+function strainName(strain) {
+  if (strain === "NT") return t("no_trump");
+  if (strain === "AT") return t("all_trump");
+  const suits = S.suit_names?.[deck()];
+  const index = ["S", "H", "D", "C"].indexOf(strain);
+  return suits && index >= 0 ? suits[index] : strain;
+}
+
+/** The strain as a little picture and its name, for buttons and the contract. */
+function strainNode(strain, withName = true) {
+  const span = el("span", "strain");
+  span.dataset.suit = strain;
+  if (["S", "H", "D", "C"].includes(strain)) span.append(suitMark(strain, deck()));
+  if (withName) span.append(el("span", "strain-name", strainName(strain)));
+  return span;
+}
+
+function seatName(seat) {
+  return S.seats?.[seat] ?? seat;
+}
+
+function valueText(value) {
+  if (value === "capot" || value === 250) return t("capot");
+  if (value === "generale" || value === 500) return t("generale");
+  return String(value);
+}
+
+/** Words for an action of `legal` or a bid of the history's text form. */
+function actionText(action) {
+  switch (action.kind) {
+    case "pass":
+      return t("pass");
+    case "take":
+      return t("take", { strain: strainName(action.strain) });
+    case "bid":
+      return t("bid", { value: valueText(action.value), strain: strainName(action.strain) });
+    case "coinche":
+      return t("coinche");
+    case "surcoinche":
+      return t("surcoinche");
+    default:
+      return action.kind;
+  }
+}
+
+function bidText(bid) {
+  // Worded here from the bid itself (the page's deck may differ from the rules' deck).
+  if (bid.kind) return actionText(bid);
+  const text = String(bid.text ?? "").trim();
+  let m;
+  if (/^pass$/i.test(text)) return t("pass");
+  if (/^coinche$/i.test(text)) return t("coinche");
+  if (/^surcoinche$/i.test(text)) return t("surcoinche");
+  if ((m = text.match(/^take\s+(\w+)$/i))) return t("take", { strain: strainName(m[1].toUpperCase()) });
+  if ((m = text.match(/^bid\s+(\S+)\s+(\w+)$/i))) {
+    return t("bid", { value: valueText(m[1].toLowerCase()), strain: strainName(m[2].toUpperCase()) });
+  }
+  return text;
+}
+
+function announcementName(name) {
+  const key = `ann_${String(name).toLowerCase().replace("é", "e").replace(/\s+/g, "_")}`;
+  return key in ui ? t(key) : String(name);
+}
+
+// ------------------------------------------------------------------------------------------
+// The view, normalised where docs/web.md leaves a shape open
+// ------------------------------------------------------------------------------------------
+
+function playsOf(trick) {
+  if (!trick) return [];
+  const items = Array.isArray(trick) ? trick : trick.cards ?? trick.trick ?? trick.plays ?? [];
+  return items
+    .map((item) => (Array.isArray(item) ? { seat: item[0], card: item[1] } : item))
+    .filter((item) => item && item.card);
+}
+
+function winnerOf(trick) {
+  if (!trick || Array.isArray(trick)) return null;
+  return trick.winner ?? trick.won_by ?? null;
+}
+
+function tricksDone(view) {
+  const won = view?.tricks_won;
+  return won ? (won.NS ?? 0) + (won.EW ?? 0) : 0;
+}
+
+function legalPlays(view) {
+  return (view?.legal ?? []).filter((a) => a.kind === "play");
+}
+
+function isMyTurn(view) {
+  return !!view && view.to_move === view.seat && (view.legal ?? []).length > 0;
+}
+
+function trumpOf(view) {
+  return view?.contract?.strain ?? null;
+}
+
+// ------------------------------------------------------------------------------------------
+// The connection
+// ------------------------------------------------------------------------------------------
+
+function loadGame() {
+  try {
+    const game = JSON.parse(localStorage.getItem(GAME_KEY) || "null");
+    if (game && game.game && game.token) return game;
+  } catch {
+    // ignore
+  }
+  return null;
+}
+
+function saveGame(game) {
+  try {
+    if (game) localStorage.setItem(GAME_KEY, JSON.stringify(game));
+    else localStorage.removeItem(GAME_KEY);
+  } catch {
+    // ignore
+  }
+}
+
+function setConnection(status) {
+  const table = $("table");
+  table.dataset.connection = status;
+  const line = $("connection");
+  if (line) line.textContent = status === "offline" ? t("connection_lost") : "";
+}
+
+function closeSocket() {
+  clearTimeout(state.retryTimer);
+  if (state.ws) {
+    state.ws.onclose = null;
+    state.ws.onmessage = null;
+    state.ws.close();
+    state.ws = null;
+  }
+}
+
+function connect() {
+  closeSocket();
+  const game = state.game;
+  if (!game) return;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = new URLSearchParams({ token: game.token, lang: page.lang });
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(game.game)}?${query}`);
+  state.ws = ws;
+  ws.onopen = () => {
+    state.retry = 0;
+    setConnection("online");
+    ws.send(JSON.stringify({ type: "sync" }));
+  };
+  ws.onmessage = (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (message.type === "state" && message.view) enqueue(message.view);
+    else if (message.type === "error") showError(message);
+  };
+  ws.onclose = (event) => {
+    if (state.ws !== ws) return;
+    state.ws = null;
+    if (event.code === 4401 || event.code === 4403 || event.code === 4404) {
+      // The server does not know this game (or this token): start afresh.
+      forgetGame();
+      return;
+    }
+    setConnection("offline");
+    const delay = Math.min(5000, 300 * 2 ** state.retry);
+    state.retry += 1;
+    state.retryTimer = setTimeout(connect, delay);
+  };
+}
+
+function send(message) {
+  if (!state.ws || state.ws.readyState !== WebSocket.OPEN) {
+    setStatus(t("connection_lost"), "error");
+    return false;
+  }
+  state.ws.send(JSON.stringify(message));
+  return true;
+}
+
+function sendAction(action) {
+  state.selected = null;
+  state.bidValue = null;
+  if (send({ type: "action", action })) {
+    // No more input until the server has answered.
+    $("table").dataset.busy = "on";
+    renderHand(state.view);
+    renderControls(state.view);
+  }
+}
+
+function showError(message) {
+  $("table").dataset.busy = "off";
+  setStatus(message.message || t("error_generic"), "error");
+  if (state.view) {
+    renderHand(state.view);
+    renderControls(state.view);
+  }
+}
+
+function forgetGame() {
+  closeSocket();
+  saveGame(null);
+  state.game = null;
+  state.view = null;
+  state.queue = [];
+  state.lastJson = "";
+  $("table").hidden = true;
+  $("table").dataset.phase = "none";
+  showForm(true);
+}
+
+async function resume() {
+  const game = loadGame();
+  if (!game) {
+    showForm(true);
+    return;
+  }
+  state.game = game;
+  showForm(false);
+  $("table").hidden = false;
+  try {
+    const query = new URLSearchParams({ token: game.token, lang: page.lang });
+    const response = await fetch(`/api/games/${encodeURIComponent(game.game)}?${query}`);
+    if (response.status === 404 || response.status === 403 || response.status === 401) {
+      forgetGame();
+      return;
+    }
+    if (response.ok) enqueue(await response.json());
+  } catch {
+    // the socket will retry
+  }
+  connect();
+}
+
+async function newGame(form) {
+  const data = new FormData(form);
+  const body = {
+    rules: data.get("rules") || "cardavia",
+    level: data.get("level") || "club",
+    lang: page.lang,
+  };
+  const chosenDeck = data.get("deck") || "french";
+  const button = form.querySelector('button[type="submit"]');
+  button.disabled = true;
+  setStatus(t("starting"));
+  try {
+    const response = await fetch("/api/games", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(String(response.status));
+    const created = await response.json();
+    closeSocket();
+    state.game = { game: created.game, token: created.token, deck: chosenDeck, rules: body.rules };
+    saveGame(state.game);
+    state.view = null;
+    state.queue = [];
+    state.lastJson = "";
+    state.replayStep = null;
+    state.lastTrickOpen = false;
+    state.selected = null;
+    $("table").hidden = false;
+    showForm(false);
+    setStatus("");
+    connect();
+  } catch {
+    setStatus(t("error_generic"), "error");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showForm(open) {
+  const section = $("new-game-section");
+  section.dataset.open = open ? "on" : "off";
+  const details = $("new-game-details");
+  if (details) details.open = open;
+}
+
+// ------------------------------------------------------------------------------------------
+// One message at a time, gently
+// ------------------------------------------------------------------------------------------
+
+function pace() {
+  const settings = loadSettings();
+  if (settings.pace !== null && settings.pace !== undefined && Number.isFinite(Number(settings.pace))) {
+    const p = Number(settings.pace);
+    return { move: p, hold: p * 1.6 };
+  }
+  return prefersReducedMotion(settings) ? { move: 320, hold: 700 } : { move: 520, hold: 1000 };
+}
+
+function enqueue(view) {
+  const json = JSON.stringify(view);
+  if (json === state.lastJson) return;
+  state.lastJson = json;
+  state.queue.push(view);
+  pump();
+}
+
+async function pump() {
+  if (state.pumping) return;
+  state.pumping = true;
+  try {
+    while (state.queue.length) {
+      const view = state.queue.shift();
+      const prev = state.view;
+      state.view = view;
+      $("table").dataset.busy = "off";
+      const change = render(view, prev);
+      const { move, hold } = pace();
+      if (state.queue.length && change !== "none") {
+        await sleep(change === "trick_done" ? hold : move);
+      }
+    }
+  } finally {
+    state.pumping = false;
+  }
+}
+
+/** What this message changed, for the pause after it. */
+function changeOf(prev, view) {
+  if (!prev) return "none";
+  if (tricksDone(view) > tricksDone(prev)) return "trick_done";
+  if (playsOf(view.trick).length !== playsOf(prev.trick).length) return "card";
+  if ((view.bids ?? []).length !== (prev.bids ?? []).length) return "bid";
+  return "other";
+}
+
+// ------------------------------------------------------------------------------------------
+// Drawing
+// ------------------------------------------------------------------------------------------
+
+function setStatus(text, kind = "info") {
+  const status = $("status");
+  if (!status) return;
+  status.textContent = text;
+  status.dataset.kind = kind;
+}
+
+function render(view, prev) {
+  const table = $("table");
+  table.hidden = false;
+  table.dataset.phase = view.phase;
+  table.dataset.rules = view.rules ?? "";
+  table.dataset.deck = deck();
+  table.dataset.myTurn = isMyTurn(view) ? "on" : "off";
+  const change = changeOf(prev, view);
+  if (state.selected && !legalPlays(view).some((a) => a.card === state.selected)) state.selected = null;
+  if (view.phase !== "over") state.replayStep = null;
+  if (view.phase === "over" && prev && prev.phase !== "over") state.lastTrickOpen = false;
+  renderSeats(view);
+  renderTrick(view, prev, change);
+  renderHand(view);
+  renderControls(view);
+  renderInfo(view);
+  renderResult(view);
+  renderReplay(view);
+  announce(view, prev, change);
+  return change;
+}
+
+/** Tell screen readers (and the status line) what just happened. */
+function announce(view, prev, change) {
+  let text = "";
+  if (change === "card" || change === "trick_done") {
+    const plays = change === "card" ? playsOf(view.trick) : playsOf(view.last_trick);
+    const last = plays[plays.length - 1];
+    if (last && last.seat !== view.seat) text = t("plays", { seat: seatName(last.seat), card: cardName(last.card) });
+    if (change === "trick_done") {
+      const winner = winnerOf(view.last_trick);
+      if (winner) text += (text ? " " : "") + t("trick_won_by", { seat: seatName(winner) });
+    }
+  } else if (change === "bid") {
+    const bid = view.bids[view.bids.length - 1];
+    if (bid && bid.seat !== view.seat) text = t("bid_said", { seat: seatName(bid.seat), bid: bidText(bid) });
+  }
+  if (isMyTurn(view)) text += (text ? " " : "") + t(view.phase === "bidding" ? "your_turn_bid" : "your_turn_play");
+  else if (view.phase === "bidding" || view.phase === "playing") {
+    if (!text && view.to_move) text = t("waiting", { seat: seatName(view.to_move) });
+  }
+  if (text || change !== "none") setStatus(text);
+}
+
+function renderSeats(view) {
+  const lastBid = {};
+  for (const bid of view.bids ?? []) lastBid[bid.seat] = bid;
+  const trickCards = new Set(playsOf(view.trick).map((p) => p.card));
+  for (const seat of SEATS) {
+    const box = document.querySelector(`.seat[data-seat="${seat}"]`);
+    if (!box) continue;
+    box.classList.toggle("to-move", view.to_move === seat && (view.phase === "bidding" || view.phase === "playing"));
+    box.classList.toggle("dealer", view.dealer === seat);
+    box.classList.toggle("taker", view.contract?.taker === seat);
+    const size = view.hand_sizes?.[seat] ?? 0;
+    const name = box.querySelector(".seat-name");
+    name.replaceChildren(el("span", "seat-title", seatName(seat)));
+    if (seat !== view.seat) {
+      name.append(el("span", "seat-role", seat === partnerOf(view.seat) ? t("partner") : t("opponent")));
+    }
+    if (view.dealer === seat) name.append(el("span", "chip dealer-chip", t("dealer_chip")));
+    if (view.contract?.taker === seat) name.append(el("span", "chip taker-chip", t("taker_chip")));
+    const backs = box.querySelector(".backs");
+    if (backs) {
+      backs.replaceChildren();
+      backs.setAttribute("aria-label", `${seatName(seat)}: ${plural("cards", size)}`);
+      backs.setAttribute("role", "img");
+      const showOpen = view.phase === "over" && state.replayStep !== null;
+      if (!showOpen) {
+        for (let i = 0; i < size; i += 1) backs.append(drawBack(el("span")));
+      }
+    }
+    // The bubble: the seat's bid while bidding; an announcement or belote as it is said.
+    const bubble = box.querySelector(".bubble");
+    const words = [];
+    if (view.phase === "bidding" && lastBid[seat]) words.push(bidText(lastBid[seat]));
+    if (view.phase === "playing" && tricksDone(view) === 0) {
+      for (const d of view.declarations ?? []) {
+        if (d.seat === seat) words.push(`${d.text ?? announcementName(d.name)} (${d.points})`);
+      }
+    }
+    for (const event of view.belote ?? []) {
+      if (event.seat === seat && trickCards.has(event.card)) words.push(beloteWord(event, view));
+    }
+    bubble.replaceChildren(...words.map((w) => el("span", "said", w)));
+    bubble.hidden = words.length === 0;
+  }
+}
+
+/** Belote or rebelote: the first word a seat says is belote, the second rebelote. */
+function beloteWord(event, view) {
+  const own = (view?.belote ?? []).filter((e) => e.seat === event.seat);
+  const index = own.indexOf(event);
+  if (index >= 0) return index === 0 ? t("belote") : t("rebelote");
+  return /rebelote/i.test(String(event.word)) ? t("rebelote") : t("belote");
+}
+
+function partnerOf(seat) {
+  return NEXT[NEXT[seat]];
+}
+
+function renderTrick(view, prev, change) {
+  const trick = $("trick");
+  clearTimeout(state.trickTimer);
+  trick.classList.remove("collect", "done");
+  delete trick.dataset.winner;
+  let plays = playsOf(view.trick);
+  let done = false;
+  if (change === "trick_done" && plays.length === 0 && view.last_trick) {
+    plays = playsOf(view.last_trick);
+    done = true;
+  }
+  const before = new Set(done ? playsOf(prev?.trick).map((p) => p.card) : playsOf(prev?.trick).map((p) => p.card));
+  for (const seat of SEATS) {
+    const slot = trick.querySelector(`.slot[data-seat="${seat}"]`);
+    const play = plays.find((p) => p.seat === seat);
+    if (!play) {
+      slot.replaceChildren();
+      continue;
+    }
+    const current = slot.querySelector(".card");
+    if (current && current.dataset.card === play.card) {
+      current.setAttribute("aria-label", `${seatName(seat)}: ${cardName(play.card)}`);
+      continue;
+    }
+    const card = makeCard(play.card, deck());
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", `${seatName(seat)}: ${cardName(play.card)}`);
+    if (!before.has(play.card)) card.classList.add("enter", `from-${seat}`);
+    slot.replaceChildren(card);
+  }
+  // The turned card while bidding (classic tables).
+  const turned = $("turned");
+  if (view.phase === "bidding" && view.turned) {
+    const card = makeCard(view.turned, deck());
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", `${t("turned")}: ${cardName(view.turned)}`);
+    turned.replaceChildren(card, el("span", "turned-label", t("turned")));
+    turned.hidden = false;
+  } else {
+    turned.replaceChildren();
+    turned.hidden = true;
+  }
+  if (done) {
+    const winner = winnerOf(view.last_trick);
+    trick.classList.add("done");
+    if (winner) trick.dataset.winner = winner;
+    const { hold } = pace();
+    state.trickTimer = setTimeout(() => {
+      // Collect the finished trick towards its winner, unless a new card came meanwhile.
+      if (state.view !== view) return;
+      trick.classList.add("collect");
+      state.trickTimer = setTimeout(() => {
+        if (state.view !== view) return;
+        for (const slot of trick.querySelectorAll(".slot")) slot.replaceChildren();
+        trick.classList.remove("collect", "done");
+      }, prefersReducedMotion() ? 0 : 300);
+    }, hold);
+  }
+}
+
+function handCodes(view) {
+  return sortHand(view.hand ?? [], trumpOf(view));
+}
+
+function renderHand(view) {
+  const hand = $("hand");
+  const codes = handCodes(view);
+  const legal = new Set(legalPlays(view).map((a) => a.card));
+  const myTurn = isMyTurn(view) && view.phase === "playing" && $("table").dataset.busy !== "on";
+  const focused = document.activeElement?.closest?.("#hand .card")?.dataset.card ?? null;
+  hand.replaceChildren();
+  hand.setAttribute("aria-label", `${t("hand_label")}: ${plural("cards", codes.length)}`);
+  let tabbed = false;
+  const keep = state.focusCard && codes.includes(state.focusCard) ? state.focusCard : null;
+  codes.forEach((code, index) => {
+    const button = makeCard(code, deck(), "button");
+    button.type = "button";
+    button.setAttribute("aria-label", cardName(code));
+    button.style.setProperty("--i", String(index));
+    button.style.setProperty("--n", String(codes.length));
+    const refusal = view.refusals?.[code];
+    if (myTurn && legal.has(code)) {
+      button.classList.add("legal");
+      if (state.selected === code) {
+        button.classList.add("selected");
+        button.setAttribute("aria-pressed", "true");
+      } else {
+        button.setAttribute("aria-pressed", "false");
+      }
+    } else if (myTurn) {
+      button.classList.add("refused");
+      button.setAttribute("aria-disabled", "true");
+      const reason = refusal?.message || t("not_allowed");
+      button.title = reason;
+      const note = el("span", "visually-hidden", reason);
+      note.id = `reason-${code}`;
+      button.append(note);
+      button.setAttribute("aria-describedby", note.id);
+    } else {
+      button.setAttribute("aria-disabled", "true");
+      button.classList.add("waiting");
+    }
+    const tabTarget = keep ? code === keep : state.selected ? code === state.selected : !tabbed && (!myTurn || legal.has(code));
+    if (tabTarget && !tabbed) {
+      button.tabIndex = 0;
+      tabbed = true;
+    } else {
+      button.tabIndex = -1;
+    }
+    hand.append(button);
+  });
+  if (!tabbed && hand.firstElementChild) hand.firstElementChild.tabIndex = 0;
+  if (focused) hand.querySelector(`.card[data-card="${focused}"]`)?.focus({ preventScroll: true });
+}
+
+function moveFocus(delta) {
+  const cards = [...$("hand").querySelectorAll(".card")];
+  if (!cards.length) return;
+  const current = cards.indexOf(document.activeElement);
+  let index = current < 0 ? 0 : current + delta;
+  index = Math.max(0, Math.min(cards.length - 1, index));
+  for (const card of cards) card.tabIndex = -1;
+  cards[index].tabIndex = 0;
+  cards[index].focus();
+  state.focusCard = cards[index].dataset.card;
+}
+
+function onHandKey(event) {
+  const rtl = getComputedStyle($("hand")).direction === "rtl";
+  const forward = rtl ? "ArrowLeft" : "ArrowRight";
+  const backward = rtl ? "ArrowRight" : "ArrowLeft";
+  if (event.key === forward || event.key === "ArrowDown") {
+    moveFocus(1);
+  } else if (event.key === backward || event.key === "ArrowUp") {
+    moveFocus(-1);
+  } else if (event.key === "Home") {
+    moveFocus(-99);
+  } else if (event.key === "End") {
+    moveFocus(99);
+  } else if (event.key === "Escape") {
+    if (state.selected) {
+      state.selected = null;
+      renderHand(state.view);
+      renderControls(state.view);
+    }
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
+
+function onCard(code, button) {
+  const view = state.view;
+  if (!view) return;
+  state.focusCard = code;
+  if (!(isMyTurn(view) && view.phase === "playing") || $("table").dataset.busy === "on") {
+    setStatus(t("not_your_turn"));
+    return;
+  }
+  const legal = legalPlays(view).some((a) => a.card === code);
+  if (!legal) {
+    const reason = view.refusals?.[code]?.message || t("not_allowed");
+    setStatus(`${cardName(code)}: ${reason}`, "refusal");
+    showTip(button, reason);
+    return;
+  }
+  if (!loadSettings().confirm || state.selected === code) {
+    playCard(code);
+    return;
+  }
+  state.selected = code;
+  setStatus(t("pick_confirm", { card: cardName(code) }));
+  renderHand(view);
+  renderControls(view);
+  $("hand").querySelector(`.card[data-card="${code}"]`)?.focus({ preventScroll: true });
+}
+
+function playCard(code) {
+  const variants = legalPlays(state.view).filter((a) => a.card === code);
+  const wantAnnounce = state.flags.announce && variants.some((a) => a.announce);
+  const wantBelote = state.flags.belote && variants.some((a) => a.belote);
+  const chosen =
+    variants.find((a) => !!a.announce === wantAnnounce && !!a.belote === wantBelote) ??
+    variants.find((a) => !a.announce && !a.belote) ??
+    variants[0];
+  if (!chosen) return;
+  sendAction(chosen);
+}
+
+let tipTimer = null;
+function showTip(button, text) {
+  const tip = $("tip");
+  tip.textContent = text;
+  tip.hidden = false;
+  const box = button.getBoundingClientRect();
+  const host = tip.offsetParent?.getBoundingClientRect() ?? $("table").getBoundingClientRect();
+  tip.style.setProperty("--x", `${box.left + box.width / 2 - host.left}px`);
+  tip.style.setProperty("--y", `${box.top - host.top}px`);
+  clearTimeout(tipTimer);
+  tipTimer = setTimeout(() => {
+    tip.hidden = true;
+  }, 3200);
+}
+
+function renderControls(view) {
+  const controls = $("controls");
+  controls.replaceChildren();
+  const busy = $("table").dataset.busy === "on";
+  if (!view || busy) return;
+  if (view.phase === "bidding" && isMyTurn(view)) {
+    controls.append(biddingControls(view));
+  } else if (view.phase === "playing" && isMyTurn(view)) {
+    const variants = state.selected ? legalPlays(view).filter((a) => a.card === state.selected) : legalPlays(view);
+    const row = el("div", "play-controls");
+    if (variants.some((a) => a.announce)) {
+      const proposed = (view.announce ?? []).map((a) => `${a.text ?? announcementName(a.name)} (${a.points})`);
+      const label = proposed.length ? t("announce_what", { what: proposed.join(", ") }) : t("announce");
+      row.append(flagBox("announce", label, t("announce_help")));
+    }
+    if (variants.some((a) => a.belote)) row.append(flagBox("belote", t("say_belote")));
+    if (state.selected) {
+      const confirm = el("div", "confirm-bar");
+      confirm.setAttribute("role", "group");
+      confirm.setAttribute("aria-label", t("pick_confirm", { card: cardName(state.selected) }));
+      const what = el("span", "confirm-what");
+      what.append(tNode("pick_confirm", { card: cardName(state.selected) }));
+      const play = el("button", "primary", t("confirm"));
+      play.type = "button";
+      play.dataset.action = "confirm";
+      play.addEventListener("click", () => playCard(state.selected));
+      const cancel = el("button", "secondary", t("cancel"));
+      cancel.type = "button";
+      cancel.dataset.action = "cancel";
+      cancel.addEventListener("click", () => {
+        const code = state.selected;
+        state.selected = null;
+        renderHand(state.view);
+        renderControls(state.view);
+        $("hand").querySelector(`.card[data-card="${code}"]`)?.focus();
+      });
+      confirm.append(what, play, cancel);
+      row.append(confirm);
+    }
+    if (row.childElementCount) controls.append(row);
+  } else if (view.phase === "cancelled") {
+    const row = el("div", "cancelled");
+    row.append(el("p", null, t("cancelled")));
+    const again = el("button", "primary", t("new_deal"));
+    again.type = "button";
+    again.dataset.action = "next-deal";
+    again.addEventListener("click", () => send({ type: "next_deal" }));
+    const fresh = el("button", "secondary", t("new_game"));
+    fresh.type = "button";
+    fresh.addEventListener("click", () => showForm(true));
+    row.append(again, fresh);
+    controls.append(row);
+  }
+}
+
+function flagBox(flag, label, help) {
+  const wrap = el("label", "flag");
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.name = flag;
+  box.checked = state.flags[flag];
+  box.addEventListener("change", () => {
+    state.flags[flag] = box.checked;
+  });
+  wrap.append(box, el("span", null, label));
+  if (help) wrap.title = help;
+  return wrap;
+}
+
+function actionButton(action, index, content, cls = "bid-button") {
+  const button = el("button", cls);
+  button.type = "button";
+  button.dataset.kind = action.kind;
+  button.dataset.index = String(index);
+  if (action.strain) button.dataset.strain = action.strain;
+  if (action.value !== undefined) button.dataset.value = String(action.value);
+  if (content instanceof Node) button.append(content);
+  else button.textContent = content;
+  button.setAttribute("aria-label", actionText(action));
+  button.addEventListener("click", () => sendAction(action));
+  return button;
+}
+
+function biddingControls(view) {
+  const legal = view.legal ?? [];
+  const box = el("div", "bidding");
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", t("your_turn_bid"));
+  const row = el("div", "bid-row");
+  legal.forEach((action, index) => {
+    if (action.kind === "take") {
+      const content = document.createDocumentFragment();
+      content.append(el("span", null, t("take_short")), strainNode(action.strain));
+      row.append(actionButton(action, index, content, "bid-button take"));
+    }
+  });
+  const bids = legal.map((a, i) => [a, i]).filter(([a]) => a.kind === "bid");
+  if (bids.length) {
+    const values = [...new Set(bids.map(([a]) => String(a.value)))];
+    if (!values.includes(String(state.bidValue))) state.bidValue = values[0];
+    const label = el("label", "bid-value");
+    label.append(el("span", null, t("bid_value")));
+    const select = document.createElement("select");
+    select.name = "bid-value";
+    for (const value of values) {
+      const option = el("option", null, valueText(value));
+      option.value = value;
+      select.append(option);
+    }
+    select.value = state.bidValue;
+    select.addEventListener("change", () => {
+      state.bidValue = select.value;
+      renderControls(state.view);
+      $("controls").querySelector('select[name="bid-value"]')?.focus();
+    });
+    label.append(select);
+    const strains = el("div", "bid-row strains");
+    for (const [action, index] of bids) {
+      if (String(action.value) !== state.bidValue) continue;
+      const content = document.createDocumentFragment();
+      content.append(el("bdi", "value", valueText(action.value)), strainNode(action.strain));
+      strains.append(actionButton(action, index, content, "bid-button bid"));
+    }
+    box.append(label, strains);
+  }
+  legal.forEach((action, index) => {
+    if (action.kind === "coinche" || action.kind === "surcoinche") {
+      row.append(actionButton(action, index, actionText(action), "bid-button double"));
+    }
+  });
+  legal.forEach((action, index) => {
+    if (action.kind === "pass") row.append(actionButton(action, index, t("pass"), "bid-button pass"));
+  });
+  box.prepend(row);
+  return box;
+}
+
+function contractNode(contract) {
+  const frag = document.createDocumentFragment();
+  if (!contract) {
+    frag.append(t("no_contract"));
+    return frag;
+  }
+  const who = seatName(contract.taker);
+  if (contract.bid !== null && contract.bid !== undefined) {
+    frag.append(tNode("contract_bid", { seat: who, value: valueText(contract.bid), strain: strainNode(contract.strain) }));
+  } else {
+    frag.append(tNode("contract_take", { seat: who, strain: strainNode(contract.strain) }));
+  }
+  const level = Number(contract.coinche ?? 0);
+  if (level === 1) frag.append(" ", el("span", "chip", t("coinched")));
+  else if (level >= 2) frag.append(" ", el("span", "chip", t("surcoinched")));
+  return frag;
+}
+
+function renderInfo(view) {
+  $("contract").replaceChildren(contractNode(view.contract));
+  const won = view.tricks_won ?? { NS: 0, EW: 0 };
+  $("tricks-ns").textContent = String(won.NS ?? 0);
+  $("tricks-ew").textContent = String(won.EW ?? 0);
+  // The bids, in order.
+  const bids = $("bids");
+  bids.replaceChildren();
+  for (const bid of view.bids ?? []) {
+    const item = el("li");
+    item.dataset.seat = bid.seat;
+    item.append(el("span", "who", seatName(bid.seat)), " ", el("span", "what", bidText(bid)));
+    bids.append(item);
+  }
+  $("bids-box").hidden = !(view.bids ?? []).length;
+  // Announcements: said in the first trick, compared at the start of the second.
+  const anns = $("announcements");
+  anns.replaceChildren();
+  const declarations = view.declarations ?? [];
+  const revealed = view.revealed ?? [];
+  for (const d of declarations) {
+    const item = el("li");
+    item.append(tNode("declared", { seat: seatName(d.seat), name: d.text ?? announcementName(d.name), points: d.points }));
+    anns.append(item);
+  }
+  if (declarations.length && tricksDone(view) > 0) {
+    const result = el("li", "comparison");
+    if (revealed.length) {
+      result.append(tNode("comparison_won", { team: t(`team_${TEAM[revealed[0].seat]}`) }));
+      const shown = el("ul", "revealed");
+      for (const r of revealed) {
+        const row = el("li");
+        row.append(tNode("declared", { seat: seatName(r.seat), name: r.text ?? announcementName(r.name), points: r.points }));
+        const cards = el("span", "mini-cards");
+        for (const code of r.cards ?? []) {
+          const card = makeCard(code, deck());
+          card.classList.add("mini");
+          card.setAttribute("role", "img");
+          card.setAttribute("aria-label", cardName(code));
+          cards.append(card);
+        }
+        row.append(" ", cards);
+        shown.append(row);
+      }
+      result.append(shown);
+    } else {
+      result.append(t("comparison_tie"));
+    }
+    anns.append(result);
+  }
+  for (const event of view.belote ?? []) {
+    const item = el("li", "belote-said");
+    item.append(tNode("belote_said", { seat: seatName(event.seat), word: beloteWord(event, view), card: cardName(event.card) }));
+    anns.append(item);
+  }
+  $("announcements-box").hidden = !anns.childElementCount;
+  // The last trick, viewable again.
+  const toggle = $("last-trick-toggle");
+  toggle.disabled = !view.last_trick;
+  toggle.setAttribute("aria-expanded", state.lastTrickOpen && view.last_trick ? "true" : "false");
+  toggle.textContent = state.lastTrickOpen && view.last_trick ? t("hide_last_trick") : t("last_trick");
+  const box = $("last-trick");
+  box.replaceChildren();
+  if (state.lastTrickOpen && view.last_trick) {
+    const cards = el("div", "last-cards");
+    for (const play of playsOf(view.last_trick)) {
+      const fig = el("figure", "last-play");
+      fig.dataset.seat = play.seat;
+      const card = makeCard(play.card, deck());
+      card.setAttribute("role", "img");
+      card.setAttribute("aria-label", cardName(play.card));
+      fig.append(card, el("figcaption", null, seatName(play.seat)));
+      cards.append(fig);
+    }
+    box.append(cards);
+    const winner = winnerOf(view.last_trick);
+    if (winner) box.append(el("p", "last-winner", t("trick_won_by", { seat: seatName(winner) })));
+    box.hidden = false;
+  } else {
+    box.hidden = true;
+  }
+  renderSheet($("sheet-side"), view, false);
+}
+
+function scoreCell(value, tag = "td") {
+  const cell = el(tag);
+  cell.append(el("bdi", null, value === undefined || value === null ? "" : String(value)));
+  return cell;
+}
+
+/** The match score sheet: one row per deal, the totals and the target. */
+function renderSheet(host, view, full) {
+  host.replaceChildren();
+  const match = view.match;
+  const deals = match?.deals ?? [];
+  const multi = match && match.target && Number(match.target) > 0;
+  if (!multi) {
+    host.hidden = true;
+    return;
+  }
+  host.hidden = false;
+  const table = el("table", "sheet");
+  const caption = el("caption");
+  caption.append(t("match_sheet"));
+  if (multi) caption.append(" ", tNode("target", { n: match.target }));
+  table.append(caption);
+  const head = el("tr");
+  head.append(el("th", null, ""), el("th", null, t("team_NS")), el("th", null, t("team_EW")));
+  head.querySelectorAll("th").forEach((th) => th.setAttribute("scope", "col"));
+  const thead = el("thead");
+  thead.append(head);
+  table.append(thead);
+  const body = el("tbody");
+  const rows = full ? deals : deals.slice(-4);
+  const offset = deals.length - rows.length;
+  rows.forEach((deal, i) => {
+    const row = el("tr");
+    const th = el("th", null, t("deal_n", { n: offset + i + 1 }));
+    th.setAttribute("scope", "row");
+    if (deal.outcome) row.dataset.outcome = deal.outcome;
+    if (deal.outcome === "cancelled") {
+      const cell = el("td", "cancelled-deal", t("deal_cancelled"));
+      cell.colSpan = 2;
+      row.append(th, cell);
+    } else {
+      row.append(th, scoreCell(deal.NS), scoreCell(deal.EW));
+    }
+    body.append(row);
+  });
+  table.append(body);
+  const foot = el("tfoot");
+  const total = el("tr", "total");
+  const th = el("th", null, t("total"));
+  th.setAttribute("scope", "row");
+  total.append(th, scoreCell(match.scores?.NS ?? 0), scoreCell(match.scores?.EW ?? 0));
+  foot.append(total);
+  table.append(foot);
+  host.append(table);
+  if (match.winner) host.append(el("p", "match-winner", t("match_won", { team: t(`team_${match.winner}`) })));
+}
+
+function renderResult(view) {
+  const panel = $("score-panel");
+  const result = view.result;
+  if (view.phase !== "over" || !result || state.replayStep !== null) {
+    panel.hidden = true;
+    return;
+  }
+  const appearing = panel.hidden;
+  panel.hidden = false;
+  if (appearing && window.matchMedia("(max-width: 820px)").matches) {
+    panel.scrollIntoView({ block: "nearest", behavior: prefersReducedMotion() ? "auto" : "smooth" });
+  }
+  const title = $("score-title");
+  title.textContent = result.made === true ? t("result_made") : result.made === false ? t("result_failed") : t("result_litige");
+  panel.dataset.made = String(result.made);
+  const summary = $("score-contract");
+  summary.replaceChildren(contractNode(view.contract));
+  const lines = $("score-lines");
+  lines.replaceChildren();
+  for (const line of result.lines ?? []) {
+    const row = el("tr");
+    if (line.code) row.dataset.code = line.code;
+    const th = el("th", null, line.text ?? line.code ?? "");
+    th.setAttribute("scope", "row");
+    row.append(th, scoreCell(line.NS), scoreCell(line.EW));
+    lines.append(row);
+  }
+  // The server's breakdown ends with the deal's score; otherwise the page adds it.
+  $("score-total").hidden = (result.lines ?? []).some((line) => line.code === "total");
+  $("score-ns").replaceChildren(el("bdi", null, String(result.scores?.NS ?? 0)));
+  $("score-ew").replaceChildren(el("bdi", null, String(result.scores?.EW ?? 0)));
+  renderSheet($("sheet-panel"), view, true);
+  const match = view.match;
+  const more = view.next_deal ?? (match && match.target && Number(match.target) > 0 && !match.winner);
+  $("next-deal").hidden = !more;
+  $("replay-open").hidden = !view.replay;
+  $("result-new-game").hidden = !!more;
+}
+
+// ------------------------------------------------------------------------------------------
+// The replay: every hand open, card by card
+// ------------------------------------------------------------------------------------------
+
+function replayPlays(view) {
+  const tricks = view.replay?.tricks ?? [];
+  if (tricks.length && !Array.isArray(tricks[0]) && tricks[0].card) {
+    return tricks.map((p) => ({ seat: p.seat, card: p.card }));
+  }
+  const plays = [];
+  for (const trick of tricks) plays.push(...playsOf(trick));
+  return plays;
+}
+
+function renderReplay(view) {
+  const panel = $("replay");
+  const felt = $("felt");
+  if (view.phase !== "over" || state.replayStep === null || !view.replay) {
+    panel.hidden = true;
+    felt.classList.remove("replaying");
+    for (const open of felt.querySelectorAll(".open-hand")) open.replaceChildren();
+    return;
+  }
+  panel.hidden = false;
+  felt.classList.add("replaying");
+  const plays = replayPlays(view);
+  const step = Math.max(0, Math.min(plays.length, state.replayStep));
+  state.replayStep = step;
+  const played = new Set(plays.slice(0, step).map((p) => p.card));
+  const trickStart = step === 0 ? 0 : Math.floor((step - 1) / 4) * 4;
+  const current = plays.slice(trickStart, step);
+  for (const seat of SEATS) {
+    const open = felt.querySelector(`.seat[data-seat="${seat}"] .open-hand`);
+    const cards = sortHand(view.replay.hands?.[seat] ?? [], trumpOf(view)).filter((c) => !played.has(c));
+    open.replaceChildren(
+      ...cards.map((code) => {
+        const card = makeCard(code, deck());
+        card.classList.add("mini");
+        card.setAttribute("role", "img");
+        card.setAttribute("aria-label", cardName(code));
+        return card;
+      }),
+    );
+    open.setAttribute("aria-label", `${seatName(seat)}: ${cards.map(cardName).join(", ")}`);
+    const backs = felt.querySelector(`.seat[data-seat="${seat}"] .backs`);
+    if (backs) backs.replaceChildren();
+  }
+  const trick = $("trick");
+  for (const seat of SEATS) {
+    const slot = trick.querySelector(`.slot[data-seat="${seat}"]`);
+    const play = current.find((p) => p.seat === seat);
+    if (!play) {
+      slot.replaceChildren();
+      continue;
+    }
+    const card = makeCard(play.card, deck());
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", `${seatName(seat)}: ${cardName(play.card)}`);
+    slot.replaceChildren(card);
+  }
+  const counter = $("replay-step");
+  counter.replaceChildren(tNode("replay_step", { n: step, total: plays.length }));
+  const last = plays[step - 1];
+  $("replay-said").textContent = last ? t("plays", { seat: seatName(last.seat), card: cardName(last.card) }) : "";
+  $("replay-first").disabled = step === 0;
+  $("replay-prev").disabled = step === 0;
+  $("replay-next").disabled = step >= plays.length;
+  $("replay-last").disabled = step >= plays.length;
+}
+
+function replayGo(step) {
+  state.replayStep = step;
+  render(state.view, state.view);
+}
+
+// ------------------------------------------------------------------------------------------
+// Wiring
+// ------------------------------------------------------------------------------------------
+
+function wire() {
+  const form = $("new-game");
+  const deckSelect = form.querySelector('[name="deck"]');
+  const rulesSelect = form.querySelector('[name="rules"]');
+  const settings = loadSettings();
+  if (settings.deck && deckSelect) deckSelect.value = settings.deck;
+  rulesSelect?.addEventListener("change", () => {
+    // RULES.md 10: Maghreb tables play with the Spanish-suited deck.
+    const preset = rulesSelect.selectedOptions[0];
+    const presetDeck = preset?.dataset.deck || (rulesSelect.value === "maghreb" ? "spanish" : "french");
+    if (deckSelect && !loadSettings().deck) deckSelect.value = presetDeck;
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    newGame(form);
+  });
+
+  const hand = $("hand");
+  hand.addEventListener("click", (event) => {
+    const button = event.target.closest(".card");
+    if (button) onCard(button.dataset.card, button);
+  });
+  hand.addEventListener("keydown", onHandKey);
+  // Long press on a greyed card shows why it may not be played.
+  let pressTimer = null;
+  hand.addEventListener("pointerdown", (event) => {
+    const button = event.target.closest(".card.refused");
+    if (!button) return;
+    pressTimer = setTimeout(() => {
+      const reason = state.view?.refusals?.[button.dataset.card]?.message;
+      if (reason) showTip(button, reason);
+    }, 450);
+  });
+  for (const type of ["pointerup", "pointerleave", "pointercancel"]) {
+    hand.addEventListener(type, () => clearTimeout(pressTimer));
+  }
+  hand.addEventListener("contextmenu", (event) => {
+    if (event.target.closest(".card.refused")) event.preventDefault();
+  });
+  hand.addEventListener("focusin", (event) => {
+    const button = event.target.closest(".card");
+    if (button) state.focusCard = button.dataset.card;
+  });
+
+  $("last-trick-toggle").addEventListener("click", () => {
+    state.lastTrickOpen = !state.lastTrickOpen;
+    if (state.view) renderInfo(state.view);
+  });
+  $("next-deal").addEventListener("click", () => {
+    state.lastTrickOpen = false;
+    send({ type: "next_deal" });
+  });
+  $("result-new-game").addEventListener("click", () => {
+    showForm(true);
+    $("new-game").querySelector("select")?.focus();
+  });
+  $("replay-open").addEventListener("click", () => replayGo(0));
+  $("replay-close").addEventListener("click", () => {
+    state.replayStep = null;
+    render(state.view, state.view);
+    $("replay-open").focus();
+  });
+  $("replay-first").addEventListener("click", () => replayGo(0));
+  $("replay-prev").addEventListener("click", () => replayGo((state.replayStep ?? 0) - 1));
+  $("replay-next").addEventListener("click", () => replayGo((state.replayStep ?? 0) + 1));
+  $("replay-last").addEventListener("click", () => replayGo(999));
+  $("replay").addEventListener("keydown", (event) => {
+    const rtl = page.dir === "rtl";
+    if (event.key === (rtl ? "ArrowLeft" : "ArrowRight")) replayGo((state.replayStep ?? 0) + 1);
+    else if (event.key === (rtl ? "ArrowRight" : "ArrowLeft")) replayGo((state.replayStep ?? 0) - 1);
+    else return;
+    event.preventDefault();
+  });
+
+  document.addEventListener("cardavia:settings", () => {
+    if (state.view) render(state.view, state.view);
+  });
+  window.addEventListener("online", () => {
+    if (state.game && !state.ws) connect();
+  });
+}
+
+// For the tests and the curious: the page's state, read only.
+window.cardavia = {
+  get view() {
+    return state.view;
+  },
+  get pending() {
+    return state.queue.length;
+  },
+  allCodes: ALL_CODES,
+  rankLabel,
+  suitOf,
+};
+
+wire();
+resume();

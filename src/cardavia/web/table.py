@@ -1,0 +1,835 @@
+"""The table service: games where South is a person and the other three seats are computer
+players, played through the engine on the server (docs/web.md).
+
+- :func:`build_view` is what the browser is sent: South's :class:`Observation` and the
+  match's public score, nothing of the other hands until the deal is over.
+- :func:`parse_action` turns a client's JSON into an engine action for South; anything
+  malformed is a :class:`ClientError` with a code the player's language words.
+- :class:`TableService` creates and loads games, applies South's actions (checked by the
+  engine, saved, then sent to every open connection of the game), and plays the computer
+  seats one action at a time with a short pause, their decisions made in a worker thread so
+  that the server never freezes. Actions on one game are serialised by its lock; an error in
+  one game is reported to that game's players only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from cardavia.ai.player import Player, find_player, player_levels
+from cardavia.belote.actions import (
+    CAPOT,
+    GENERALE,
+    Action,
+    Bid,
+    Coinche,
+    Pass,
+    Play,
+    Surcoinche,
+    Take,
+    parse_bid_value,
+)
+from cardavia.belote.announcements import best_announcements
+from cardavia.belote.cards import Seat, card_code, parse_card
+from cardavia.belote.game import CompletedTrick, DealState, Phase, Reason
+from cardavia.belote.match import Match
+from cardavia.belote.notation import Record
+from cardavia.belote.observation import Observation
+from cardavia.belote.play import Strain, constraint, table_for
+from cardavia.belote.rules import PRESETS, find_rules
+from cardavia.store.db import GameStore, StaleGameError, StoredGame, new_token, token_matches
+from cardavia.web.i18n import Catalogs, Wording, is_language
+
+log = logging.getLogger(__name__)
+
+HUMAN: Final = Seat.S
+"""The person's seat: South, at the bottom of the table (RULES.md 2)."""
+SEAT_CODES: Final = ("N", "E", "S", "W")
+TEAM_CODES: Final = ("NS", "EW")
+BID_VALUE_CODES: Final = {CAPOT: "capot", GENERALE: "generale"}
+DEFAULT_AI_DELAY: Final = (0.4, 0.9)
+"""The computer players' pause before each action, in seconds (a range: it varies)."""
+MAX_MESSAGE_BYTES: Final = 4096
+"""The longest client message accepted; a real one is under 200 bytes."""
+ACTION_KINDS: Final = ("pass", "take", "bid", "coinche", "surcoinche", "play")
+_ACTION_FIELDS: Final[Mapping[str, frozenset[str]]] = {
+    "pass": frozenset({"kind"}),
+    "coinche": frozenset({"kind"}),
+    "surcoinche": frozenset({"kind"}),
+    "take": frozenset({"kind", "strain"}),
+    "bid": frozenset({"kind", "value", "strain"}),
+    "play": frozenset({"kind", "card", "announce", "belote"}),
+}
+_REQUIRED_FIELDS: Final[Mapping[str, tuple[str, ...]]] = {
+    "take": ("strain",),
+    "bid": ("value", "strain"),
+    "play": ("card",),
+}
+
+
+class ClientError(Exception):
+    """A message refused: a code (see :data:`cardavia.web.i18n.ERRORS` and
+    :data:`~cardavia.web.i18n.REASONS`) and its arguments, worded in the player's language
+    when it is sent. Nothing has changed when one is raised."""
+
+    def __init__(
+        self,
+        code: str,
+        args: Mapping[str, str | int] | None = None,
+        *,
+        reason: Reason | None = None,
+    ) -> None:
+        super().__init__(code)
+        self.code = code
+        self.args_ = dict(args or {})
+        self.reason = reason
+
+    @classmethod
+    def refused(cls, reason: Reason) -> ClientError:
+        """The engine's refusal of an action."""
+        return cls(reason.code, dict(reason.args), reason=reason)
+
+    def message(self, wording: Wording, deck: str) -> dict[str, Any]:
+        """The ``error`` message of the protocol, in ``wording``'s language."""
+        if self.reason is not None:
+            text = wording.reason(self.reason, deck)
+        else:
+            text = wording.error(self.code, self.args_)
+        return {"type": "error", "code": self.code, "message": text, "args": self.args_}
+
+
+def _short(value: object, limit: int = 24) -> str:
+    """A client's value, cut short, to be echoed in an error message."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# -- reading the client's messages -----------------------------------------------------------
+
+
+def decode_message(text: str | bytes, *, limit: int = MAX_MESSAGE_BYTES) -> dict[str, Any]:
+    """A client message as a JSON object: ``too_large`` past ``limit`` bytes, ``bad_json``
+    if it is not JSON, ``not_an_object`` if it is JSON but not an object."""
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if size > limit:
+        raise ClientError("too_large", {"count": limit})
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ClientError("bad_json") from None
+    if not isinstance(data, dict):
+        raise ClientError("not_an_object")
+    return data
+
+
+def _check_fields(data: Mapping[str, Any], allowed: frozenset[str]) -> None:
+    for key in data:
+        if key not in allowed:
+            raise ClientError("unknown_field", {"field": _short(key)})
+
+
+def _strain(value: object) -> Strain:
+    if not isinstance(value, str):
+        raise ClientError("unknown_strain", {"strain": _short(value)})
+    try:
+        return Strain.parse(value)
+    except ValueError:
+        raise ClientError("unknown_strain", {"strain": _short(value)}) from None
+
+
+def _bid_value(value: object) -> int:
+    if isinstance(value, bool):
+        raise ClientError("bad_bid_value", {"value": _short(value)})
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and len(value) <= 12:
+        try:
+            return parse_bid_value(value)
+        except ValueError:
+            pass
+    raise ClientError("bad_bid_value", {"value": _short(value)})
+
+
+def _flag(data: Mapping[str, Any], name: str) -> bool:
+    value = data.get(name, False)
+    if not isinstance(value, bool):
+        raise ClientError("bad_field", {"field": name})
+    return value
+
+
+def parse_action(data: object, *, seat: Seat = HUMAN) -> Action:
+    """The engine action of the protocol's ``action`` object, for ``seat`` (the token's seat:
+    the client never names one). Whether the action is allowed is the engine's business; this
+    only reads it."""
+    if not isinstance(data, dict):
+        raise ClientError("bad_field", {"field": "action"})
+    kind = data.get("kind")
+    if kind is None:
+        raise ClientError("missing_field", {"field": "kind"})
+    if not isinstance(kind, str) or kind not in _ACTION_FIELDS:
+        raise ClientError("unknown_kind", {"kind": _short(kind)})
+    _check_fields(data, _ACTION_FIELDS[kind])
+    for name in _REQUIRED_FIELDS.get(kind, ()):
+        if name not in data:
+            raise ClientError("missing_field", {"field": name})
+    if kind == "pass":
+        return Pass(seat)
+    if kind == "coinche":
+        return Coinche(seat)
+    if kind == "surcoinche":
+        return Surcoinche(seat)
+    if kind == "take":
+        return Take(seat, _strain(data["strain"]))
+    if kind == "bid":
+        return Bid(seat, _bid_value(data["value"]), _strain(data["strain"]))
+    code = data["card"]
+    if not isinstance(code, str) or len(code) > 4:
+        raise ClientError("unknown_card", {"card": _short(code)})
+    try:
+        card = parse_card(code)
+    except ValueError:
+        raise ClientError("unknown_card", {"card": _short(code)}) from None
+    return Play(seat, card, announce=_flag(data, "announce"), belote=_flag(data, "belote"))
+
+
+# -- what the browser is sent ----------------------------------------------------------------
+
+
+def _bid_value_json(value: int | None) -> int | str | None:
+    if value is None:
+        return None
+    return BID_VALUE_CODES.get(value, value)
+
+
+def encode_action(action: Action) -> dict[str, Any]:
+    """An action as the protocol writes it (the seat left out: it is the token's)."""
+    if isinstance(action, Play):
+        item: dict[str, Any] = {"kind": "play", "card": card_code(action.card)}
+        if action.announce:
+            item["announce"] = True
+        if action.belote:
+            item["belote"] = True
+        return item
+    if isinstance(action, Take):
+        return {"kind": "take", "strain": action.strain.code}
+    if isinstance(action, Bid):
+        return {"kind": "bid", "value": _bid_value_json(action.value), "strain": action.strain.code}
+    if isinstance(action, Coinche):
+        return {"kind": "coinche"}
+    if isinstance(action, Surcoinche):
+        return {"kind": "surcoinche"}
+    return {"kind": "pass"}
+
+
+def _by_team(values: tuple[int, int] | list[int]) -> dict[str, int]:
+    return {"NS": values[0], "EW": values[1]}
+
+
+def _plays(plays: tuple[tuple[Seat, int], ...]) -> list[dict[str, str]]:
+    return [{"seat": SEAT_CODES[seat], "card": card_code(card)} for seat, card in plays]
+
+
+def _trick(trick: CompletedTrick) -> dict[str, Any]:
+    return {
+        "leader": SEAT_CODES[trick.leader],
+        "cards": _plays(trick.plays),
+        "winner": SEAT_CODES[trick.winner],
+        "points": trick.points,
+    }
+
+
+def _bid_entry(action: Action, wording: Wording, deck: str) -> dict[str, Any]:
+    entry = {"seat": SEAT_CODES[action.seat], **encode_action(action)}
+    strain = entry.get("strain")
+    value = action.value if isinstance(action, Bid) else None
+    entry["text"] = wording.bid(entry["kind"], strain=strain, value=value, deck=deck)
+    return entry
+
+
+def refusals(observation: Observation, wording: Wording) -> dict[str, dict[str, Any]]:
+    """Why each card of the hand that may not be played now is refused, when it is this
+    seat's turn to play; worked out from the observation alone (the seat's hand and the trick
+    on the table), as the engine's :func:`~cardavia.belote.play.constraint` does."""
+    if (
+        observation.phase != Phase.PLAYING
+        or observation.to_move != observation.seat
+        or observation.contract is None
+    ):
+        return {}
+    rules = observation.rules
+    table = table_for(rules, observation.contract.strain)
+    rule = constraint(rules, table, observation.trick, observation.seat, observation.hand.mask)
+    out: dict[str, dict[str, Any]] = {}
+    for card in observation.hand:
+        if not rule.allowed >> card & 1:
+            reason = Reason(rule.code, rule.reason_args())
+            out[card_code(card)] = {
+                "code": reason.code,
+                "message": wording.reason(reason, rules.deck),
+                "args": dict(reason.args),
+            }
+    return out
+
+
+def _result(observation: Observation, wording: Wording) -> dict[str, Any] | None:
+    result = observation.result
+    if result is None:
+        return None
+    names = iter(observation.revealed)
+    lines = []
+    for line in result.lines:
+        args: dict[str, object] = {}
+        if line.code == "capot":
+            args["points"] = observation.rules.capot_points
+        elif line.code == "announcement":
+            seat, item = next(names, (None, None))
+            if seat is not None and item is not None:
+                args = {"name": wording.announcement(item.name), "seat": wording.seat(seat.name)}
+        elif line.code == "multiplier":
+            args["multiplier"] = result.multiplier
+        elif line.code == "reserve":
+            args["points"] = result.reserve
+        lines.append(
+            {
+                "code": line.code,
+                "text": wording.score_line(line.code, line.text, **args),
+                "NS": line.ns,
+                "EW": line.ew,
+            }
+        )
+    return {
+        "scores": _by_team(result.scores),
+        "made": result.made,
+        "card_points": _by_team(result.card_points),
+        "belote": _by_team(result.belote),
+        "announcements": _by_team(result.announcements),
+        "capot": TEAM_CODES[result.capot] if result.capot is not None else None,
+        "multiplier": result.multiplier,
+        "reserve": result.reserve,
+        "lines": lines,
+    }
+
+
+def _deal_outcome(deal: DealState) -> dict[str, Any]:
+    if deal.result is None:
+        return {"NS": 0, "EW": 0, "outcome": "cancelled"}
+    verdict = {True: "made", False: "failed", None: "litige"}[deal.result.made]
+    return {**_by_team(deal.result.scores), "outcome": verdict}
+
+
+def _match(match: Match) -> dict[str, Any]:
+    """The score sheet: public, so it is read from the match rather than an observation."""
+    return {
+        "scores": _by_team(match.scores),
+        "target": match.rules.target,
+        "reserve": match.reserve,
+        "deals": [_deal_outcome(deal) for deal in match.deals if deal.is_over],
+        "winner": TEAM_CODES[match.winner] if match.winner is not None else None,
+        "over": match.is_over,
+    }
+
+
+def _replay(deal: DealState) -> dict[str, Any] | None:
+    """Every hand as dealt and every trick: shown only once the deal is over."""
+    if not deal.is_over:
+        return None
+    hands = deal.dealt_hands()
+    return {
+        "hands": {SEAT_CODES[seat]: hands[seat].codes() for seat in Seat},
+        "tricks": [_trick(trick) for trick in deal.tricks],
+    }
+
+
+def build_view(
+    match: Match, wording: Wording, *, seat: Seat = HUMAN, game_id: str = "", level: str = ""
+) -> dict[str, Any]:
+    """The ``View`` of docs/web.md: what ``seat`` may know of the current deal, built from
+    :meth:`DealState.observation` only, plus the match's public score sheet and, once the
+    deal is over, its replay."""
+    deal = match.deal
+    observation = deal.observation(seat)
+    return view_of(observation, wording, game_id=game_id, level=level) | {
+        "match": _match(match),
+        "deal_number": len(match.deals),
+        "next_deal": deal.is_over and not match.is_over,
+        "replay": _replay(deal),
+    }
+
+
+def view_of(
+    observation: Observation, wording: Wording, *, game_id: str = "", level: str = ""
+) -> dict[str, Any]:
+    """The part of the view that is one seat's observation of the deal."""
+    obs = observation
+    rules = obs.rules
+    deck = rules.deck
+    contract = obs.contract
+    tricks_won = [0, 0]
+    for trick in obs.tricks:
+        tricks_won[trick.winner & 1] += 1
+    my_turn_to_announce = any(isinstance(a, Play) and a.announce for a in obs.legal_actions)
+    proposed = (
+        best_announcements(obs.hand.mask, contract.strain)
+        if my_turn_to_announce and contract is not None
+        else ()
+    )
+    return {
+        "game": game_id,
+        "level": level,
+        "lang": wording.lang,
+        "seat": SEAT_CODES[obs.seat],
+        "rules": rules.name,
+        "deck": deck,
+        "phase": obs.phase.value,
+        "step": len(obs.history),
+        "dealer": SEAT_CODES[obs.dealer],
+        "to_move": SEAT_CODES[obs.to_move] if obs.to_move is not None else None,
+        "hand": obs.hand.codes(),
+        "hand_sizes": {SEAT_CODES[s]: obs.hand_sizes[s] for s in Seat},
+        "turned": card_code(obs.turned_card) if obs.turned_card is not None else None,
+        "bids": [_bid_entry(a, wording, deck) for a in obs.history if not isinstance(a, Play)],
+        "contract": (
+            {
+                "taker": SEAT_CODES[contract.taker],
+                "strain": contract.strain.code,
+                "strain_name": wording.strain(contract.strain.code, deck),
+                "bid": _bid_value_json(contract.bid),
+                "coinche": contract.coinche,
+            }
+            if contract is not None
+            else None
+        ),
+        "trick": _plays(obs.trick),
+        "last_trick": _trick(obs.tricks[-1]) if obs.tricks else None,
+        "tricks_won": _by_team(tricks_won),
+        "points": _by_team(obs.points),
+        "declarations": [
+            {
+                "seat": SEAT_CODES[d.seat],
+                "name": d.name,
+                "text": wording.announcement(d.name),
+                "points": d.points,
+            }
+            for d in obs.declarations
+        ],
+        "revealed": [
+            {
+                "seat": SEAT_CODES[s],
+                "name": a.name,
+                "text": wording.announcement(a.name),
+                "cards": a.card_set.codes(),
+                "points": a.points,
+            }
+            for s, a in obs.revealed
+        ],
+        "announced": [
+            {"name": a.name, "cards": a.card_set.codes(), "points": a.points}
+            for a in obs.own_announcements
+        ],
+        "announce": [
+            {
+                "name": a.name,
+                "text": wording.announcement(a.name),
+                "cards": a.card_set.codes(),
+                "points": a.points,
+            }
+            for a in proposed
+        ],
+        "belote": [
+            {
+                "seat": SEAT_CODES[e.seat],
+                "card": card_code(e.card),
+                "word": e.word,
+                "text": wording.belote(e.word),
+            }
+            for e in obs.belote_events
+        ],
+        "legal": [encode_action(a) for a in obs.legal_actions],
+        "refusals": refusals(obs, wording),
+        "result": _result(obs, wording),
+    }
+
+
+def state_message(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The protocol's ``state`` message."""
+    return {"type": "state", "view": view}
+
+
+# -- games in play ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Listener:
+    """One open connection to a game: its language and the queue of messages to send it (a
+    single writer per connection keeps them in order)."""
+
+    wording: Wording
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message for this connection."""
+        self.queue.put_nowait(message)
+
+
+@dataclass(eq=False)
+class Table:
+    """A game in play on this server: the match, the lock that serialises its actions, the
+    connections watching it and the task playing its computer seats. Mutable on purpose:
+    it is the one place where the game moves on, under :attr:`lock`."""
+
+    game_id: str
+    level: str
+    lang: str
+    token_hash: str
+    match: Match
+    revision: int
+    players: Mapping[Seat, Player]
+    rng: random.Random
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    listeners: set[Listener] = field(default_factory=set)
+    runner: asyncio.Task[None] | None = None
+
+    @property
+    def deck(self) -> str:
+        """The deck whose names the table uses."""
+        return self.match.rules.deck
+
+    def token_matches(self, token: str | None) -> bool:
+        """Whether ``token`` is this game's seat token."""
+        return token_matches(self.token_hash, token)
+
+    @property
+    def is_idle(self) -> bool:
+        """Nobody watching, nothing running: the table may be dropped from memory."""
+        running = self.runner is not None and not self.runner.done()
+        return not self.listeners and not running and not self.lock.locked()
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game just created: its id and the seat token that lets its player act (given once,
+    never stored)."""
+
+    game_id: str
+    token: str
+    seat: str = "S"
+
+
+def record_json(match: Match) -> str:
+    """The record of a match as saved: JSON of :mod:`cardavia.belote.notation`."""
+    return Record.from_match(match).to_json()
+
+
+def restore_match(text: str) -> Match:
+    """The match of a saved record, replayed through the engine."""
+    return Record.from_json(text).replay()
+
+
+class TableService:
+    """The games of this server process: created, loaded from the store, played."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        catalogs: Catalogs,
+        *,
+        ai_delay: tuple[float, float] = DEFAULT_AI_DELAY,
+        seed: int | None = None,
+        max_message_bytes: int = MAX_MESSAGE_BYTES,
+        cache_size: int = 256,
+    ) -> None:
+        self.store = store
+        self.catalogs = catalogs
+        self.ai_delay = (max(0.0, ai_delay[0]), max(0.0, ai_delay[0], ai_delay[1]))
+        self.max_message_bytes = max_message_bytes
+        self.cache_size = cache_size
+        self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
+        self._tables: OrderedDict[str, Table] = OrderedDict()
+        self._closed = False
+
+    # -- randomness --
+
+    def new_rng(self) -> random.Random:
+        """The randomness of a new game: the system's in play, a seeded one in tests."""
+        if self._seeds is None:
+            return secrets.SystemRandom()
+        return random.Random(self._seeds.getrandbits(64))
+
+    # -- creating and opening games --
+
+    async def create_game(self, rules: object, level: object, lang: object) -> NewGame:
+        """Start a game: the rules (a preset's name), the computer players' level, the
+        language; shuffled and saved. Raises :class:`ClientError` for an unknown value."""
+        if not isinstance(rules, str) or rules not in PRESETS:
+            raise ClientError("unknown_rules", {"rules": _short(rules)})
+        if not isinstance(level, str) or level not in player_levels():
+            raise ClientError("unknown_level", {"level": _short(level)})
+        if not is_language(lang):
+            raise ClientError("unknown_language", {"lang": _short(lang)})
+        assert isinstance(lang, str)
+        rng = self.new_rng()
+        match = Match.start(find_rules(rules), dealer=rng.choice(tuple(Seat)), rng=rng)
+        token = new_token()
+        text = await asyncio.to_thread(record_json, match)
+        stored = await asyncio.to_thread(
+            self.store.create, rules=rules, level=level, lang=lang, token=token, record=text
+        )
+        self._remember(self._table(stored, match, rng))
+        return NewGame(stored.id, token)
+
+    def _table(self, stored: StoredGame, match: Match, rng: random.Random) -> Table:
+        players: dict[Seat, Player] = {
+            seat: find_player(stored.level) for seat in Seat if seat != HUMAN
+        }
+        return Table(
+            game_id=stored.id,
+            level=stored.level,
+            lang=stored.lang,
+            token_hash=stored.token_hash,
+            match=match,
+            revision=stored.revision,
+            players=players,
+            rng=rng,
+        )
+
+    async def open(self, game_id: str, token: str | None) -> Table:
+        """The game of that id, for the holder of its seat token: from memory, or loaded from
+        the store and replayed (after a restart). :class:`ClientError` ``game_not_found``,
+        ``missing_token`` or ``bad_token``."""
+        table = self._tables.get(game_id)
+        if table is None:
+            stored = await asyncio.to_thread(self.store.load, game_id)
+            if stored is None:
+                raise ClientError("game_not_found")
+            self._check_token(stored.token_matches, token)
+            table = self._tables.get(game_id)  # loaded meanwhile by another request?
+            if table is None:
+                try:
+                    match = await asyncio.to_thread(restore_match, stored.record)
+                    loaded = self._table(stored, match, self.new_rng())
+                except Exception:
+                    log.exception("game %s cannot be restored", game_id)
+                    raise ClientError("internal") from None
+                table = self._tables.get(game_id) or loaded
+        self._check_token(table.token_matches, token)
+        self._remember(table)
+        return table
+
+    @staticmethod
+    def _check_token(matches: Callable[[str | None], bool], token: str | None) -> None:
+        if not token:
+            raise ClientError("missing_token")
+        if not matches(token):
+            raise ClientError("bad_token")
+
+    def _remember(self, table: Table) -> None:
+        """Keep the table in memory (most recent last), dropping idle ones past the cache
+        size: they are saved, and load again when asked for."""
+        self._tables[table.game_id] = table
+        self._tables.move_to_end(table.game_id)
+        if len(self._tables) > self.cache_size:
+            for game_id, old in list(self._tables.items()):
+                if len(self._tables) <= self.cache_size:
+                    break
+                if old is not table and old.is_idle:
+                    del self._tables[game_id]
+
+    # -- views and connections --
+
+    def wording(self, lang: str) -> Wording:
+        """The words of a language."""
+        return self.catalogs.wording(lang)
+
+    def view(self, table: Table, lang: str) -> dict[str, Any]:
+        """South's view of the game, in ``lang``."""
+        return build_view(table.match, self.wording(lang), game_id=table.game_id, level=table.level)
+
+    def listen(self, table: Table, lang: str) -> Listener:
+        """Open a connection to a game: it is sent the current state at once, then every
+        change."""
+        listener = Listener(self.wording(lang))
+        table.listeners.add(listener)
+        listener.send(state_message(self.view(table, lang)))
+        return listener
+
+    def unlisten(self, table: Table, listener: Listener) -> None:
+        """Close a connection to a game."""
+        table.listeners.discard(listener)
+
+    def _broadcast(self, table: Table) -> None:
+        views: dict[str, dict[str, Any]] = {}
+        for listener in list(table.listeners):
+            lang = listener.wording.lang
+            if lang not in views:
+                views[lang] = state_message(self.view(table, lang))
+            listener.send(views[lang])
+
+    # -- messages --
+
+    async def handle_text(self, table: Table, listener: Listener, text: str | bytes) -> None:
+        """Handle one client message: an error goes back to that connection only, and
+        leaves the game as it was."""
+        try:
+            data = decode_message(text, limit=self.max_message_bytes)
+            kind = data.get("type")
+            if kind == "action":
+                _check_fields(data, frozenset({"type", "action"}))
+                if "action" not in data:
+                    raise ClientError("missing_field", {"field": "action"})
+                await self.act(table, parse_action(data["action"], seat=HUMAN))
+            elif kind == "next_deal":
+                _check_fields(data, frozenset({"type"}))
+                await self.next_deal(table)
+            elif kind == "sync":
+                _check_fields(data, frozenset({"type"}))
+                listener.send(state_message(self.view(table, listener.wording.lang)))
+            elif kind is None:
+                raise ClientError("missing_field", {"field": "type"})
+            else:
+                raise ClientError("unknown_type", {"type": _short(kind)})
+        except ClientError as error:
+            listener.send(error.message(listener.wording, table.deck))
+        except Exception:
+            log.exception("game %s: a message failed", table.game_id)
+            listener.send(ClientError("internal").message(listener.wording, table.deck))
+
+    async def act(self, table: Table, action: Action) -> None:
+        """Apply a player's action if the engine allows it: save, tell every connection, then
+        let the computer players answer. :class:`ClientError` with the engine's reason
+        otherwise."""
+        async with table.lock:
+            reason = table.match.deal.refusal(action)
+            if reason is not None:
+                raise ClientError.refused(reason)
+            await self._commit(table, table.match.apply(action))
+        self.ensure_runner(table)
+
+    async def next_deal(self, table: Table) -> None:
+        """Deal the next deal of a match (or a new one after a cancelled single deal)."""
+        async with table.lock:
+            match = table.match
+            if not match.deal.is_over:
+                raise ClientError("deal_not_over")
+            if match.is_over:
+                raise ClientError("match_over")
+            await self._commit(table, match.next_deal(rng=table.rng))
+        self.ensure_runner(table)
+
+    async def _commit(self, table: Table, match: Match) -> None:
+        """Save the new match (one transaction), then make it the table's and send it. If the
+        save fails nothing changes; if another server moved the game on, it is reloaded."""
+        text = await asyncio.to_thread(record_json, match)
+        try:
+            revision = await asyncio.to_thread(
+                self.store.save, table.game_id, text, revision=table.revision
+            )
+        except StaleGameError:
+            stored = await asyncio.to_thread(self.store.load, table.game_id)
+            if stored is not None:
+                table.match = await asyncio.to_thread(restore_match, stored.record)
+                table.revision = stored.revision
+                self._broadcast(table)
+            raise ClientError("stale") from None
+        table.match = match
+        table.revision = revision
+        self._broadcast(table)
+
+    # -- the computer players --
+
+    def ensure_runner(self, table: Table) -> None:
+        """Make sure the computer seats play if it is their turn (after an action, a new
+        deal, a connection, a restart)."""
+        if self._closed or (table.runner is not None and not table.runner.done()):
+            return
+        if _computer_to_move(table.match) is None:
+            return
+        table.runner = asyncio.get_running_loop().create_task(self._run(table))
+
+    def _pause(self, table: Table) -> float:
+        low, high = self.ai_delay
+        return low if high <= low else table.rng.uniform(low, high)
+
+    async def _run(self, table: Table) -> None:
+        """Play the computer seats until it is South's turn or the deal is over: each action
+        after a short pause, its decision made in a worker thread from the seat's observation
+        only."""
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                async with table.lock:
+                    match = table.match
+                    seat = _computer_to_move(match)
+                    if seat is None:
+                        return
+                    observation = match.deal.observation(seat)
+                started = loop.time()
+                action = await self._decide(table, seat, observation)
+                await asyncio.sleep(max(0.0, self._pause(table) - (loop.time() - started)))
+                async with table.lock:
+                    if table.match is not match:
+                        continue  # the game moved on meanwhile: think again
+                    await self._commit(table, match.apply(action))
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            log.exception("game %s: the computer players stopped", table.game_id)
+            code = error.code if isinstance(error, ClientError) else "internal"
+            for listener in list(table.listeners):
+                listener.send(ClientError(code).message(listener.wording, table.deck))
+
+    async def _decide(self, table: Table, seat: Seat, observation: Observation) -> Action:
+        """The computer player's action; should it fail or choose something illegal, the
+        first legal action instead (logged), so that the game never stalls."""
+        try:
+            action = await asyncio.to_thread(table.players[seat].decide, observation, table.rng)
+        except Exception:
+            log.exception("game %s: the %s player failed", table.game_id, seat.name)
+            action = None
+        if action is None or action not in observation.legal_actions:
+            if action is not None:
+                log.error("game %s: the %s player chose %s", table.game_id, seat.name, action)
+            action = observation.legal_actions[0]
+        return action
+
+    async def close(self) -> None:
+        """Stop every computer player (the games are saved after each action)."""
+        self._closed = True
+        runners = [t.runner for t in self._tables.values() if t.runner and not t.runner.done()]
+        for runner in runners:
+            runner.cancel()
+        for runner in runners:
+            with contextlib.suppress(BaseException):
+                await runner
+
+
+def _computer_to_move(match: Match) -> Seat | None:
+    """The computer seat to act now, or ``None`` (South's turn, or the deal is over)."""
+    deal = match.deal
+    if deal.is_over or deal.to_move is None or deal.to_move == HUMAN:
+        return None
+    return deal.to_move
+
+
+__all__ = [
+    "HUMAN",
+    "ClientError",
+    "Listener",
+    "NewGame",
+    "Table",
+    "TableService",
+    "build_view",
+    "decode_message",
+    "encode_action",
+    "parse_action",
+    "refusals",
+    "view_of",
+]

@@ -1,0 +1,319 @@
+"""Browser tests: the real server (uvicorn on ``cardavia.web.app:create_app``, a temporary
+SQLite file, the computer players without a pause) driven through Debian's Chromium by
+Playwright. Nothing is downloaded: the browser is ``/usr/bin/chromium`` (or
+``CARDAVIA_CHROMIUM``); .ci/run installs it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+LANGUAGES = ("fr", "en", "ar", "pl", "hi", "es")
+TIMEOUT_MS = 15_000
+
+# The page is ready for South's next move (or the deal has ended): every message drawn, no
+# action of ours waiting for its answer.
+READY = """() => {
+  const c = window.cardavia, table = document.getElementById("table");
+  if (!c || !c.view || c.pending > 0 || table.dataset.busy === "on") return false;
+  const v = c.view;
+  if (v.phase === "over" || v.phase === "cancelled") return true;
+  return v.to_move === v.seat && v.legal.length > 0;
+}"""
+
+PLAYED = "(n) => window.cardavia.view.hand.length < n || window.cardavia.view.phase !== 'playing'"
+
+
+def chromium_path() -> str:
+    """Debian's Chromium; the tests fail (never skip) without it."""
+    path = os.environ.get("CARDAVIA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).exists():
+        pytest.fail(f"Chromium is not installed at {path}: apt-get install chromium")
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """The site in a subprocess, on a fixed port and database so that it can be restarted."""
+
+    def __init__(self, database: Path, port: int | None = None) -> None:
+        self.database = database
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = database.with_suffix(".log")
+
+    def start(self) -> None:
+        """Start the server and wait until it answers."""
+        self.launch()
+        self.wait()
+
+    def launch(self) -> None:
+        """Start the server process without waiting for it."""
+        env = {
+            **os.environ,
+            "CARDAVIA_DATABASE_URL": f"sqlite:///{self.database}",
+            "CARDAVIA_AI_DELAY": "0",
+            "CARDAVIA_AI_DELAY_MS": "0",
+        }
+        command = [
+            sys.executable, "-m", "uvicorn", "--factory", "cardavia.web.app:create_app",
+            "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+        ]  # fmt: skip
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+
+    def wait(self) -> None:
+        """Until the server answers (it takes a few seconds to import)."""
+        if self.process is None:
+            self.launch()
+        assert self.process is not None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server stopped:\n{self.log.read_text()[-3000:]}")
+            with (
+                contextlib.suppress(OSError, urllib.error.URLError),
+                urllib.request.urlopen(f"{self.url}/healthz", timeout=1) as response,
+            ):
+                if response.read() == b"ok":
+                    return
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"the server did not start:\n{self.log.read_text()[-3000:]}")
+
+    def stop(self, *, crash: bool = False) -> None:
+        """Stop the server: politely, or at once as in a crash (``crash``)."""
+        if self.process is None:
+            return
+        if crash:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+
+@pytest.fixture(scope="session")
+def launched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The server of this worker's tests, launched (it starts while the browser does)."""
+    site = Server(tmp_path_factory.mktemp("site") / "cardavia.db")
+    site.launch()
+    yield site
+    site.stop()
+
+
+@pytest.fixture
+def server(launched: Server, browser: Browser) -> Server:
+    """The server, up (and up again after a test that stopped it)."""
+    if launched.process is None or launched.process.poll() is not None:
+        launched.process = None
+        launched.launch()
+    launched.wait()
+    return launched
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture
+def screenshots(tmp_path: Path) -> Path:
+    """Where screenshots go: ``CARDAVIA_SCREENSHOTS`` if set, else the test's tmp_path."""
+    folder = Path(os.environ.get("CARDAVIA_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class Table:
+    """A browser tab on the table page, with the steps a player takes."""
+
+    def __init__(self, context: BrowserContext, base: str) -> None:
+        self.context = context
+        self.base = base
+        self.page: Page = context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
+
+    def open(self, lang: str) -> Page:
+        self.page.goto(f"{self.base}/{lang}/")
+        return self.page
+
+    def new_game(self, rules: str = "cardavia") -> None:
+        page = self.page
+        page.select_option("#ng-rules", rules)
+        page.click("#deal-button")
+        self.wait_ready()
+
+    def wait_ready(self) -> dict[str, Any]:
+        self.page.wait_for_function(READY, timeout=TIMEOUT_MS)
+        return self.view()
+
+    def view(self) -> dict[str, Any]:
+        view: dict[str, Any] = self.page.evaluate("window.cardavia.view")
+        return view
+
+    def strings(self) -> dict[str, Any]:
+        text = self.page.text_content("#strings") or "{}"
+        strings: dict[str, Any] = json.loads(text)
+        return strings
+
+    def bid(self) -> None:
+        """Take (or bid) when South may, else pass."""
+        offers = self.page.locator("#controls .bid-button.take, #controls .bid-button.bid")
+        if offers.count():
+            offers.first.click()
+        else:
+            self.page.click("#controls .bid-button.pass")
+
+    def bid_until_play(self) -> dict[str, Any]:
+        """Bid (take at once) until the cards are played; a cancelled deal is dealt again."""
+        for _ in range(40):
+            view = self.wait_ready()
+            if view["phase"] == "cancelled":
+                self.page.click("#controls [data-action=next-deal]")
+                self.page.wait_for_function("window.cardavia.view.phase !== 'cancelled'")
+            elif view["phase"] == "bidding":
+                self.bid()
+            else:
+                return view
+        raise AssertionError("the bidding did not end")
+
+    def play_deal(self, *, keyboard: bool = False, confirm: bool = True) -> dict[str, Any]:
+        """Play South's cards until the deal is over; report what happened on the way."""
+        page = self.page
+        seen: dict[str, Any] = {"bids": 0, "cards": 0, "refusal": None}
+        for _ in range(60):
+            view = self.wait_ready()
+            if view["phase"] == "over":
+                return seen
+            if view["phase"] == "cancelled":
+                page.click("#controls [data-action=next-deal]")
+                page.wait_for_function("window.cardavia.view.phase !== 'cancelled'")
+                continue
+            if view["phase"] == "bidding":
+                seen["bids"] += 1
+                self.bid()
+                continue
+            refused = page.locator("#hand .card.refused")
+            if seen["refusal"] is None and refused.count():
+                seen["refusal"] = self.try_refused(refused.first.get_attribute("data-card") or "")
+            legal = [a["card"] for a in view["legal"] if a["kind"] == "play"]
+            if keyboard:
+                self.play_with_keys(legal[0])
+            else:
+                page.click(f'#hand .card[data-card="{legal[0]}"]')
+                if confirm:
+                    page.click("#controls [data-action=confirm]")
+            seen["cards"] += 1
+            page.wait_for_function(PLAYED, arg=len(view["hand"]))
+        raise AssertionError("the deal did not end")
+
+    def try_refused(self, card: str) -> dict[str, Any]:
+        """Press a greyed card: nothing is sent, the reason is shown."""
+        page = self.page
+        view = self.view()
+        button = page.locator(f'#hand .card[data-card="{card}"]')
+        assert button.get_attribute("aria-disabled") == "true"
+        reason = view["refusals"][card]["message"]
+        assert button.get_attribute("title") == reason
+        button.click(force=True)  # aria-disabled, but a person may still press it
+        status = page.locator("#status")
+        assert reason in (status.text_content() or "")
+        assert page.locator("#tip").is_visible()
+        assert page.locator("#tip").text_content() == reason
+        assert self.view()["hand"] == view["hand"]  # nothing was played
+        assert page.locator("#controls [data-action=confirm]").count() == 0
+        return {"card": card, "reason": reason}
+
+    def play_with_keys(self, card: str) -> None:
+        """Move to ``card`` with the arrow keys, pick it with Enter, confirm with Enter."""
+        page = self.page
+        page.locator("#hand .card[tabindex='0']").focus()
+        rtl = page.evaluate("getComputedStyle(document.getElementById('hand')).direction") == "rtl"
+        order = page.eval_on_selector_all("#hand .card", "cards => cards.map(c => c.dataset.card)")
+        index = order.index(
+            page.evaluate("document.activeElement.dataset.card"),
+        )
+        target = order.index(card)
+        forward, backward = ("ArrowLeft", "ArrowRight") if rtl else ("ArrowRight", "ArrowLeft")
+        for _ in range(abs(target - index)):
+            page.keyboard.press(forward if target > index else backward)
+        assert page.evaluate("document.activeElement.dataset.card") == card
+        page.keyboard.press("Enter")
+        if (
+            page.evaluate("window.cardavia.view.hand.length")
+            and page.locator("#controls [data-action=confirm]").count()
+        ):
+            page.wait_for_function(
+                "(c) => document.activeElement && document.activeElement.dataset.card === c",
+                arg=card,
+            )
+            page.keyboard.press("Enter")
+
+
+@pytest.fixture
+def table(browser: Browser, server: Server) -> Iterator[Table]:
+    """A fresh tab (its own storage) on the shared server, the AI's moves drawn at once."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, reduced_motion="reduce")
+    context.add_init_script(
+        "if (!localStorage.getItem('cardavia.settings'))"
+        " localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));"
+    )
+    tab = Table(context, server.url)
+    yield tab
+    context.close()
+
+
+@pytest.fixture
+def make_table() -> type[Table]:
+    """The :class:`Table` helper, for tests that open their own browser context."""
+    return Table

@@ -1,0 +1,309 @@
+"""The table page in a real browser against the real server: whole deals played through the
+page (French, and Arabic right to left with the keyboard), the visual settings, a phone's
+width, a server restart in the middle of a deal, and a screenshot in each language."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+if TYPE_CHECKING:
+    from conftest import Server, Table
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = ("fr", "en", "ar", "pl", "hi", "es")
+
+CODE = re.compile(r"^[789TJQKA][SHDC]$")
+
+
+def check_score_panel(table: Table) -> dict[str, Any]:
+    """The end of the deal: the score panel shows the breakdown the server sent."""
+    page = table.page
+    view = table.view()
+    assert view["phase"] == "over"
+    result = view["result"]
+    panel = page.locator("#score-panel")
+    panel.wait_for(state="visible")
+    ui = table.strings()["ui"]
+    title = {True: ui["result_made"], False: ui["result_failed"], None: ui["result_litige"]}
+    assert page.text_content("#score-title") == title[result["made"]]
+    rows = page.locator("#score-lines tr")
+    assert rows.count() == len(result["lines"])
+    for index, line in enumerate(result["lines"]):
+        cells = rows.nth(index).locator("th, td").all_text_contents()
+        assert cells == [line["text"], str(line["NS"]), str(line["EW"])]
+    total = page.locator('#score-lines tr[data-code="total"] td').all_text_contents()
+    assert total == [str(result["scores"]["NS"]), str(result["scores"]["EW"])]
+    assert sum(view["tricks_won"].values()) == 8
+    assert page.text_content("#tricks-ns") == str(view["tricks_won"]["NS"])
+    return view
+
+
+def check_replay(table: Table) -> None:
+    """The replay shows every hand open and goes card by card."""
+    page = table.page
+    page.click("#replay-open")
+    assert page.locator("#replay").is_visible()
+    assert page.locator("#score-panel").is_hidden()
+    open_cards = page.locator("#felt .open-hand .card")
+    assert open_cards.count() == 32
+    page.click("#replay-next")
+    page.click("#replay-next")
+    assert open_cards.count() == 30
+    assert page.locator("#trick .slot .card").count() == 2
+    page.click("#replay-last")
+    assert open_cards.count() == 0
+    page.click("#replay-close")
+    assert page.locator("#score-panel").is_visible()
+
+
+def test_whole_deal_in_french(table: Table) -> None:
+    """Bidding, a greyed card refused with its reason, cards picked then confirmed, the score
+    panel with its breakdown lines, the last trick and the replay."""
+    page = table.open("fr")
+    assert page.get_attribute("html", "lang") == "fr"
+    assert page.get_attribute("html", "dir") == "ltr"
+    names = table.strings()["names"]["french"]
+    assert names["JH"] != "JH"
+    table.new_game("cardavia")
+    # The hand's buttons are named for screen readers, in French.
+    labels = page.eval_on_selector_all(
+        "#hand .card", "cards => cards.map(c => [c.dataset.card, c.getAttribute('aria-label')])"
+    )
+    assert labels
+    assert all(label == names[code] for code, label in labels)
+    refusal = None
+    for _ in range(4):  # a deal where South never holds a refused card is rare: deal again
+        seen = table.play_deal()
+        refusal = refusal or seen["refusal"]
+        check_score_panel(table)
+        if refusal is not None:
+            break
+        page.click("#result-new-game")
+        table.new_game("cardavia")
+    assert refusal is not None, "no greyed card in four deals"
+    assert refusal["reason"]
+    # The last trick can be seen again.
+    page.click("#last-trick-toggle")
+    assert page.locator("#last-trick .card").count() == 4
+    assert page.get_attribute("#last-trick-toggle", "aria-expanded") == "true"
+    check_replay(table)
+    assert table.errors == []
+
+
+def test_whole_deal_in_arabic_with_the_keyboard(table: Table) -> None:
+    """Right to left: the page mirrors, card faces and scores stay left to right, the seats
+    keep their places (West on the right), and the whole deal is played with the keys."""
+    page = table.open("ar")
+    assert page.get_attribute("html", "lang") == "ar"
+    assert page.get_attribute("html", "dir") == "rtl"
+    table.new_game("maison")
+    geometry = page.evaluate(
+        """() => Object.fromEntries(["N", "E", "S", "W"].map(s => {
+            const r = document.querySelector(`.seat[data-seat="${s}"]`).getBoundingClientRect();
+            return [s, {x: r.left + r.width / 2, y: r.top + r.height / 2}];
+        }))"""
+    )
+    assert geometry["W"]["x"] > geometry["N"]["x"] > geometry["E"]["x"]
+    assert geometry["N"]["y"] < geometry["W"]["y"] < geometry["S"]["y"]
+    # The side panel is on the left of the table in Arabic.
+    felt = page.locator("#felt").bounding_box()
+    info = page.locator("#info").bounding_box()
+    assert felt and info and info["x"] < felt["x"]
+    assert page.get_attribute("#hand .card >> nth=0", "dir") == "ltr"
+    # Bid with the keyboard too: Tab to the first offer, Enter.
+    for _ in range(40):
+        view = table.wait_ready()
+        if view["phase"] != "bidding":
+            break
+        page.locator("#controls .bid-button").first.focus()
+        offers = page.locator("#controls .bid-button.take")
+        (offers.first if offers.count() else page.locator("#controls .bid-button.pass")).focus()
+        page.keyboard.press("Enter")
+    seen = table.play_deal(keyboard=True)
+    assert seen["cards"] >= 1
+    view = check_score_panel(table)
+    assert page.locator("#score-ns bdi, #score-lines bdi").count() > 0
+    if view["next_deal"]:
+        assert page.locator("#next-deal").is_visible()
+        assert page.locator("#sheet-panel .sheet").is_visible()
+    assert table.errors == []
+
+
+def test_settings_change_the_table_and_persist(table: Table) -> None:
+    """Contrast, grain and colour temperature at 50% by default, applied live through
+    custom properties and filters; four-colour suits; all kept across a reload."""
+    page = table.open("en")
+    table.new_game("cardavia")
+    main = page.locator("main")
+    assert main.evaluate("m => getComputedStyle(m).filter").startswith("contrast(1)")
+    page.click("#settings-panel summary")
+    for name in ("contrast", "grain", "temperature"):
+        assert page.input_value(f"#set-{name}") == "50"
+        assert page.text_content(f'output[for="set-{name}"]') == "50%"
+
+    def slide(name: str, value: int) -> None:
+        page.locator(f"#set-{name}").fill(str(value))
+
+    slide("contrast", 90)
+    slide("grain", 0)
+    slide("temperature", 100)
+    assert page.text_content('output[for="set-contrast"]') == "90%"
+    assert main.evaluate("m => getComputedStyle(m).filter").startswith("contrast(1.4)")
+    grain = main.evaluate("m => getComputedStyle(m, '::after').opacity")
+    assert float(grain) == 0
+    matrix = page.get_attribute("#cv-temperature-matrix", "values") or ""
+    assert matrix.split()[0] == "1.160"  # warmer: more red
+    assert matrix.split()[12] == "0.780"  # less blue
+    diamond = '#hand .card[data-suit="D"], #trick .card[data-suit="D"]'
+    page.check('#settings-panel [name="fourColour"]')
+    assert page.get_attribute("html", "data-four-colour") == "on"
+    colour = page.evaluate(
+        "() => getComputedStyle(document.documentElement).getPropertyValue('--suit-D').trim()"
+    )
+    assert colour == "#1457b8"
+    if page.locator(diamond).count():
+        assert page.locator(diamond).first.evaluate("c => getComputedStyle(c).color") == (
+            "rgb(20, 87, 184)"
+        )
+    page.uncheck('#settings-panel [name="confirm"]')
+
+    page.reload()
+    table.wait_ready()
+    assert page.input_value("#set-contrast") == "90"
+    assert page.input_value("#set-grain") == "0"
+    assert page.input_value("#set-temperature") == "100"
+    assert main.evaluate("m => getComputedStyle(m).filter").startswith("contrast(1.4)")
+    assert page.get_attribute("html", "data-four-colour") == "on"
+    assert page.get_attribute("html", "data-confirm") == "off"
+    # The settings apply on every page: here they follow to another language.
+    page.goto(f"{table.base}/pl/")
+    assert page.get_attribute("html", "data-contrast") == "90"
+    # Reset: back to 50%.
+    page.click("#settings-panel summary")
+    page.click('[data-action="reset-settings"]')
+    assert page.input_value("#set-contrast") == "50"
+    assert page.get_attribute("html", "data-contrast") == "50"
+
+
+def test_phone_width(
+    browser: Browser, server: Server, screenshots: Path, make_table: type[Table]
+) -> None:
+    """At 360 × 740 with a touch screen nothing spills sideways, the eight cards fit, and a
+    tap plays a card at once when confirmation is off."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        reduced_motion="reduce",
+    )
+    context.add_init_script(
+        "localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0, confirm: false}));"
+    )
+    table = make_table(context, server.url)
+    try:
+        page = table.open("es")
+        table.new_game("cardavia")
+        page.screenshot(path=str(screenshots / "table-phone-es.png"))
+
+        def fits() -> None:
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 360, f"the page is {width}px wide"
+            for box in page.eval_on_selector_all(
+                "#hand .card, #controls button",
+                "els => els.map(e => { const r = e.getBoundingClientRect();"
+                " return [r.left, r.right, r.width, r.height]; })",
+            ):
+                left, right, width_, height = box
+                assert left >= 0 and right <= 360
+                assert height >= 40 and width_ >= 36
+
+        fits()
+        for _ in range(30):
+            view = table.wait_ready()
+            if view["phase"] != "bidding":
+                break
+            (page.locator("#controls .bid-button.take").first
+             if page.locator("#controls .bid-button.take").count()
+             else page.locator("#controls .bid-button.pass")).tap()  # fmt: skip
+        view = table.wait_ready()
+        if view["phase"] == "playing":
+            assert len(view["hand"]) == 8
+            fits()
+            card = next(a["card"] for a in view["legal"] if a["kind"] == "play")
+            page.locator(f'#hand .card[data-card="{card}"]').tap()
+            page.wait_for_function(
+                "(c) => !window.cardavia.view.hand.includes(c)", arg=card, timeout=5000
+            )
+            page.screenshot(path=str(screenshots / "table-phone-es-playing.png"))
+        assert table.errors == []
+    finally:
+        context.close()
+
+
+def test_the_page_survives_a_server_restart(
+    browser: Browser, server: Server, make_table: type[Table]
+) -> None:
+    """Kill the server in the middle of a deal: the page says it is reconnecting; start it
+    again, reload, and the deal goes on where it was (the game is saved after every action)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, reduced_motion="reduce")
+    context.add_init_script("localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));")
+    table = make_table(context, server.url)
+    try:
+        page = table.open("pl")
+        table.new_game("cardavia")
+        view = table.bid_until_play()
+        for _ in range(2):  # two of South's cards, then the server goes down
+            if view["phase"] != "playing":
+                break
+            card = next(a["card"] for a in view["legal"] if a["kind"] == "play")
+            page.click(f'#hand .card[data-card="{card}"]')
+            page.click("#controls [data-action=confirm]")
+            page.wait_for_function("(c) => !window.cardavia.view.hand.includes(c)", arg=card)
+            view = table.wait_ready()
+        before = table.view()
+        assert before["phase"] == "playing"
+        server.stop(crash=True)
+        page.locator("#connection").wait_for(state="visible")
+        assert page.get_attribute("#table", "data-connection") == "offline"
+        server.start()
+        page.reload()
+        after = table.wait_ready()
+        for key in ("hand", "trick", "tricks_won", "contract", "bids", "dealer"):
+            assert after[key] == before[key], key
+        assert page.locator("#hand .card").count() == len(before["hand"])
+        table.play_deal()
+        check_score_panel(table)
+        errors = [e for e in table.errors if "ERR_CONNECTION_REFUSED" not in e
+                  and "WebSocket" not in e]  # fmt: skip
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_screenshot_in_each_language(table: Table, screenshots: Path, lang: str) -> None:
+    """The table in each language: lang and dir, the language menu to the same page in the
+    six languages, the words of the page in its language, a screenshot."""
+    page: Page = table.open(lang)
+    assert page.get_attribute("html", "lang") == lang
+    assert page.get_attribute("html", "dir") == ("rtl" if lang == "ar" else "ltr")
+    links = page.eval_on_selector_all(".lang-menu a", "as => as.map(a => a.getAttribute('href'))")
+    assert links == [f"/{code}/" for code in LANGUAGES]
+    assert page.get_attribute('.site-nav a[href$="/rules/"]', "href") == f"/{lang}/rules/"
+    table.new_game("maison")
+    view = table.bid_until_play()
+    assert view["lang"] == lang
+    assert page.text_content("#contract") != table.strings()["ui"]["no_contract"]
+    labels = page.eval_on_selector_all(
+        "#hand .card", "cards => cards.map(c => c.getAttribute('aria-label'))"
+    )
+    assert labels and not any(CODE.match(label or "") for label in labels)
+    page.screenshot(path=str(screenshots / f"table-{lang}.png"), full_page=True)
+    assert table.errors == []

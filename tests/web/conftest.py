@@ -1,0 +1,120 @@
+"""Fixtures of the site's tests: an app on a temporary SQLite file with no AI pause and a
+seeded shuffle, a client, and helpers that create games and follow a table's messages."""
+
+from __future__ import annotations
+
+import faulthandler
+import random
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from cardavia.web.app import Settings, create_app
+
+View = dict[str, Any]
+WATCHDOG_SECONDS = 180
+
+
+@pytest.fixture(autouse=True)
+def watchdog() -> Iterator[None]:
+    """Stop a test that hangs (a socket waiting for a message that never comes) with every
+    thread's traceback, rather than let the suite run forever."""
+    faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True, file=sys.__stderr__)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    """A fresh SQLite database file."""
+    return f"sqlite:///{tmp_path / 'cardavia.db'}"
+
+
+@pytest.fixture
+def make_app(database: str) -> Callable[..., FastAPI]:
+    """Make an app on the test database (the same file each time: a restart), with the
+    computer players answering at once unless ``ai_delay`` says otherwise."""
+
+    def make(**overrides: Any) -> FastAPI:
+        options: dict[str, Any] = {"database_url": database, "ai_delay": (0.0, 0.0), "seed": 7}
+        options.update(overrides)
+        return create_app(Settings(**options))
+
+    return make
+
+
+@pytest.fixture
+def client(make_app: Callable[..., FastAPI]) -> Iterator[TestClient]:
+    """A client of a fresh app (its lifespan running: one event loop for the whole test)."""
+    with TestClient(make_app()) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def new_game(client: TestClient) -> Callable[..., dict[str, str]]:
+    """Create a game through the API; answers ``{"game", "token", "seat"}``."""
+
+    def create(
+        rules: str = "cardavia", level: str = "beginner", lang: str = "en"
+    ) -> dict[str, str]:
+        response = client.post("/api/games", json={"rules": rules, "level": level, "lang": lang})
+        assert response.status_code == 201, response.text
+        data: dict[str, str] = response.json()
+        return data
+
+    return create
+
+
+def is_my_turn(view: View) -> bool:
+    """Whether South must act now."""
+    return view["to_move"] == "S" and bool(view["legal"])
+
+
+def is_settled(view: View) -> bool:
+    """Whether the table waits for South: South's turn, or the deal is over."""
+    return is_my_turn(view) or view["phase"] in ("over", "cancelled")
+
+
+@pytest.fixture
+def settle() -> Callable[..., tuple[View, list[dict[str, Any]]]]:
+    """Read a socket's messages until the table waits for South; answers the last view and
+    every message read (a test fails rather than hang if the table never settles)."""
+
+    def read(ws: Any, limit: int = 200) -> tuple[View, list[dict[str, Any]]]:
+        messages: list[dict[str, Any]] = []
+        for _ in range(limit):
+            message = ws.receive_json()
+            messages.append(message)
+            if message["type"] == "state" and is_settled(message["view"]):
+                return message["view"], messages
+        raise AssertionError(f"the table did not settle in {limit} messages")
+
+    return read
+
+
+@pytest.fixture
+def play_out(
+    settle: Callable[..., tuple[View, list[dict[str, Any]]]],
+) -> Callable[..., tuple[View, list[dict[str, Any]]]]:
+    """Play South with random legal actions until the deal is over; answers the final view
+    and every message. ``view``: the table's view if it was already read (else the socket
+    is read until the table waits for South)."""
+
+    def play(
+        ws: Any, rng: random.Random, view: View | None = None
+    ) -> tuple[View, list[dict[str, Any]]]:
+        messages: list[dict[str, Any]] = []
+        if view is None:
+            view, messages = settle(ws)
+        while view["phase"] not in ("over", "cancelled"):
+            ws.send_json({"type": "action", "action": rng.choice(view["legal"])})
+            view, more = settle(ws)
+            messages += more
+        return view, messages
+
+    return play

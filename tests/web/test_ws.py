@@ -1,0 +1,584 @@
+"""The table's WebSocket (docs/web.md): whole deals played through it, every kind of bad
+message refused in the player's language with nothing changed, the seat token, and the
+guarantee that no message shows another seat's cards before the deal is over."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from cardavia.ai.player import LEVELS, register_player
+from cardavia.belote import DealState, Observation, Phase, Play, Seat
+from cardavia.belote.actions import Action
+from cardavia.belote.notation import Record
+from cardavia.store.db import GameStore
+from cardavia.web.i18n import load_catalogs
+
+NewGame = Callable[..., dict[str, str]]
+Settle = Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]]
+CATALOGS = load_catalogs()
+CARD_CODE = re.compile(r"^[789TJQKA][SHDC]$")
+
+
+def socket_url(game: dict[str, str], lang: str = "en", token: str | None = None) -> str:
+    return f"/ws/games/{game['game']}?token={token or game['token']}&lang={lang}"
+
+
+def stored_record(database: str, game_id: str) -> str:
+    store = GameStore(database)
+    stored = store.load(game_id)
+    store.close()
+    assert stored is not None
+    return stored.record
+
+
+# -- playing ---------------------------------------------------------------------------------
+
+
+def test_first_message_is_the_state(client: TestClient, new_game: NewGame) -> None:
+    game = new_game("maison")
+    with client.websocket_connect(socket_url(game)) as ws:
+        message = ws.receive_json()
+        assert message["type"] == "state"
+        view = message["view"]
+        assert view["seat"] == "S"
+        assert view["game"] == game["game"]
+        assert view["phase"] == "bidding"
+
+
+@pytest.mark.parametrize("rules", ["cardavia", "maison", "coinche", "maghreb"])
+def test_a_whole_deal_through_the_socket(
+    client: TestClient,
+    new_game: NewGame,
+    play_out: Settle,
+    database: str,
+    rules: str,
+) -> None:
+    game = new_game(rules, level="club", lang="fr")
+    with client.websocket_connect(socket_url(game, "fr")) as ws:
+        view, messages = play_out(ws, random.Random(rules))
+        steps = [m["view"]["step"] for m in messages if m["type"] == "state"]
+        assert all(m["type"] == "state" for m in messages)
+        # One message per action: the steps go up one at a time (the first may repeat).
+        assert all(b - a in (0, 1) for a, b in itertools.pairwise(steps))
+    match = Record.from_json(stored_record(database, game["game"])).replay()
+    assert view["step"] == len(match.deal.history)
+    assert view["phase"] == match.deal.phase.value
+    if view["phase"] == "over":
+        assert view["result"]["scores"] == {
+            "NS": match.deal.result.scores[0],  # type: ignore[union-attr]
+            "EW": match.deal.result.scores[1],  # type: ignore[union-attr]
+        }
+        assert sum(len(hand) for hand in view["replay"]["hands"].values()) == 32
+        assert len(view["replay"]["tricks"]) == 8
+        assert all(line["text"] for line in view["result"]["lines"])
+    assert view["next_deal"] == (rules != "cardavia" or view["phase"] == "cancelled")
+
+
+def test_a_match_goes_on_deal_after_deal(
+    client: TestClient, new_game: NewGame, play_out: Settle, settle: Settle
+) -> None:
+    game = new_game("maison")
+    rng = random.Random(5)
+    with client.websocket_connect(socket_url(game)) as ws:
+        for number in (1, 2, 3):
+            view, _ = play_out(ws, rng)
+            assert view["deal_number"] == number
+            assert len(view["match"]["deals"]) == number
+            assert view["next_deal"]
+            ws.send_json({"type": "next_deal"})
+        view, _ = settle(ws)
+        assert view["deal_number"] == 4
+        totals = view["match"]["deals"]
+        assert view["match"]["scores"]["NS"] >= sum(d["NS"] for d in totals)
+
+
+def test_a_single_deal_ends_the_game(
+    client: TestClient, new_game: NewGame, play_out: Settle
+) -> None:
+    rng = random.Random(11)
+    for _ in range(3):
+        game = new_game("cardavia")
+        with client.websocket_connect(socket_url(game)) as ws:
+            view, _ = play_out(ws, rng)
+            if view["phase"] == "over":
+                assert view["match"]["over"]
+                assert not view["next_deal"]
+                ws.send_json({"type": "next_deal"})
+                error = ws.receive_json()
+                assert error["code"] == "match_over"
+                return
+            assert view["next_deal"]  # cancelled: deal again
+    pytest.skip("every deal was cancelled")
+
+
+def test_two_connections_see_every_change_each_in_its_language(
+    client: TestClient, new_game: NewGame, settle: Settle
+) -> None:
+    game = new_game("cardavia")
+    with (
+        client.websocket_connect(socket_url(game, "fr")) as french,
+        client.websocket_connect(socket_url(game, "ar")) as arabic,
+    ):
+        view, _ = settle(french)
+        seen, _ = settle(arabic)
+        assert seen["step"] == view["step"]
+        french.send_json({"type": "action", "action": view["legal"][0]})
+        view, _ = settle(french)
+        seen, _ = settle(arabic)
+        assert (seen["step"], seen["lang"], view["lang"]) == (view["step"], "ar", "fr")
+        assert [b["text"] for b in seen["bids"]] != [b["text"] for b in view["bids"]]
+
+
+# -- bad input -------------------------------------------------------------------------------
+
+
+BAD_MESSAGES: list[tuple[str | bytes, str]] = [
+    ("not json at all", "bad_json"),
+    ("{'type': 'sync'}", "bad_json"),
+    ("[" * 3000 + "]" * 3000, "too_large"),
+    ("[" * 2000 + "]" * 2000, "bad_json"),
+    ("[1, 2]", "not_an_object"),
+    ("42", "not_an_object"),
+    ("null", "not_an_object"),
+    ('"action"', "not_an_object"),
+    (b"\xff\x00\x01", "bad_json"),
+    ("{}", "missing_field"),
+    ('{"type": "hello"}', "unknown_type"),
+    ('{"type": 7}', "unknown_type"),
+    ('{"type": "sync", "extra": 1}', "unknown_field"),
+    ('{"type": "action"}', "missing_field"),
+    ('{"type": "action", "action": "pass"}', "bad_field"),
+    ('{"type": "action", "action": []}', "bad_field"),
+    ('{"type": "action", "action": {}}', "missing_field"),
+    ('{"type": "action", "action": {"kind": "fold"}}', "unknown_kind"),
+    ('{"type": "action", "action": {"kind": null}}', "missing_field"),
+    ('{"type": "action", "action": {"kind": 3}}', "unknown_kind"),
+    ('{"type": "action", "action": {"kind": "pass", "seat": "N"}}', "unknown_field"),
+    ('{"type": "action", "action": {"kind": "play"}}', "missing_field"),
+    ('{"type": "action", "action": {"kind": "play", "card": "ZZ"}}', "unknown_card"),
+    ('{"type": "action", "action": {"kind": "play", "card": "1H"}}', "unknown_card"),
+    ('{"type": "action", "action": {"kind": "play", "card": 12}}', "unknown_card"),
+    (
+        '{"type": "action", "action": {"kind": "play", "card": "JH", "announce": "yes"}}',
+        "bad_field",
+    ),
+    ('{"type": "action", "action": {"kind": "take", "strain": "X"}}', "unknown_strain"),
+    ('{"type": "action", "action": {"kind": "take", "strain": 1}}', "unknown_strain"),
+    (
+        '{"type": "action", "action": {"kind": "bid", "value": "lots", "strain": "H"}}',
+        "bad_bid_value",
+    ),
+    (
+        '{"type": "action", "action": {"kind": "bid", "value": true, "strain": "H"}}',
+        "bad_bid_value",
+    ),
+    ('{"type": "action", "action": {"kind": "bid", "value": 90, "strain": "H"}}', "wrong_phase"),
+    ('{"type": "action", "action": {"kind": "coinche"}}', "wrong_phase"),
+    ('{"type": "action", "action": {"kind": "play", "card": "JH"}}', "wrong_phase"),
+    ('{"type": "next_deal"}', "deal_not_over"),
+    ("x" * 10_000, "too_large"),
+]
+
+
+@pytest.mark.parametrize("lang", ["fr", "ar", "pl", "hi", "es"])
+def test_bad_messages_are_refused_in_the_players_language(
+    client: TestClient, new_game: NewGame, settle: Settle, database: str, lang: str
+) -> None:
+    game = new_game("cardavia", lang=lang)
+    wording = CATALOGS.wording(lang)
+    english = CATALOGS.wording("en")
+    with client.websocket_connect(socket_url(game, lang)) as ws:
+        view, _ = settle(ws)
+        assert view["phase"] == "bidding"  # a classic table, South to bid
+        record = stored_record(database, game["game"])
+        for text, code in BAD_MESSAGES:
+            if isinstance(text, bytes):
+                ws.send_bytes(text)
+            else:
+                ws.send_text(text)
+            error = ws.receive_json()
+            assert error["type"] == "error", (text, error)
+            assert error["code"] == code, (text, error)
+            assert error["message"], text
+            assert error["message"] != english.error(code, error["args"]) or code == "wrong_phase"
+            if code != "wrong_phase":
+                assert error["message"] == wording.error(code, error["args"])
+            ws.send_json({"type": "sync"})
+            again = ws.receive_json()
+            assert again == {"type": "state", "view": view}, text
+        assert stored_record(database, game["game"]) == record
+
+
+def test_engine_refusals_during_the_bidding(
+    client: TestClient, new_game: NewGame, settle: Settle, database: str
+) -> None:
+    game = new_game("cardavia", lang="fr")
+    with client.websocket_connect(socket_url(game, "fr")) as ws:
+        view, _ = settle(ws)
+        record = stored_record(database, game["game"])
+        turned_suit = view["turned"][1]
+        other = next(s for s in "SHDC" if s != turned_suit)
+        if len(view["bids"]) < 4:  # the first round: only the turned suit may be taken
+            ws.send_json({"type": "action", "action": {"kind": "take", "strain": other}})
+            error = ws.receive_json()
+            assert error["code"] == "must_take_turned_suit"
+            assert error["args"] == {"suit": turned_suit}
+            suit = CATALOGS.wording("fr").suit(turned_suit, "french")
+            assert (
+                error["message"]
+                == f"Au premier tour, vous ne pouvez prendre qu'à la couleur retournée ({suit})."
+            )
+        ws.send_json({"type": "action", "action": {"kind": "bid", "value": 90, "strain": "H"}})
+        error = ws.receive_json()
+        assert error["code"] == "wrong_phase"
+        assert error["message"].startswith("À cette table, on prend ou on passe")
+        assert stored_record(database, game["game"]) == record
+
+
+def test_refused_cards_while_playing(
+    client: TestClient, new_game: NewGame, settle: Settle, database: str
+) -> None:
+    rng = random.Random(3)
+    for _ in range(20):
+        game = new_game("maison", lang="es")
+        with client.websocket_connect(socket_url(game, "es")) as ws:
+            view, _ = settle(ws)
+            while view["phase"] not in ("over", "cancelled"):
+                if view["phase"] == "playing" and view["refusals"]:
+                    record = stored_record(database, game["game"])
+                    legal_cards = {a["card"] for a in view["legal"]}
+                    assert set(view["refusals"]) == set(view["hand"]) - legal_cards
+                    card, refusal = next(iter(view["refusals"].items()))
+                    ws.send_json({"type": "action", "action": {"kind": "play", "card": card}})
+                    error = ws.receive_json()
+                    assert error["code"] == refusal["code"]
+                    assert error["message"] == refusal["message"]
+                    assert error["args"] == refusal["args"]
+                    assert error["message"].startswith(("Tienes", "No tienes", "No puedes"))
+                    missing = next(c for c in _all_cards() if c not in view["hand"])
+                    ws.send_json({"type": "action", "action": {"kind": "play", "card": missing}})
+                    error = ws.receive_json()
+                    assert error["code"] == "not_in_hand"
+                    name = CATALOGS.wording("es").card(missing, "french")
+                    assert error["message"] == f"Esa carta no está en tu mano: {name}."
+                    ws.send_json({"type": "sync"})
+                    assert ws.receive_json()["view"] == view
+                    assert stored_record(database, game["game"]) == record
+                    return
+                ws.send_json({"type": "action", "action": rng.choice(view["legal"])})
+                view, _ = settle(ws)
+    pytest.fail("no deal gave South a card it could not play")
+
+
+def _all_cards() -> list[str]:
+    return [rank + suit for suit in "SHDC" for rank in "789TJQKA"]
+
+
+def test_acting_out_of_turn(
+    make_app: Callable[..., FastAPI], settle: Settle, database: str
+) -> None:
+    with TestClient(make_app(ai_delay=(30.0, 30.0))) as client:
+        for _ in range(10):
+            created = client.post("/api/games", json={"rules": "cardavia", "lang": "pl"}).json()
+            with client.websocket_connect(socket_url(created, "pl")) as ws:
+                view = ws.receive_json()["view"]
+                if view["to_move"] == "S":
+                    continue  # South deals with its turn first: try another shuffle
+                record = stored_record(database, created["game"])
+                ws.send_json({"type": "action", "action": {"kind": "pass"}})
+                error = ws.receive_json()
+                assert error["code"] == "not_your_turn"
+                seat = CATALOGS.wording("pl").seat(view["to_move"])
+                assert error["message"] == f"To nie twoja kolej: teraz gra {seat}."
+                assert error["args"] == {"seat": "S", "to_move": view["to_move"]}
+                assert stored_record(database, created["game"]) == record
+                return
+    pytest.fail("South was always first to bid")
+
+
+# -- the seat token --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("which", "code", "close"),
+    [
+        ("missing", "missing_token", 4401),
+        ("wrong", "bad_token", 4403),
+        ("other", "bad_token", 4403),
+        ("unknown", "game_not_found", 4404),
+    ],
+)
+def test_the_token_guards_the_seat(
+    client: TestClient, new_game: NewGame, which: str, code: str, close: int
+) -> None:
+    game, other = new_game(), new_game()
+    url = {
+        "missing": f"/ws/games/{game['game']}?lang=hi",
+        "wrong": f"/ws/games/{game['game']}?token=guess&lang=hi",
+        "other": socket_url(game, "hi", token=other["token"]),
+        "unknown": socket_url({"game": "nosuchgame", "token": game["token"]}, "hi"),
+    }[which]
+    with client.websocket_connect(url) as ws:
+        error = ws.receive_json()
+        assert error["type"] == "error"
+        assert error["code"] == code
+        assert error["message"] == CATALOGS.wording("hi").error(code)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == close
+
+
+# -- what the browser may see ----------------------------------------------------------------
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string of a JSON value, keys included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _states_by_step(deal: DealState) -> list[DealState]:
+    states = [deal.initial()]
+    for action in deal.history:
+        states.append(states[-1].apply(action))
+    return states
+
+
+def _may_know(state: DealState) -> set[str]:
+    """The cards South may know in a state, worked out from the state itself (not from an
+    observation): its own cards, every card played, the turned card of classic tables, and
+    the cards of the announcements shown after the first trick."""
+    known = set(state.hand(Seat.S).codes())
+    for trick in state.tricks:
+        known |= set(_codes(trick.cards))
+    known |= set(_codes(card for _, card in state.trick))
+    if state.rules.bidding == "classic":
+        known |= set(_codes([state.deck[20]]))
+    winner = state.announcement_winner
+    if winner is not None:
+        for seat in winner.seats:
+            for item in state.declared[seat]:
+                known |= set(item.card_set.codes())
+    return known
+
+
+def _codes(cards: Any) -> list[str]:
+    from cardavia.belote.cards import card_code
+
+    return [card_code(c) for c in cards]
+
+
+@pytest.mark.parametrize("rules", ["cardavia", "maison", "coinche", "maghreb"])
+def test_no_message_shows_another_seats_cards_before_the_deal_is_over(
+    client: TestClient, new_game: NewGame, play_out: Settle, database: str, rules: str
+) -> None:
+    rng = random.Random(f"leak-{rules}")
+    checked = 0
+    for _ in range(3):
+        game = new_game(rules, level="club", lang="en")
+        collected: list[dict[str, Any]] = []
+        with client.websocket_connect(socket_url(game)) as ws:
+            for _deal in range(2):
+                view, messages = play_out(ws, rng)
+                collected += messages
+                if not view["next_deal"]:
+                    break
+                ws.send_json({"type": "next_deal"})
+        match = Record.from_json(stored_record(database, game["game"])).replay()
+        states = [_states_by_step(deal) for deal in match.deals]
+        for message in collected:
+            assert message["type"] == "state"
+            view = message["view"]
+            state = states[view["deal_number"] - 1][view["step"]]
+            assert view["phase"] == state.phase.value
+            assert view["hand"] == state.hand(Seat.S).codes()
+            if state.is_over:
+                continue
+            assert view["replay"] is None
+            known = _may_know(state)
+            shown = {s for s in _strings(view) if CARD_CODE.match(s)}
+            assert shown <= known, (shown - known, view)
+            checked += 1
+    assert checked > 50
+
+
+def test_the_view_is_built_from_the_observation_only() -> None:
+    """Two deals with the same South hand and public history, but different hidden hands,
+    give the same view: nothing of the hidden cards reaches it."""
+    from cardavia.belote.match import Match
+    from cardavia.belote.rules import find_rules
+    from cardavia.web.table import build_view
+
+    rules = find_rules("coinche")
+    base = list(range(32))
+    one = Match.from_deck(rules, dealer=Seat.W, deck=base)
+    south = set(one.deal.hand(Seat.S))
+    # Swap two cards between North and East: South sees the same.
+    north, east = sorted(one.deal.hand(Seat.N))[0], sorted(one.deal.hand(Seat.E))[0]
+    swapped = [east if c == north else north if c == east else c for c in base]
+    two = Match.from_deck(rules, dealer=Seat.W, deck=swapped)
+    assert set(two.deal.hand(Seat.S)) == south
+    wording = CATALOGS.wording("en")
+    assert build_view(one, wording) == build_view(two, wording)
+
+
+# -- the computer players --------------------------------------------------------------------
+
+
+class _GatedPlayer:
+    """A computer player that waits until the test lets it decide."""
+
+    entered = threading.Event()
+    release = threading.Event()
+
+    def decide(self, observation: Observation, rng: random.Random) -> Action:
+        type(self).entered.set()
+        assert type(self).release.wait(10), "the test never released the player"
+        return observation.legal_actions[0]
+
+
+class _BrokenPlayer:
+    """A computer player that fails every time."""
+
+    def decide(self, observation: Observation, rng: random.Random) -> Action:
+        raise RuntimeError("broken on purpose")
+
+
+@pytest.fixture
+def extra_levels() -> Iterator[None]:
+    register_player("gated", _GatedPlayer)
+    register_player("broken", _BrokenPlayer)
+    _GatedPlayer.entered.clear()
+    _GatedPlayer.release.clear()
+    yield
+    _GatedPlayer.release.set()
+    LEVELS.pop("gated", None)
+    LEVELS.pop("broken", None)
+
+
+def test_the_server_answers_while_a_computer_player_thinks(
+    client: TestClient, extra_levels: None, settle: Settle
+) -> None:
+    for _ in range(10):
+        created = client.post("/api/games", json={"level": "gated"}).json()
+        with client.websocket_connect(socket_url(created)) as ws:
+            view = ws.receive_json()["view"]
+            if view["to_move"] == "S":
+                continue
+            assert _GatedPlayer.entered.wait(10)
+            # The decision blocks its worker thread, not the server: other requests and this
+            # very connection are answered meanwhile.
+            assert client.get("/healthz").text == "ok"
+            ws.send_json({"type": "sync"})
+            assert ws.receive_json()["view"]["step"] == view["step"]
+            _GatedPlayer.release.set()
+            view, _ = settle(ws)
+            assert view["step"] > 0
+            return
+    pytest.fail("South was always first to bid")
+
+
+def test_a_failing_computer_player_does_not_stop_the_game(
+    client: TestClient, extra_levels: None, new_game: NewGame, play_out: Settle
+) -> None:
+    broken = new_game("maison", level="broken")
+    sound = new_game("maison", level="beginner")
+    with (
+        client.websocket_connect(socket_url(broken)) as first,
+        client.websocket_connect(socket_url(sound)) as second,
+    ):
+        view, _ = play_out(first, random.Random(1))
+        assert view["phase"] in ("over", "cancelled")
+        view, _ = play_out(second, random.Random(2))
+        assert view["phase"] in ("over", "cancelled")
+
+
+def test_a_failed_save_changes_nothing_and_spares_other_games(
+    client: TestClient, new_game: NewGame, settle: Settle
+) -> None:
+    service = client.app.state.tables  # type: ignore[attr-defined]
+    store = service.store
+    doomed, sound = new_game("cardavia"), new_game("cardavia")
+    real_save = store.save
+
+    def save(game_id: str, record: str, *, revision: int) -> int:
+        if game_id == doomed["game"]:
+            raise OSError("disk full")
+        return int(real_save(game_id, record, revision=revision))
+
+    store.save = save
+    try:
+        with (
+            client.websocket_connect(socket_url(doomed, "fr")) as ws1,
+            client.websocket_connect(socket_url(sound, "fr")) as ws2,
+        ):
+            view1 = ws1.receive_json()["view"]
+            if view1["to_move"] == "S":
+                ws1.send_json({"type": "action", "action": {"kind": "pass"}})
+            else:
+                time.sleep(0.2)  # let the computer players try
+            error = ws1.receive_json()
+            assert error["type"] == "error"
+            assert error["code"] == "internal"
+            assert error["message"] == CATALOGS.wording("fr").error("internal")
+            ws1.send_json({"type": "sync"})
+            assert ws1.receive_json()["view"]["step"] == view1["step"]
+            view2, _ = settle(ws2)
+            ws2.send_json({"type": "action", "action": view2["legal"][0]})
+            after, _ = settle(ws2)
+            assert after["step"] > view2["step"]
+    finally:
+        store.save = real_save
+
+
+def test_the_computer_players_pause(make_app: Callable[..., FastAPI], settle: Settle) -> None:
+    pause = 0.3
+    with TestClient(make_app(ai_delay=(pause, pause))) as client:
+        created = client.post("/api/games", json={"rules": "coinche"}).json()
+        with client.websocket_connect(socket_url(created)) as ws:
+            view = ws.receive_json()["view"]
+            started = time.monotonic()
+            while view["to_move"] != "S":
+                view = ws.receive_json()["view"]
+            elapsed = time.monotonic() - started
+            seats_before_south = view["step"]
+            assert elapsed >= pause * seats_before_south * 0.9
+
+
+def test_json_of_the_protocol_round_trips() -> None:
+    """Every legal action of a view can be sent back as it is."""
+    from cardavia.belote.match import Match
+    from cardavia.belote.rules import find_rules
+    from cardavia.web.table import build_view, parse_action
+
+    rng = random.Random(9)
+    for name in ("cardavia", "maison", "coinche", "maghreb"):
+        match = Match.start(find_rules(name), dealer=Seat.E, rng=rng)
+        while not match.deal.is_over:
+            seat = match.deal.to_move
+            assert seat is not None
+            view = build_view(match, CATALOGS.wording("en"), seat=seat)
+            actions = [parse_action(json.loads(json.dumps(a)), seat=seat) for a in view["legal"]]
+            assert set(actions) == set(match.deal.observation(seat).legal_actions)
+            match = match.apply(rng.choice(actions))
+        assert match.deal.phase in (Phase.OVER, Phase.CANCELLED)
+        assert isinstance(match.deal.history[-1], Play) or match.deal.phase == Phase.CANCELLED
