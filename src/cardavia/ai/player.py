@@ -46,7 +46,7 @@ LEVELS: dict[str, str | PlayerFactory] = {
     "beginner": "cardavia.ai.beginner:BeginnerPlayer",
     "club": "cardavia.ai.club:ClubPlayer",
     "strong": "cardavia.ai.strong:StrongPlayer",
-    "expert": "cardavia.ai.strong:ExpertPlayer",
+    "expert": "cardavia.ai.expert:ExpertPlayer",
 }
 """The levels by name, weakest first: a ``"module:attr"`` path to a factory (imported on
 first use) or the factory itself."""

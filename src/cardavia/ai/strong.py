@@ -114,7 +114,7 @@ class StrongPlayer:
         count = worlds_for(8 - len(observation.tricks), self.worlds)
         worlds = observation.sample_worlds(rng, count)
         weights = self.weigh(observation, worlds)
-        values = card_values(observation, worlds, weights, node_budget=self.node_budget)
+        values = self.evaluate(observation, worlds, weights)
         if not values:
             return with_declarations(observation, cards[0])
         table = table_for(observation.rules, observation.contract.strain)  # type: ignore[union-attr]
@@ -123,6 +123,15 @@ class StrongPlayer:
             cards, key=lambda c: (round(values.get(c, -1.0), 6), -table.points[c], -table.order[c])
         )
         return with_declarations(observation, best)
+
+    def evaluate(
+        self,
+        observation: Observation,
+        worlds: Sequence[tuple[int, int, int, int]],
+        weights: Sequence[float] | None,
+    ) -> dict[Card, float]:
+        """What each legal card is worth over the worlds: card points at this level."""
+        return card_values(observation, worlds, weights, node_budget=self.node_budget)
 
     def weigh(
         self, observation: Observation, worlds: Sequence[tuple[int, int, int, int]]
