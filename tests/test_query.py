@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import queue
+import random
 import subprocess
 import sys
 import threading
@@ -12,7 +13,15 @@ from typing import Any
 
 import pytest
 
-from cardavia.query import answer, answer_line
+from cardavia.ai.player import find_player, play_deal, player_levels
+from cardavia.ai.solver import Position, solve_root
+from cardavia.belote import Seat, find_rules
+from cardavia.belote.actions import parse_action
+from cardavia.belote.cards import card_code, parse_card
+from cardavia.belote.game import DealState, Phase
+from cardavia.belote.notation import Record
+from cardavia.belote.play import Strain, table_for
+from cardavia.query import MAX_PLAYOUTS, answer, answer_line
 
 # RULES.md 11: rules, trump, trick so far, player, hand, legal cards.
 EXAMPLES = [
@@ -133,6 +142,174 @@ def test_trick_partial_and_last() -> None:
     assert answer(request) == {"winner": "N", "points": 29}
 
 
+# -- solve, playouts, decide -----------------------------------------------------------------
+
+# Spades trump (coinche), two tricks left, W has led the ace of diamonds. Each seat of N E S
+# must follow diamonds, so W wins this trick and leads the queen of hearts, which S's ace
+# takes. Card points: AD 11, TD 10, KD 4, QH 3, AH 11, the 7s, 8s and 9 nothing.
+#   N plays KD: E-W take AD KD TD 8D = 11 + 4 + 10 + 0 = 25; N-S take QH 7D 9H AH and the
+#               last trick's 10 = 3 + 0 + 0 + 11 + 10 = 24.
+#   N plays 7D: E-W take AD 7D TD 8D = 21; N-S take QH KD 9H AH + 10 = 3 + 4 + 11 + 10 = 28.
+# No capot: with no tricks taken before, these are not the deal's eight.
+ENDGAME: dict[str, Any] = {
+    "query": "solve",
+    "rules": "coinche",
+    "contract": "S",
+    "hands": {"N": ["KD", "7D"], "E": ["TD", "9H"], "S": ["8D", "AH"], "W": ["QH"]},
+    "trick": [["W", "AD"]],
+    "tricks_won": {"NS": 0, "EW": 0},
+}
+
+# N-S have taken the first six tricks and N leads the last two (spades trump): JS 20, AH 11.
+#   N leads JS: W must follow with the 7S; the AH then takes the last trick too. N-S take
+#               both: 20 + 11 + 10 (last trick) and, for the capot (coinche: 252 for the
+#               deal instead of 152 + 10), 252 - 162 = 90 more: 131.
+#   N leads AH: E follows with the 7H and W, with no heart, must trump with the 7S; W leads
+#               the 8D and N's JS takes it: N-S make 20 + 10 = 30.
+CAPOT: dict[str, Any] = {
+    "query": "solve",
+    "rules": "coinche",
+    "contract": "S",
+    "hands": {"N": ["AH", "JS"], "E": ["7H", "9C"], "S": ["7D", "9D"], "W": ["7S", "8D"]},
+    "trick": [],
+    "leader": "N",
+    "tricks_won": {"NS": 6, "EW": 0},
+}
+
+
+def position_of(request: dict[str, Any]) -> Position:
+    """The solver's position for a request, built directly."""
+    hands = [sum(1 << parse_card(c) for c in request["hands"][s.name]) for s in Seat]
+    trick = [(Seat[seat], parse_card(card)) for seat, card in request["trick"]]
+    won = request["tricks_won"]
+    return Position.from_rules(
+        find_rules(request["rules"]),
+        Strain.parse(request["contract"]),
+        hands,
+        trick=trick,
+        leader=Seat[request["leader"]] if "leader" in request else None,
+        tricks_won=(won["NS"], won["EW"]),
+    )
+
+
+def test_solve_an_endgame_by_hand_and_by_the_solver() -> None:
+    got = answer(ENDGAME)
+    assert got == {"to_move": "N", "values": {"KD": 24, "7D": 28}}
+    solved = solve_root(position_of(ENDGAME))
+    assert got["values"] == {card_code(card): value for card, value in solved.items()}
+
+
+def test_solve_counts_the_capot() -> None:
+    assert answer(CAPOT) == {"to_move": "N", "values": {"AH": 30, "JS": 131}}
+    no_capot = {**CAPOT, "tricks_won": {"NS": 5, "EW": 1}}
+    assert answer(no_capot)["values"] == {"AH": 30, "JS": 41}
+
+
+def seeded_position(seed: int, tricks_won: dict[str, int]) -> dict[str, Any]:
+    """A position of a random deal: W has led, four tricks to play."""
+    cards = [card_code(c) for c in range(32)]
+    random.Random(seed).shuffle(cards)
+    hands = {seat: cards[4 * i : 4 * i + 4] for i, seat in enumerate("NESW")}
+    lead = hands["W"].pop()
+    return {
+        "rules": "coinche",
+        "contract": "H",
+        "hands": hands,
+        "trick": [["W", lead]],
+        "tricks_won": tricks_won,
+    }
+
+
+def test_solve_a_larger_position_as_the_solver_does() -> None:
+    request = {"query": "solve", **seeded_position(3, {"NS": 2, "EW": 2})}
+    got = answer(request)
+    assert got["to_move"] == "N"
+    assert list(got["values"]) == [c for c in request["hands"]["N"] if c in got["values"]]
+    solved = solve_root(position_of(request))
+    assert got["values"] == {card_code(card): value for card, value in solved.items()}
+
+
+def test_playouts_reproducible_and_adding_up() -> None:
+    request = {
+        "query": "playouts",
+        "n": 20_000,
+        "seed": 7,
+        **seeded_position(5, {"NS": 1, "EW": 3}),
+    }
+    first, again = answer(request), answer(request)
+    assert first["n"] == 20_000 and isinstance(first["seconds"], float)
+    assert (first["NS"], first["EW"]) == (again["NS"], again["EW"])
+    other = answer({**request, "seed": 8})
+    assert (other["NS"], other["EW"]) != (first["NS"], first["EW"])
+    # No capot can happen (both sides have taken tricks): every playout shares out the
+    # points left and the last trick's 10.
+    points = table_for(find_rules("coinche"), Strain.HEARTS).points
+    left = [parse_card(c) for hand in request["hands"].values() for c in hand]
+    left.append(parse_card(request["trick"][0][1]))
+    assert len(left) == 16
+    assert first["NS"] + first["EW"] == pytest.approx(sum(points[c] for c in left) + 10)
+    assert first["NS"] > 0 and first["EW"] > 0
+
+
+def record_of(state: DealState) -> dict[str, Any]:
+    record: dict[str, Any] = json.loads(Record.from_deal(state).to_json())
+    return record
+
+
+def deal_in_play(seed: int = 3) -> DealState:
+    """A seeded deal played by club players to the second card of its second trick."""
+    state = DealState.deal(find_rules("maison"), dealer=Seat.W, rng=random.Random(seed))
+    player, rng = find_player("club"), random.Random(0)
+    while not (state.phase == Phase.PLAYING and len(state.tricks) == 1 and state.trick):
+        assert state.to_move is not None
+        state = state.apply(player.decide(state.observation(state.to_move), rng))
+    return state
+
+
+def test_decide_for_each_level() -> None:
+    state = deal_in_play()
+    assert state.to_move is not None and len(state.legal_actions) > 1
+    seat = state.to_move.name
+    for level in player_levels():
+        request = {"query": "decide", "level": level, "seat": seat, "record": record_of(state)}
+        got = answer(request)
+        assert list(got) == ["action"], (level, got)
+        assert parse_action(got["action"]) in state.legal_actions
+        assert answer({**request, "seed": 0}) == got  # the default seed is 0
+    # The record may also come as its text, and the bidding is decided too.
+    request = {"query": "decide", "level": "strong", "seat": seat}
+    text = Record.from_deal(state).to_json()
+    assert answer({**request, "record": text}) == answer({**request, "record": record_of(state)})
+    start = DealState.deal(find_rules("coinche"), dealer=Seat.W, rng=random.Random(1))
+    bid = answer({**request, "seat": "N", "record": record_of(start)})
+    assert parse_action(bid["action"]) in start.legal_actions
+
+
+def test_decide_refuses_a_seat_not_to_move_and_a_finished_deal() -> None:
+    state = deal_in_play()
+    assert state.to_move is not None
+    other = state.to_move.next.name
+    request = {"query": "decide", "level": "club", "seat": other, "record": record_of(state)}
+    assert answer(request) == {"error": f"it is {state.to_move.name}'s turn, not {other}'s"}
+    players = [find_player("club")] * 4
+    over = play_deal(state, players, random.Random(0))
+    assert over.is_over
+    got = answer({**request, "record": record_of(over)})
+    assert "over" in got["error"]
+
+
+def solve_line(**change: Any) -> str:
+    return json.dumps({**ENDGAME, **change})
+
+
+def decide_line(**change: Any) -> str:
+    request = {"query": "decide", "level": "club", "seat": "E", "record": DECIDE_RECORD}
+    return json.dumps({**request, **change})
+
+
+DECIDE_RECORD = record_of(deal_in_play())
+FOUR_HANDS = ENDGAME["hands"]
+
 BAD_LINES = [
     ("this is not json", "not JSON"),
     ('{"query": "weather"}', "unknown query"),
@@ -146,6 +323,33 @@ BAD_LINES = [
     (legal_request("maison", "X", [], "N", "7S"), "unknown contract"),
     ('{"query": "trick", "rules": "maison", "contract": "H", "trick": []}', "empty"),
     ('{"query": "legal", "contract": "H", "seat": "N", "hand": ["7S"]}', "rules"),
+    (solve_line(hands={**FOUR_HANDS, "W": ["KD"]}), "in both N's and W's hands"),
+    (solve_line(hands={**FOUR_HANDS, "W": ["AD"]}), "both in W's hand and in the trick"),
+    (solve_line(hands={**FOUR_HANDS, "W": ["QH", "7C"]}), "W holds 2 cards, not 1"),
+    (solve_line(hands={**FOUR_HANDS, "E": ["TD"]}), "E holds 1 card, not 2"),
+    (solve_line(hands={"N": ["KD", "7D"]}), "no hand for E"),
+    (solve_line(hands=["KD", "7D"]), "'hands' must be an object"),
+    (solve_line(trick=[["W", "AD"], ["E", "TD"]]), "out of turn"),
+    (solve_line(trick=[["W", "AD"], ["N", "9S"]], hands={**FOUR_HANDS, "N": ["KD"]}), "follow"),
+    (solve_line(trick=[], hands={**FOUR_HANDS, "W": ["QH", "AD"]}), "'leader'"),
+    (solve_line(leader="E"), "W led the trick"),
+    (solve_line(tricks_won={"NS": 4, "EW": 3}), "more than eight"),
+    (solve_line(tricks_won={"NS": 1}), "tricks_won"),
+    (solve_line(tricks_won={"NS": -1, "EW": 0}), "tricks_won.NS"),
+    (solve_line(hands={s: [] for s in "NESW"}, trick=[], leader="N"), "holds no card"),
+    (solve_line(contract="X"), "unknown contract"),
+    (solve_line(query="playouts", n=MAX_PLAYOUTS + 1), f"at most {MAX_PLAYOUTS} playouts"),
+    (solve_line(query="playouts"), "missing 'n'"),
+    (solve_line(query="playouts", n=True), "'n' must be a whole number"),
+    (solve_line(query="playouts", n=0), "'n' must be 1 or more"),
+    (solve_line(query="playouts", n=10, seed="x"), "'seed'"),
+    (decide_line(level="grandmaster"), "unknown level"),
+    (decide_line(level=None), "missing 'level'"),
+    (decide_line(seat="N"), "it is E's turn, not N's"),
+    (decide_line(record=None), "'record' must be"),
+    (decide_line(record={"format": "nope"}), "the record has no"),
+    (decide_line(record="{"), "not JSON"),
+    (decide_line(seed=1.5), "'seed'"),
 ]
 
 

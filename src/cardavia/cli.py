@@ -699,7 +699,7 @@ def show_match(console: Console, words: Words, match: Match) -> None:
 def query() -> None:
     """Answer rules questions: JSON lines on stdin, one JSON answer a line on stdout.
 
-    Queries: legal, trick, announcements (see cardavia.query).
+    Queries: legal, trick, announcements, solve, playouts, decide (see cardavia.query).
     """
     try:
         serve(sys.stdin, sys.stdout)

@@ -11,6 +11,18 @@ answered. An ``id`` in a request is copied into its answer, so a client may pipe
   ``{"winner": "E", "points": 41}``; ``"last": true`` adds the 10 of the last trick.
 - ``announcements``: the best set of announcements ``hand`` can declare (RULES.md 7).
   ``{"announcements": [{"kind", "name", "cards", "points"}, ...], "total": 120}``.
+- ``solve``: with all four ``hands`` known, the ``trick`` on the table (or the ``leader`` of
+  an empty one) and the ``tricks_won`` so far (``{"NS": 0, "EW": 0}`` by default), the card
+  points the side to move makes from here under best play (this trick, the tricks to come,
+  the last trick's 10 and a capot included) with each of its legal cards, in the hand's
+  order: ``{"to_move": "N", "values": {"JS": 95, "8S": 71}}``.
+- ``playouts``: the same position played out ``n`` times at random (each card drawn among
+  the legal ones; ``seed``, 0 by default, fixes the draws): the mean card points of each
+  side and the seconds it took. ``{"NS": 81.2, "EW": 80.8, "n": 100000, "seconds": 0.04}``.
+- ``decide``: what a computer player of ``level`` does as ``seat`` at the end of a deal
+  ``record`` (the JSON form of :mod:`cardavia.belote.notation`, as an object or as text),
+  seeing only that seat's observation of the record's last deal; ``seed`` (0 by default)
+  makes the answer reproducible. ``{"action": "E JH"}``.
 
 ``rules`` is a preset's name (``cardavia``, ``maison``, ``coinche``, ``maghreb``) or an
 object: ``{"name": "maison", "undertrump": "optional"}``. ``contract`` is ``S H D C`` (that
@@ -26,16 +38,25 @@ suit is trump), ``NT`` or ``AT``. Cards are codes such as ``JH``, ``TD``; seats 
 from __future__ import annotations
 
 import json
+import random
+import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any, Final
 
+from cardavia.ai.player import find_player
+from cardavia.ai.solver import KernelMissingError, Position, playouts, solve_root
 from cardavia.belote.announcements import best_announcements
-from cardavia.belote.cards import Card, Seat, card_code, parse_card, parse_seat
+from cardavia.belote.cards import Card, Seat, Team, card_code, parse_card, parse_seat
 from cardavia.belote.game import Reason
+from cardavia.belote.notation import Record
 from cardavia.belote.play import LAST_TRICK_BONUS, Strain, constraint, table_for, winning_index
 from cardavia.belote.rules import Rules, find_rules
 
 Answer = dict[str, Any]
+
+MAX_PLAYOUTS: Final = 2_000_000
+"""The most random playouts one ``playouts`` request may ask for (some seconds of work: the
+session answers one request at a time)."""
 
 
 class QueryError(ValueError):
@@ -165,6 +186,125 @@ def read_trick(value: object, *, most: int) -> list[tuple[Seat, Card]]:
     return plays
 
 
+def read_int(value: object, what: str, *, low: int, high: int | None = None) -> int:
+    """A whole number (not a boolean) from ``low`` to ``high``."""
+    if value is None:
+        raise QueryError(f"missing '{what}': a whole number")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise QueryError(f"'{what}' must be a whole number, not {value!r}")
+    if value < low or (high is not None and value > high):
+        upper = f" to {high}" if high is not None else " or more"
+        raise QueryError(f"'{what}' must be {low}{upper}, not {value}")
+    return value
+
+
+def read_hands(value: object) -> dict[Seat, list[Card]]:
+    """The four hands, ``{"N": [...], "E": [...], "S": [...], "W": [...]}``, no card in two
+    of them."""
+    if not isinstance(value, Mapping):
+        raise QueryError("'hands' must be an object with the cards of N, E, S and W")
+    unknown = sorted(str(key) for key in value if key not in ("N", "E", "S", "W"))
+    if unknown:
+        raise QueryError(f"'hands' has {', '.join(map(repr, unknown))}: the seats are N E S W")
+    hands: dict[Seat, list[Card]] = {}
+    owner: dict[Card, Seat] = {}
+    for seat in Seat:
+        if seat.name not in value:
+            raise QueryError(f"'hands' has no hand for {seat.name}")
+        hands[seat] = read_cards(value[seat.name], f"hands.{seat.name}")
+        for card in hands[seat]:
+            if card in owner:
+                raise QueryError(
+                    f"the {card_code(card)} is in both {owner[card].name}'s and {seat.name}'s hands"
+                )
+            owner[card] = seat
+    return hands
+
+
+def read_tricks_won(value: object) -> tuple[int, int]:
+    """The tricks N–S and E–W have taken so far: ``{"NS": 2, "EW": 1}``."""
+    if not isinstance(value, Mapping) or set(value) != {"NS", "EW"}:
+        raise QueryError('\'tricks_won\' must be an object {"NS": …, "EW": …}')
+    ns = read_int(value["NS"], "tricks_won.NS", low=0, high=8)
+    ew = read_int(value["EW"], "tricks_won.EW", low=0, high=8)
+    return ns, ew
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def read_position(request: Mapping[str, Any]) -> tuple[Position, dict[Seat, list[Card]]]:
+    """A position with all four hands known (``solve``, ``playouts``): the rules, the
+    contract, the hands, the trick on the table (each card legal when it was played) or the
+    leader of an empty one, the tricks each side has taken. The hands must hold what is left
+    of whole tricks: the seats still to play to the trick one card more than the others.
+    The hands are also answered as given, for their order."""
+    rules = read_rules(request.get("rules"))
+    strain = read_contract(request.get("contract"))
+    hands = read_hands(request.get("hands"))
+    trick = read_trick(request.get("trick", []), most=3)
+    won = read_tricks_won(request.get("tricks_won", {"NS": 0, "EW": 0}))
+    given = request.get("leader")
+    leader = read_seat(given) if given is not None else None
+    if trick:
+        if leader is not None and leader != trick[0][0]:
+            raise QueryError(f"the leader is {leader.name}, but {trick[0][0].name} led the trick")
+        leader = trick[0][0]
+    elif leader is None:
+        raise QueryError("the trick is empty: say who leads it with 'leader'")
+    for _, card in trick:
+        for other in Seat:
+            if card in hands[other]:
+                raise QueryError(
+                    f"the {card_code(card)} is both in {other.name}'s hand and in the trick"
+                )
+    to_move = Seat((leader + len(trick)) & 3)
+    left = len(hands[to_move])
+    if left == 0:
+        raise QueryError(f"{to_move.name} is to play but holds no card")
+    played = {seat for seat, _ in trick}
+    for seat in Seat:
+        expected = left - 1 if seat in played else left
+        if len(hands[seat]) != expected:
+            raise QueryError(
+                f"{seat.name} holds {_cards(len(hands[seat]))}, not {expected}: "
+                f"{to_move.name}, to play, holds {_cards(left)}, and each seat one fewer once "
+                "it has played to the trick"
+            )
+    if won[0] + won[1] + left > 8:
+        raise QueryError(
+            f"{won[0] + won[1]} tricks taken and {left} to play: more than eight in the deal"
+        )
+    table = table_for(rules, strain)
+    for index, (seat, card) in enumerate(trick):
+        mask = 1 << card
+        for held in hands[seat]:
+            mask |= 1 << held
+        rule = constraint(rules, table, trick[:index], seat, mask)
+        if not rule.allowed >> card & 1:
+            message = Reason(rule.code, rule.reason_args()).message
+            raise QueryError(f"{seat.name} could not play the {card_code(card)}: {message}")
+    position = Position.from_rules(
+        rules,
+        strain,
+        [sum(1 << card for card in hands[seat]) for seat in Seat],
+        trick=trick,
+        leader=leader,
+        tricks_won=won,
+    )
+    return position, hands
+
+
+def read_record(value: object) -> Record:
+    """A deal record in its JSON form: the object itself, or its text."""
+    if isinstance(value, Mapping):
+        return Record.from_json(json.dumps(value))
+    if isinstance(value, str):
+        return Record.from_json(value)
+    raise QueryError("'record' must be a deal record in its JSON form (an object or its text)")
+
+
 # -- the queries --------------------------------------------------------------------------
 
 
@@ -236,10 +376,65 @@ def query_announcements(request: Mapping[str, Any]) -> Answer:
     return {"announcements": items, "total": sum(item.points for item in best)}
 
 
+def query_solve(request: Mapping[str, Any]) -> Answer:
+    """The points the side to move makes with each of its legal cards under best play."""
+    position, hands = read_position(request)
+    seat = position.to_move
+    try:
+        values = solve_root(position)
+    except KernelMissingError as error:
+        raise QueryError(str(error)) from None
+    return {
+        "to_move": seat.name,
+        "values": {card_code(card): values[card] for card in hands[seat] if card in values},
+    }
+
+
+def query_playouts(request: Mapping[str, Any]) -> Answer:
+    """The mean points of each side over random playouts of the position, and their time."""
+    position, _ = read_position(request)
+    n = read_int(request.get("n"), "n", low=1)
+    if n > MAX_PLAYOUTS:
+        raise QueryError(f"'n' is {n}: at most {MAX_PLAYOUTS} playouts in one request")
+    seed = read_int(request.get("seed", 0), "seed", low=-(1 << 63), high=(1 << 64) - 1)
+    start = time.perf_counter()
+    try:
+        ns, ew = playouts(position, n, seed)
+    except KernelMissingError as error:
+        raise QueryError(str(error)) from None
+    seconds = time.perf_counter() - start
+    return {Team.NS.name: ns, Team.EW.name: ew, "n": n, "seconds": round(seconds, 6)}
+
+
+def query_decide(request: Mapping[str, Any]) -> Answer:
+    """The action a computer player of a level takes as the seat to move in a record."""
+    level = request.get("level")
+    if not isinstance(level, str):
+        raise QueryError("missing 'level': the computer player's level, such as 'strong'")
+    player = find_player(level)
+    seat = read_seat(request.get("seat"))
+    seed = read_int(request.get("seed", 0), "seed", low=-(1 << 63), high=(1 << 64) - 1)
+    if "record" not in request:
+        raise QueryError("missing 'record': a deal record in its JSON form")
+    state = read_record(request["record"]).replay().deal
+    if state.is_over:
+        raise QueryError(f"the record's last deal is over: it is {state.phase.value}")
+    if state.to_move != seat:
+        mover = state.to_move.name if state.to_move is not None else "nobody"
+        raise QueryError(f"it is {mover}'s turn, not {seat.name}'s")
+    action = player.decide(state.observation(seat), random.Random(seed))
+    if action not in state.legal_actions:
+        raise QueryError(f"the {level} player chose {action}, which the rules refuse")
+    return {"action": str(action)}
+
+
 HANDLERS: Final[dict[str, Callable[[Mapping[str, Any]], Answer]]] = {
     "legal": query_legal,
     "trick": query_trick,
     "announcements": query_announcements,
+    "solve": query_solve,
+    "playouts": query_playouts,
+    "decide": query_decide,
 }
 """The queries by name."""
 
