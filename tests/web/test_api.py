@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
+from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from cardavia.belote.game import Reason
 from cardavia.belote.notation import Record
 from cardavia.store.db import GameStore, hash_token
 from cardavia.web.app import WEB_DIR
@@ -18,6 +21,7 @@ from cardavia.web.i18n import LANGUAGE_NAMES, LANGUAGES, load_catalogs
 NewGame = Callable[..., dict[str, str]]
 FR = load_catalogs().wording("fr")
 EN = load_catalogs().wording("en")
+ES = load_catalogs().wording("es")
 
 
 def test_healthz(client: TestClient) -> None:
@@ -127,6 +131,66 @@ def test_create_with_defaults_takes_the_accept_language(client: TestClient) -> N
     assert (view["rules"], view["level"], view["lang"]) == ("cardavia", "club", "pl")
 
 
+@pytest.mark.parametrize(
+    ("rules", "deck"), [("maison", "spanish"), ("maghreb", "french"), ("maghreb", "spanish")]
+)
+def test_the_deck_chosen_is_kept_with_the_game(
+    client: TestClient, make_app: Callable[..., FastAPI], database: str, rules: str, deck: str
+) -> None:
+    body = {"rules": rules, "level": "club", "lang": "es", "deck": deck}
+    game = client.post("/api/games", json=body).json()
+    params = {"token": game["token"]}
+    view = client.get(f"/api/games/{game['game']}", params=params).json()
+    assert (view["rules"], view["deck"]) == (rules, deck)
+    # In the record's rules (a presentation knob), the preset's name in the store: it stays
+    # after a restart.
+    stored = GameStore(database).load(game["game"])
+    assert stored is not None and stored.rules == rules
+    assert Record.from_json(stored.record).rules.deck == deck
+    with TestClient(make_app()) as restarted:
+        again = restarted.get(f"/api/games/{game['game']}", params=params).json()
+    assert (again["rules"], again["deck"]) == (rules, deck)
+
+
+def test_a_game_with_the_spanish_deck_is_worded_in_it(
+    client: TestClient, settle: Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]]
+) -> None:
+    """House rules with the Spanish-suited deck: the bids, the contract and the reasons a card
+    is refused name the suits and cards of that deck (copas, not corazones)."""
+    body = {"rules": "maison", "level": "club", "lang": "es", "deck": "spanish"}
+    game = client.post("/api/games", json=body).json()
+    seen = {"bid": 0, "contract": 0, "refusal": 0}
+    url = f"/ws/games/{game['game']}?token={game['token']}&lang=es"
+    with client.websocket_connect(url) as ws:
+        for _ in range(20):
+            view, _messages = settle(ws)
+            assert view["deck"] == "spanish"
+            for bid in view["bids"]:
+                if "strain" in bid:
+                    seen["bid"] += 1
+                    value = bid.get("value")
+                    words = ES.bid(bid["kind"], strain=bid["strain"], value=value, deck="spanish")
+                    assert bid["text"] == words
+                    if bid["strain"] in "SHDC":
+                        french = ES.bid(bid["kind"], strain=bid["strain"], value=value)
+                        assert bid["text"] != french
+            contract = view["contract"]
+            if contract is not None:
+                seen["contract"] += 1
+                assert contract["strain_name"] == ES.strain(contract["strain"], "spanish")
+                assert contract["strain_name"] != ES.strain(contract["strain"], "french")
+            for refusal in view["refusals"].values():
+                seen["refusal"] += 1
+                reason = Reason(refusal["code"], refusal["args"])
+                assert refusal["message"] == ES.reason(reason, "spanish")
+                assert refusal["message"] != ES.reason(reason, "french")
+            if view["phase"] in ("over", "cancelled"):
+                break
+            takes = [a for a in view["legal"] if a["kind"] == "take"]
+            ws.send_json({"type": "action", "action": (takes or view["legal"])[0]})
+    assert all(seen.values()), seen
+
+
 def test_the_token_is_stored_hashed(client: TestClient, new_game: NewGame, database: str) -> None:
     game = new_game()
     stored = GameStore(database).load(game["game"])
@@ -149,6 +213,8 @@ def test_the_token_is_stored_hashed(client: TestClient, new_game: NewGame, datab
         (b'{"rules": 5}', "unknown_rules", 400),
         (b'{"level": "grandmaster"}', "unknown_level", 400),
         (b'{"lang": "de"}', "unknown_language", 400),
+        (b'{"deck": "tarot"}', "unknown_deck", 400),
+        (b'{"rules": "maghreb", "deck": 1}', "unknown_deck", 400),
         (b'{"rules": "cardavia", "seat": "N"}', "unknown_field", 400),
         (b'{"rules": "' + b"x" * 5000 + b'"}', "too_large", 413),
     ],
@@ -169,6 +235,28 @@ def test_bad_creation_requests(
     assert error["message"] == FR.error(code, error["args"])
     assert error["message"] != EN.error(code, error["args"])
     assert _count_games(database) == before
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("pl", "Nieznana talia: tarot."),
+        ("ar", "ورق لعب غير معروف: tarot."),
+        ("es", "Baraja desconocida: tarot."),
+    ],
+)
+def test_an_unknown_deck_is_refused_in_the_players_language(
+    client: TestClient, database: str, lang: str, message: str
+) -> None:
+    response = client.post("/api/games", json={"rules": "maison", "deck": "tarot", "lang": lang})
+    assert response.status_code == 400
+    assert response.json() == {
+        "type": "error",
+        "code": "unknown_deck",
+        "message": message,
+        "args": {"deck": "tarot"},
+    }
+    assert _count_games(database) == 0
 
 
 def test_too_large_is_worded_with_the_limit(client: TestClient) -> None:

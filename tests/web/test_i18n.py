@@ -303,6 +303,7 @@ def test_every_error_code_has_words_in_every_language() -> None:
                     "rules": "r",
                     "level": "l",
                     "lang": "x",
+                    "deck": "d",
                 },
             )
             assert text

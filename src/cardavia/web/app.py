@@ -360,10 +360,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if is_language(data.get("lang")):
                 lang = data["lang"]
             for key in data:
-                if key not in ("rules", "level", "lang"):
+                if key not in ("rules", "level", "lang", "deck"):
                     raise ClientError("unknown_field", {"field": str(key)[:24]})
             game = await service.create_game(
-                data.get("rules", "cardavia"), data.get("level", "club"), data.get("lang", lang)
+                data.get("rules", "cardavia"),
+                data.get("level", "club"),
+                data.get("lang", lang),
+                data.get("deck"),
             )
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))

@@ -242,6 +242,7 @@ ERRORS: Final[Mapping[str, str]] = {
     "unknown_rules": N_("Unknown rules: {rules}."),
     "unknown_level": N_("Unknown level: {level}."),
     "unknown_language": N_("Unknown language: {lang}."),
+    "unknown_deck": N_("Unknown card deck: {deck}."),
     "not_found": N_("There is nothing at this address."),
     "internal": N_("Something went wrong on the server. Your game is saved: try again."),
     "stale": N_("The game changed elsewhere meanwhile: here it is as it stands."),

@@ -36,7 +36,9 @@ templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
 
 # Runs of digits and the signs between them ("11 + 10 + 0 + 20 = 41", "10-11-12", "(160 + 90)
 # × 2"), kept left to right inside right-to-left text.
-_LTR_RUN: Final = re.compile(r"[0-9(][0-9()+=×→\-–.,: ]*[0-9)]|[0-9]")
+_TOKEN: Final = r"(?:[0-9]+|(?<![A-Za-z])[A-Z](?![A-Za-z]))"
+"""A number, or a rank letter standing alone (J 9 A 10 K Q 8 7)."""
+_LTR_RUN: Final = re.compile(rf"\(?{_TOKEN}(?:[ ()+=×→>\-–.,:]*{_TOKEN})*\)?")
 
 
 def isolate(text: object, direction: str = "ltr") -> Markup:
@@ -45,6 +47,8 @@ def isolate(text: object, direction: str = "ltr") -> Markup:
 
     >>> str(isolate("11 + 10 = 21 نقطة", "rtl"))
     '<bdi dir="ltr">11 + 10 = 21</bdi> نقطة'
+    >>> str(isolate("الترتيب: J 9 A 10 K Q 8 7.", "rtl"))
+    'الترتيب: <bdi dir="ltr">J 9 A 10 K Q 8 7</bdi>.'
     >>> str(isolate("a < b", "ltr"))
     'a &lt; b'
     """

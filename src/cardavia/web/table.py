@@ -39,7 +39,7 @@ from cardavia.belote.actions import (
     parse_bid_value,
 )
 from cardavia.belote.announcements import best_announcements
-from cardavia.belote.cards import Seat, card_code, parse_card
+from cardavia.belote.cards import DECKS, Seat, card_code, parse_card
 from cardavia.belote.game import CompletedTrick, DealState, Phase, Reason
 from cardavia.belote.match import Match
 from cardavia.belote.notation import Record
@@ -387,7 +387,8 @@ def view_of(
         "level": level,
         "lang": wording.lang,
         "seat": SEAT_CODES[obs.seat],
-        "rules": rules.name,
+        # The preset: a deck other than the preset's is a presentation choice ("maison+").
+        "rules": rules.name.rstrip("+"),
         "deck": deck,
         "phase": obs.phase.value,
         "step": len(obs.history),
@@ -566,9 +567,13 @@ class TableService:
 
     # -- creating and opening games --
 
-    async def create_game(self, rules: object, level: object, lang: object) -> NewGame:
+    async def create_game(
+        self, rules: object, level: object, lang: object, deck: object = None
+    ) -> NewGame:
         """Start a game: the rules (a preset's name), the computer players' level, the
-        language; shuffled and saved. Raises :class:`ClientError` for an unknown value."""
+        language, the deck its cards are named and drawn in (``None``: the preset's; kept in
+        the record's rules, RULES.md 1); shuffled and saved. Raises :class:`ClientError` for
+        an unknown value."""
         if not isinstance(rules, str) or rules not in PRESETS:
             raise ClientError("unknown_rules", {"rules": _short(rules)})
         if not isinstance(level, str) or level not in player_levels():
@@ -576,8 +581,13 @@ class TableService:
         if not is_language(lang):
             raise ClientError("unknown_language", {"lang": _short(lang)})
         assert isinstance(lang, str)
+        chosen = find_rules(rules)
+        if deck is not None:
+            if not isinstance(deck, str) or deck not in DECKS:
+                raise ClientError("unknown_deck", {"deck": _short(deck)})
+            chosen = chosen.replace(deck=deck)
         rng = self.new_rng()
-        match = Match.start(find_rules(rules), dealer=rng.choice(tuple(Seat)), rng=rng)
+        match = Match.start(chosen, dealer=rng.choice(tuple(Seat)), rng=rng)
         token = new_token()
         text = await asyncio.to_thread(record_json, match)
         stored = await asyncio.to_thread(

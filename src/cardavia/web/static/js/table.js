@@ -85,8 +85,10 @@ function plural(key, n) {
 }
 
 function deck() {
+  // The settings' deck if one is chosen there, else the game's (the server keeps the deck
+  // chosen in the new-game form: view.deck).
   const settings = loadSettings();
-  return settings.deck || state.game?.deck || state.view?.deck || "french";
+  return settings.deck || state.view?.deck || state.game?.deck || "french";
 }
 
 function cardName(code) {
@@ -351,7 +353,9 @@ async function newGame(form) {
     level: data.get("level") || "club",
     lang: page.lang,
   };
-  const chosenDeck = data.get("deck") || "french";
+  // The deck is kept with the game on the server (without one: the rules' deck).
+  const chosenDeck = data.get("deck");
+  if (chosenDeck === "french" || chosenDeck === "spanish") body.deck = chosenDeck;
   const button = form.querySelector('button[type="submit"]');
   button.disabled = true;
   setStatus(t("starting"));
@@ -364,7 +368,7 @@ async function newGame(form) {
     if (!response.ok) throw new Error(String(response.status));
     const created = await response.json();
     closeSocket();
-    state.game = { game: created.game, token: created.token, deck: chosenDeck, rules: body.rules };
+    state.game = { game: created.game, token: created.token, deck: body.deck, rules: body.rules };
     saveGame(state.game);
     state.view = null;
     state.queue = [];
