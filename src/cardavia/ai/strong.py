@@ -9,8 +9,10 @@ the card whose average is best. The player never sees the deal, only its observa
 plays make it (a player who passed on the turned card rarely holds its jack), and it spends
 more worlds where the choice is close.
 
-Bidding uses the ``club`` player's hand evaluation (:mod:`cardavia.ai.club`), which the
-simulation of :func:`bid_by_simulation` corrects where it has time to.
+Both levels bid by simulation too (:mod:`cardavia.ai.bidding`): each action is tried on
+sampled deals, the bidding finished by the club player's rules and the play valued by the
+solver's random playouts, and the action worth most to the team is chosen, with the match
+score taken into account. The club player bids whatever the simulation leaves aside.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from cardavia.ai.bidding import EXPERT_BIDDING, STRONG_BIDDING, BiddingBudget, bid_by_simulation
 from cardavia.ai.club import ClubPlayer
 from cardavia.ai.player import Player, with_declarations
 from cardavia.ai.solver import Position, kernel_stats, solve_root
@@ -102,10 +105,25 @@ class StrongPlayer:
     node_budget: int = 2_500_000
     """The solver's work for one decision, in nodes (about 0.3 s on the development machine):
     once spent, the worlds left are not solved."""
+    bidding: BiddingBudget | None = None
+    """The work of a bidding decision (:mod:`cardavia.ai.bidding`); by default the
+    ``strong`` budget, or the ``expert`` one for a player searching 5 million nodes or more
+    a card (:meth:`bidding_budget`)."""
+    match_scores: tuple[int, int] | None = None
+    """The match score (N–S, E–W) before this deal, when the table tells it: the bidding
+    takes more risk when far behind near the target (:func:`~cardavia.ai.bidding.risk_appetite`).
+    ``None``: bid for the deal's score alone."""
     bidder: Player = field(default_factory=ClubPlayer)
+    """Bids where the simulation has nothing to say."""
 
     def decide(self, observation: Observation, rng: random.Random) -> Action:
-        """The action of this seat (card play by search, bidding by hand evaluation)."""
+        """The action of this seat (card play by search, bidding by simulation)."""
+        if observation.phase is Phase.BIDDING:
+            action = bid_by_simulation(
+                observation, rng, self.bidding_budget(), match_scores=self.match_scores
+            )
+            if action is not None and action in observation.legal_actions:
+                return action
         if observation.phase is not Phase.PLAYING:
             return self.bidder.decide(observation, rng)
         cards = legal_cards(observation)
@@ -123,6 +141,12 @@ class StrongPlayer:
             cards, key=lambda c: (round(values.get(c, -1.0), 6), -table.points[c], -table.order[c])
         )
         return with_declarations(observation, best)
+
+    def bidding_budget(self) -> BiddingBudget:
+        """The bidding's budget: :attr:`bidding`, or the level's by the card play's."""
+        if self.bidding is not None:
+            return self.bidding
+        return EXPERT_BIDDING if self.node_budget >= 5_000_000 else STRONG_BIDDING
 
     def evaluate(
         self,
@@ -146,6 +170,7 @@ class ExpertPlayer(StrongPlayer):
 
     worlds: int = 16
     node_budget: int = 5_000_000
+    bidding: BiddingBudget | None = EXPERT_BIDDING
 
     def weigh(
         self, observation: Observation, worlds: Sequence[tuple[int, int, int, int]]
