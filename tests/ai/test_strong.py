@@ -7,7 +7,8 @@ import random
 import pytest
 
 from cardavia.ai import find_player, play_deal
-from cardavia.ai.strong import ExpertPlayer, StrongPlayer
+from cardavia.ai.expert import ExpertPlayer
+from cardavia.ai.strong import StrongPlayer
 from cardavia.belote import DealState, Play, Seat, find_rules
 from cardavia.belote.rules import PRESETS
 

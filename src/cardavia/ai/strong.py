@@ -1,4 +1,5 @@
-"""The ``strong`` and ``expert`` levels: information-set double-dummy search.
+"""The ``strong`` level (and the base of ``expert``, :mod:`cardavia.ai.expert`):
+information-set double-dummy search.
 
 As the best programs of card games do (bridge's GIB, Skat's Kermit): deal the hidden cards
 many times consistently with everything the seat has seen (:mod:`cardavia.belote.worlds`),
@@ -164,39 +165,6 @@ class StrongPlayer:
         return None
 
 
-@dataclass
-class ExpertPlayer(StrongPlayer):
-    """``strong`` with inference from the bidding and more worlds."""
-
-    worlds: int = 16
-    node_budget: int = 5_000_000
-    bidding: BiddingBudget | None = EXPERT_BIDDING
-
-    def weigh(
-        self, observation: Observation, worlds: Sequence[tuple[int, int, int, int]]
-    ) -> list[float] | None:
-        """A world is less likely where a player who passed holds a strong hand for the suit
-        proposed, or where the taker holds little in the trump suit."""
-        contract = observation.contract
-        if contract is None or not contract.strain.is_suit:
-            return None
-        passed = bid_passes(observation)
-        trump = int(contract.strain)
-        weights = []
-        for world in worlds:
-            weight = 1.0
-            for seat in Seat:
-                if seat == observation.seat:
-                    continue
-                strength = trump_strength(world[seat], trump)
-                if seat == contract.taker:
-                    weight *= 0.4 + 0.15 * min(strength, 4)
-                elif seat in passed.get(trump, ()):
-                    weight *= 1.0 / (1.0 + 0.5 * strength)
-            weights.append(weight)
-        return weights
-
-
 def trump_strength(hand: int, trump: int) -> int:
     """A rough count of what a hand holds in a suit as trump: the jack and nine count double."""
     suit = hand & SUIT_MASKS[trump]
@@ -220,4 +188,4 @@ def bid_passes(observation: Observation) -> dict[int, tuple[Seat, ...]]:
     return {suit: tuple(seats)}
 
 
-__all__ = ["ExpertPlayer", "StrongPlayer", "card_values", "worlds_for"]
+__all__ = ["StrongPlayer", "card_values", "worlds_for"]
