@@ -10,8 +10,9 @@ import pytest
 
 from cardavia.ai import LEVELS, Player, find_player, play_deal, register_player
 from cardavia.ai.beginner import BeginnerPlayer
-from cardavia.ai.club import ClubPlayer, read_table
-from cardavia.belote import Action, DealState, Observation, Play, Seat, find_rules
+from cardavia.ai.club import BID_MARGIN, ClubPlayer, read_table, strain_value
+from cardavia.belote import Action, Bid, DealState, Observation, Pass, Play, Seat, find_rules
+from cardavia.belote.play import Strain
 from cardavia.belote.rules import PRESETS
 
 PRESET_NAMES = tuple(PRESETS)
@@ -180,3 +181,20 @@ def margin(rules_name: str, deals: int) -> float:
 def test_club_beats_beginner(rules_name: str) -> None:
     # 200 seeded deals from each side; measured margins are 25 to 65 points a deal.
     assert margin(rules_name, 200) > 5
+
+
+def test_club_raises_to_the_top_bid_with_a_hand_worth_more() -> None:
+    """A partner's 150 and a hand whose support makes it worth 170 or more: the club player
+    bids 160, the top numbered bid, rather than passing for want of a 170 (RULES.md 4)."""
+    rules = find_rules("coinche")
+    raised = 0
+    for seed in range(200):
+        state = DealState.deal(rules, dealer=Seat.W, rng=random.Random(seed))
+        state = state.apply(Bid(Seat.N, 150, Strain.SPADES)).apply(Pass(Seat.E))
+        observation = state.observation(Seat.S)
+        mine = strain_value(observation.hand.mask, Strain.SPADES, observation)
+        if 1.27 * 150 - 23 + 1.17 * mine - BID_MARGIN < 170:
+            continue
+        assert ClubPlayer().decide(observation, random.Random(0)) == Bid(Seat.S, 160, Strain.SPADES)
+        raised += 1
+    assert raised >= 5

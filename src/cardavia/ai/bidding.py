@@ -75,6 +75,7 @@ from cardavia.belote.auction import (
     Contract,
     auction_status,
     auction_strains,
+    bid_values,
     classic_status,
     classic_strains,
 )
@@ -330,10 +331,11 @@ def likelihood(
             return 1.0
         target = _auction_targets(hand, seat, before, observation, (action.strain,))
         value = target[action.strain]
-        # The club player bids its evaluation to the ten below (160 at most); the tails
-        # leave some room for players who bid otherwise.
+        # The club player bids its evaluation to the ten below (the top numbered bid at
+        # most); the tails leave some room for players who bid otherwise.
         if value >= action.value:
-            return 1.0 if action.value >= 160 else _gauss(value - action.value - 10, 10)
+            top = max(v for v in bid_values(rules) if v < CAPOT)
+            return 1.0 if action.value >= top else _gauss(value - action.value - 10, 10)
         return _gauss(action.value - value, 4)
     if isinstance(action, Pass):
         if best is not None and best.seat.team == seat.team:
@@ -727,6 +729,7 @@ def candidates(observation: Observation, budget: BiddingBudget) -> list[Action]:
     best = status.best
     floor = best.value if best is not None else 0
     lowest = max(AUCTION_FLOOR, floor + 10)
+    top = max(v for v in bid_values(observation.rules) if v < CAPOT)
     hand = observation.hand.mask
     strains = []
     for action in legal:
@@ -746,8 +749,10 @@ def candidates(observation: Observation, budget: BiddingBudget) -> list[Action]:
             continue  # the partnership holds the contract: change strain only when far better
         if target + budget.spread < lowest:
             continue
-        values = {lowest, *range(target - budget.spread, target + budget.spread + 1, 10)}
-        for value in sorted(v for v in values if lowest <= v <= min(160, target + budget.spread)):
+        # A hand worth more than the top numbered bid considers that bid (and capot).
+        centre = min(target, top)
+        values = {lowest, *range(centre - budget.spread, centre + budget.spread + 1, 10)}
+        for value in sorted(v for v in values if lowest <= v <= top):
             bid = Bid(me, value, strain)
             if bid in legal:
                 actions.append(bid)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardavia.ai.player import with_declarations
-from cardavia.belote.actions import Action, Bid, Coinche, Pass, Play, Surcoinche, Take
+from cardavia.belote.actions import CAPOT, Action, Bid, Coinche, Pass, Play, Surcoinche, Take
 from cardavia.belote.announcements import RANK_MASKS, best_announcements
 from cardavia.belote.auction import auction_status
 from cardavia.belote.cards import FULL_MASK, SUIT_MASKS, Card, Rank, Seat
@@ -464,9 +464,18 @@ def _support(hand: int, strain: Strain) -> int:
 def _bid_at(
     legal: tuple[Action, ...], seat: Seat, strain: Strain, value: int, floor: int
 ) -> Bid | None:
+    """The bid of ``value`` in ``strain`` (to the ten below; at least the lowest allowed),
+    or, for a hand worth more than the top numbered bid, that top bid: a hand worth 170
+    bids 160 where 160 is the highest before capot (RULES.md 4). Capot and générale are
+    left to hands that say so (:mod:`cardavia.ai.bidding`). ``None`` when no such bid is
+    legal (the auction is already higher)."""
     value = max(value // 10 * 10, floor + 10, AUCTION_FLOOR)
-    bid = Bid(seat, value, strain)
-    return bid if bid in legal and value <= 160 else None
+    numbered = [
+        a.value
+        for a in legal
+        if isinstance(a, Bid) and a.strain == strain and a.value < CAPOT and a.value <= value
+    ]
+    return Bid(seat, max(numbered), strain) if numbered else None
 
 
 # -- the play ----------------------------------------------------------------------------
