@@ -1,28 +1,62 @@
-"""The ``expert`` level: ``strong``'s search, aimed at the score rather than the card points.
+"""The ``expert`` level: ``strong``'s search with inference, aimed at the score, and more
+search where the choice is close.
 
-``strong`` plays the card that takes most card points on average over the sampled worlds. But
-a deal is not won by points: the contract is made or failed at a threshold (the defenders'
-total, or the coinche bid), and a point more or less on the wrong side of it is worth a whole
-contract. ``expert`` turns each world's exact outcome of each card into the deal's score for
-both teams (:func:`cardavia.belote.scoring.score_deal`, with the belote and the announcements
-known so far) and plays the card with the best average score margin; worlds are weighted by
-how well the bidding explains them, and it solves more of them.
+``strong`` (:mod:`cardavia.ai.strong`) draws the hidden cards uniformly among the deals that
+agree with what its seat has seen, and plays the card that takes most card points on
+average. ``expert`` changes three things, as the programs that play Skat and bridge best do
+(Kermit's and GIB's inference, GIB's scoring of each double-dummy result):
+
+1. **Inference.** Not every consistent deal is as likely. Many more are drawn than are
+   solved, and each is weighed by how likely the others' bids and plays make it
+   (:func:`world_likelihood`): their bids by the same reading as the simulation bidding
+   (:func:`cardavia.ai.bidding.likelihood`: a player who passed the turned card rarely
+   holds its jack, a partner's 120 hearts says it holds hearts), and their plays by the
+   first rule of defence, never to give the opponents points one need not (a player who
+   dropped a 10 on a trick its opponents were winning likely had nothing cheaper to play:
+   :func:`gift_likelihood`). The deals solved are drawn from them in proportion to their
+   weights.
+2. **The score, not the points.** A contract is made or failed at a threshold, and a point
+   on the wrong side of it is worth a whole contract. Each world's exact result of each card
+   is turned into the deal's score margin for the seat's team (:func:`score_margin`, by
+   :func:`cardavia.belote.scoring.score_deal`, with the belote and announcements known so
+   far), plus a little of the card points, which hedges against the worlds that were not
+   drawn.
+3. **More search where it matters.** When the two best cards are closer than the
+   simulation's own noise can tell apart, more worlds are solved (up to twice as many, with
+   a second node budget), until one of them is clearly ahead or the budget is spent.
 """
 
 from __future__ import annotations
 
+import random
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import sqrt
+from typing import Final
 
-from cardavia.ai.solver import Position, kernel_stats, solve_root
-from cardavia.ai.strong import StrongPlayer, bid_passes, tricks_won, trump_strength
+from cardavia.ai.bidding import likelihood
+from cardavia.ai.strong import StrongPlayer, root_values, worlds_for
+from cardavia.belote.actions import Action, Play
 from cardavia.belote.announcements import BELOTE_POINTS, Announcement, belote_pairs
 from cardavia.belote.cards import Card, Seat, Team
 from cardavia.belote.observation import Observation
+from cardavia.belote.play import constraint, table_for, winning_index
 from cardavia.belote.scoring import score_deal
 
-USUAL_TOTAL = 162
+Hands = tuple[int, int, int, int]
+
+USUAL_TOTAL: Final = 162
 """The card points of a deal without capot (152 in the cards and the last trick)."""
+
+GIFT_LIKELIHOOD: Final = 0.3
+"""How likely a player is to give the opponents' trick more points than it had to: rarely
+(the club player never does, a double-dummy player only when the card would be lost
+anyway), so a deal in which it did is worth this much of one in which it had to."""
+
+CLASSIC_SUBSETS: Final = 6
+"""At classic tables a player bid on five cards, and which five of the eight it holds now is
+not known: its bids are read on this many of the possible fives, and the reading averaged."""
 
 
 def belote_points(observation: Observation) -> tuple[int, int]:
@@ -82,14 +116,13 @@ def score_margin(
     trick_points = {t: cards[t] - (10 if t == last and not capot else 0) for t in Team}
     if capot:
         trick_points = {t: (152 if cards[t] else 0) for t in Team}
-    taker_tricks = won[contract.team]
     result = score_deal(
         rules,
         contract,
         trick_points=(trick_points[Team.NS], trick_points[Team.EW]),
         tricks_won=(won[Team.NS], won[Team.EW]),
         last_trick=last,
-        taker_tricks=taker_tricks,
+        taker_tricks=won[contract.team],
         belote=belote,
         declared=declared,
     )
@@ -100,81 +133,206 @@ def score_margin(
     )
 
 
+# -- inference ---------------------------------------------------------------------------
+
+
+def _played_by(observation: Observation) -> list[int]:
+    """The cards each seat has played so far, as masks."""
+    played = [0, 0, 0, 0]
+    for trick in observation.tricks:
+        for seat, card in trick.plays:
+            played[seat] |= 1 << card
+    for seat, card in observation.trick:
+        played[seat] |= 1 << card
+    return played
+
+
+def _bids_by(observation: Observation) -> dict[Seat, list[tuple[int, Action]]]:
+    """The other seats' bidding actions, with their place in the history."""
+    bids: dict[Seat, list[tuple[int, Action]]] = {}
+    for index, action in enumerate(observation.history):
+        if action.seat != observation.seat and not isinstance(action, Play):
+            bids.setdefault(action.seat, []).append((index, action))
+    return bids
+
+
+def bidding_likelihood(observation: Observation, seat: Seat, dealt: int) -> float:
+    """How likely ``seat``'s bids are had it been dealt ``dealt`` (its eight cards: those it
+    holds in the world and those it has played), by the simulation bidding's reading
+    (:func:`cardavia.ai.bidding.likelihood`). At classic tables it bid on five of them (the
+    taker's eight hold the turned card and two from the stock besides): the reading is
+    averaged over :data:`CLASSIC_SUBSETS` fives drawn from them (by a generator seeded by the
+    hand, so that a decision stays reproducible)."""
+    acts = _bids_by(observation).get(seat, [])
+    history = observation.history
+
+    def product(hand: int) -> float:
+        value = 1.0
+        for index, action in acts:
+            value *= likelihood(observation, hand, history[:index], action)
+        return value
+
+    if observation.rules.bidding != "classic":
+        return product(dealt)
+    turned = observation.turned_card
+    contract = observation.contract
+    if turned is not None and contract is not None and seat == contract.taker:
+        dealt &= ~(1 << turned)
+    cards = [c for c in range(32) if dealt >> c & 1]
+    if len(cards) <= 5:
+        return product(dealt)
+    draw = random.Random(dealt)
+    fives = [sum(1 << c for c in draw.sample(cards, 5)) for _ in range(CLASSIC_SUBSETS)]
+    return statistics.fmean(product(five) for five in fives)
+
+
+def gift_likelihood(observation: Observation, world: Hands) -> float:
+    """How likely the others' plays to the tricks taken by their opponents are in ``world``:
+    :data:`GIFT_LIKELIHOOD` for each card that gave such a trick more points than another
+    legal card would have, without taking the lead of the trick (the player had that other
+    card in this world), 1 for every other play."""
+    contract = observation.contract
+    assert contract is not None
+    rules = observation.rules
+    table = table_for(rules, contract.strain)
+    points = table.points
+    held = list(world)
+    for seat, card in observation.trick:
+        held[seat] |= 1 << card
+    value = 1.0
+    # Back from the last trick: with the cards played to it, ``held`` is each hand as it
+    # was when the trick began (and when its player chose its card).
+    for trick in reversed(observation.tricks):
+        plays = trick.plays
+        for seat, card in plays:
+            held[seat] |= 1 << card
+        for index, (seat, card) in enumerate(plays):
+            if seat == observation.seat or trick.winner.team == seat.team or not points[card]:
+                continue
+            before = plays[:index]
+            cards = [c for _, c in before]
+            if winning_index(table, [*cards, card]) == index:
+                continue  # it took the lead: it meant to win the trick
+            allowed = constraint(rules, table, before, seat, held[seat]).allowed
+            cheaper = allowed & ~(1 << card)
+            while cheaper:
+                low = cheaper & -cheaper
+                cheaper ^= low
+                other = low.bit_length() - 1
+                if points[other] < points[card] and winning_index(table, [*cards, other]) != index:
+                    value *= GIFT_LIKELIHOOD
+                    break
+    return value
+
+
+def world_likelihood(observation: Observation, world: Hands) -> float:
+    """How likely the others' bids and plays make ``world`` (relative to the other worlds
+    consistent with the observation)."""
+    played = _played_by(observation)
+    value = 1.0
+    for seat in _bids_by(observation):
+        value *= bidding_likelihood(observation, seat, world[seat] | played[seat])
+    return value * gift_likelihood(observation, world)
+
+
+def resample(
+    worlds: Sequence[Hands], weights: Sequence[float], count: int, rng: random.Random
+) -> list[Hands]:
+    """``count`` worlds drawn from ``worlds`` in proportion to ``weights`` (systematic
+    resampling: a world of twice the weight comes twice as often, and the draw's own noise
+    is the least possible); all of them equally if every weight is 0."""
+    total = sum(weights)
+    if total <= 0:
+        weights = [1.0] * len(worlds)
+        total = float(len(worlds))
+    step = total / count
+    pointer = rng.random() * step
+    cumulative = 0.0
+    kept: list[Hands] = []
+    for world, weight in zip(worlds, weights, strict=True):
+        cumulative += weight
+        while pointer < cumulative and len(kept) < count:
+            kept.append(world)
+            pointer += step
+    while len(kept) < count:  # rounding at the end
+        kept.append(worlds[-1])
+    rng.shuffle(kept)
+    return kept
+
+
+def is_clear(outcomes: Sequence[dict[Card, float]]) -> bool:
+    """Whether the best card is ahead of the second by more than twice the standard error of
+    their difference over the worlds solved (or there is no second)."""
+    if len(outcomes) < 2:
+        return False
+    cards = list(outcomes[0])
+    if len(cards) < 2:
+        return True
+    means = {card: statistics.fmean(o[card] for o in outcomes) for card in cards}
+    best, second = sorted(cards, key=lambda c: -means[c])[:2]
+    differences = [o[best] - o[second] for o in outcomes]
+    error = statistics.stdev(differences) / sqrt(len(differences))
+    return means[best] - means[second] > 2 * error
+
+
 @dataclass
 class ExpertPlayer(StrongPlayer):
-    """Search over sampled worlds, weighted by the bidding, scored as the deal is scored."""
+    """Search over worlds weighed by the bids and plays, scored as the deal is scored."""
 
     worlds: int = 16
     node_budget: int = 5_000_000
+    close_budget: int = 5_000_000
+    """The solver's further work, in nodes, for a decision that is not clear after the
+    first :attr:`node_budget`."""
+    candidates: int = 4
+    """Consistent worlds drawn for each one solved, to be weighed."""
+    hedge: float = 0.1
+    """The card points' share of a world's value, beside the score margin."""
 
-    def card_scores(
-        self,
-        observation: Observation,
-        worlds: Sequence[tuple[int, int, int, int]],
-        weights: Sequence[float] | None,
-    ) -> dict[Card, float]:
-        """The weighted mean score margin of each legal card over the worlds."""
-        contract = observation.contract
-        assert contract is not None
-        leader = observation.trick[0][0] if observation.trick else observation.seat
-        won = tricks_won(observation)
+    def play_values(self, observation: Observation, rng: random.Random) -> dict[Card, float]:
+        """The mean value (score margin and a little of the card points) of each legal card
+        over worlds drawn by their likelihood, more of them when the choice is close."""
+        count = worlds_for(8 - len(observation.tricks), self.worlds)
+        drawn = observation.sample_worlds(rng, count * self.candidates)
+        if not drawn:
+            return {}
+        weights = [world_likelihood(observation, world) for world in drawn]
+        worlds = resample(drawn, weights, 2 * count, rng)
         me = observation.seat & 1
         already = observation.points[me]
         belote = belote_points(observation)
         declared = known_announcements(observation)
-        totals: dict[Card, float] = {}
-        weight_sum = 0.0
-        nodes = solved = 0
-        margins: dict[int, int] = {}
+        margins: dict[int, float] = {}
+
+        def value(final: int) -> float:
+            if final not in margins:
+                margin = score_margin(observation, final, belote, declared)
+                margins[final] = margin + self.hedge * final
+            return margins[final]
+
+        solved: dict[Hands, dict[Card, float]] = {}
+        outcomes: list[dict[Card, float]] = []
+        nodes = 0
         for index, world in enumerate(worlds):
-            if solved >= 2 and nodes >= self.node_budget:
+            # Past the first worlds or the first budget, go on only while the choice is close.
+            spent = len(outcomes) >= 2 and nodes >= self.node_budget
+            if (index >= count or spent) and (
+                is_clear(outcomes) or nodes >= self.node_budget + self.close_budget
+            ):
                 break
-            weight = 1.0 if weights is None else weights[index]
-            if weight <= 0:
-                continue
-            position = Position.from_rules(
-                observation.rules, contract.strain, world,
-                trick=observation.trick, leader=leader, tricks_won=won,
-            )  # fmt: skip
-            for card, value in solve_root(position).items():
-                final = already + value
-                if final not in margins:
-                    margins[final] = score_margin(observation, final, belote, declared)
-                totals[card] = totals.get(card, 0.0) + weight * margins[final]
-            nodes += kernel_stats()[0]
-            solved += 1
-            weight_sum += weight
-        return {card: total / weight_sum for card, total in totals.items()} if weight_sum else {}
+            if world not in solved:
+                points, work = root_values(observation, world)
+                nodes += work
+                solved[world] = {card: value(already + p) for card, p in points.items()}
+            outcomes.append(solved[world])
+        return {card: statistics.fmean(o[card] for o in outcomes) for card in outcomes[0]}
 
-    def evaluate(
-        self,
-        observation: Observation,
-        worlds: Sequence[tuple[int, int, int, int]],
-        weights: Sequence[float] | None,
-    ) -> dict[Card, float]:
-        """Score margins rather than card points."""
-        return self.card_scores(observation, worlds, weights)
 
-    def weigh(
-        self, observation: Observation, worlds: Sequence[tuple[int, int, int, int]]
-    ) -> list[float] | None:
-        """A world is less likely where a player who passed on the turned suit is strong in
-        it, or where the taker holds little in the trump suit."""
-        contract = observation.contract
-        if contract is None or not contract.strain.is_suit:
-            return None
-        passed = bid_passes(observation)
-        trump = int(contract.strain)
-        weights = []
-        for world in worlds:
-            weight = 1.0
-            for seat in Seat:
-                if seat == observation.seat:
-                    continue
-                strength = trump_strength(world[seat], trump)
-                if seat == contract.taker:
-                    weight *= 0.4 + 0.15 * min(strength, 4)
-                elif seat in passed.get(trump, ()):
-                    weight *= 1.0 / (1.0 + 0.5 * strength)
-            weights.append(weight)
-        return weights
+__all__ = [
+    "ExpertPlayer",
+    "bidding_likelihood",
+    "gift_likelihood",
+    "resample",
+    "score_margin",
+    "world_likelihood",
+]

@@ -26,8 +26,8 @@ from cardavia.ai.bidding import EXPERT_BIDDING, STRONG_BIDDING, BiddingBudget, b
 from cardavia.ai.club import ClubPlayer
 from cardavia.ai.player import Player, with_declarations
 from cardavia.ai.solver import Position, kernel_stats, solve_root
-from cardavia.belote.actions import Action, Pass, Play, Take
-from cardavia.belote.cards import SUIT_MASKS, Card, Rank, Seat
+from cardavia.belote.actions import Action, Play
+from cardavia.belote.cards import Card
 from cardavia.belote.game import Phase
 from cardavia.belote.observation import Observation
 from cardavia.belote.play import table_for
@@ -57,44 +57,48 @@ def legal_cards(observation: Observation) -> list[Card]:
     return cards
 
 
+def root_values(
+    observation: Observation, world: tuple[int, int, int, int]
+) -> tuple[dict[Card, int], int]:
+    """The points the seat's side makes from here with each legal card in one world, under
+    best play afterwards (exact: :func:`~cardavia.ai.solver.solve_root`), and the solver's
+    nodes it took."""
+    contract = observation.contract
+    assert contract is not None
+    leader = observation.trick[0][0] if observation.trick else observation.seat
+    position = Position.from_rules(
+        observation.rules, contract.strain, world,
+        trick=observation.trick, leader=leader, tricks_won=tricks_won(observation),
+    )  # fmt: skip
+    values = solve_root(position)
+    return values, kernel_stats()[0]
+
+
 def card_values(
     observation: Observation,
     worlds: Sequence[tuple[int, int, int, int]],
-    weights: Sequence[float] | None = None,
     *,
     node_budget: int | None = None,
     min_worlds: int = 2,
 ) -> dict[Card, float]:
-    """The weighted mean, over the worlds, of the points the seat's side makes with each
-    legal card under best play afterwards.
+    """The mean, over the worlds, of the points the seat's side makes with each legal card
+    under best play afterwards.
 
     With ``node_budget``, worlds are solved in order until the solver has visited that many
     nodes (at least ``min_worlds``): a budget in work rather than in time, so that a decision
     stays quick on hard deals and is still the same on every machine.
     """
-    contract = observation.contract
-    assert contract is not None
-    leader = observation.trick[0][0] if observation.trick else observation.seat
-    won = tricks_won(observation)
     totals: dict[Card, float] = {}
-    weight_sum = 0.0
     nodes = solved = 0
-    for index, world in enumerate(worlds):
+    for world in worlds:
         if node_budget is not None and solved >= min_worlds and nodes >= node_budget:
             break
-        weight = 1.0 if weights is None else weights[index]
-        if weight <= 0:
-            continue
-        position = Position.from_rules(
-            observation.rules, contract.strain, world,
-            trick=observation.trick, leader=leader, tricks_won=won,
-        )  # fmt: skip
-        for card, value in solve_root(position).items():
-            totals[card] = totals.get(card, 0.0) + weight * value
-        nodes += kernel_stats()[0]
+        values, work = root_values(observation, world)
+        for card, value in values.items():
+            totals[card] = totals.get(card, 0.0) + value
+        nodes += work
         solved += 1
-        weight_sum += weight
-    return {card: total / weight_sum for card, total in totals.items()} if weight_sum else {}
+    return {card: total / solved for card, total in totals.items()} if solved else {}
 
 
 @dataclass
@@ -130,10 +134,7 @@ class StrongPlayer:
         cards = legal_cards(observation)
         if len(cards) == 1:
             return with_declarations(observation, cards[0])
-        count = worlds_for(8 - len(observation.tricks), self.worlds)
-        worlds = observation.sample_worlds(rng, count)
-        weights = self.weigh(observation, worlds)
-        values = self.evaluate(observation, worlds, weights)
+        values = self.play_values(observation, rng)
         if not values:
             return with_declarations(observation, cards[0])
         table = table_for(observation.rules, observation.contract.strain)  # type: ignore[union-attr]
@@ -149,43 +150,12 @@ class StrongPlayer:
             return self.bidding
         return EXPERT_BIDDING if self.node_budget >= 5_000_000 else STRONG_BIDDING
 
-    def evaluate(
-        self,
-        observation: Observation,
-        worlds: Sequence[tuple[int, int, int, int]],
-        weights: Sequence[float] | None,
-    ) -> dict[Card, float]:
-        """What each legal card is worth over the worlds: card points at this level."""
-        return card_values(observation, worlds, weights, node_budget=self.node_budget)
-
-    def weigh(
-        self, observation: Observation, worlds: Sequence[tuple[int, int, int, int]]
-    ) -> list[float] | None:
-        """Every world counts the same at this level."""
-        return None
+    def play_values(self, observation: Observation, rng: random.Random) -> dict[Card, float]:
+        """What each legal card is worth at this level: the mean card points over worlds
+        drawn uniformly among those consistent with the observation."""
+        count = worlds_for(8 - len(observation.tricks), self.worlds)
+        worlds = observation.sample_worlds(rng, count)
+        return card_values(observation, worlds, node_budget=self.node_budget)
 
 
-def trump_strength(hand: int, trump: int) -> int:
-    """A rough count of what a hand holds in a suit as trump: the jack and nine count double."""
-    suit = hand & SUIT_MASKS[trump]
-    jack = 1 << (trump * 8 + Rank.JACK)
-    nine = 1 << (trump * 8 + Rank.NINE)
-    return suit.bit_count() + (2 if suit & jack else 0) + (1 if suit & nine else 0)
-
-
-def bid_passes(observation: Observation) -> dict[int, tuple[Seat, ...]]:
-    """For each suit, the seats that passed when they could have taken it (classic round 1:
-    the turned suit)."""
-    if observation.turned_card is None:
-        return {}
-    suit = observation.turned_card >> 3
-    seats: list[Seat] = []
-    for action in observation.history[:4]:
-        if isinstance(action, Take):
-            break
-        if isinstance(action, Pass):
-            seats.append(action.seat)
-    return {suit: tuple(seats)}
-
-
-__all__ = ["StrongPlayer", "card_values", "worlds_for"]
+__all__ = ["StrongPlayer", "card_values", "root_values", "worlds_for"]
