@@ -23,7 +23,13 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from cardavia.ai.player import Player, find_player, player_levels, with_declarations
+from cardavia.ai.player import (
+    Player,
+    find_player,
+    player_levels,
+    told_the_score,
+    with_declarations,
+)
 from cardavia.belote.actions import (
     CAPOT,
     GENERALE,
@@ -330,7 +336,8 @@ class Game:
             if seat == HUMAN:
                 action = self.human(state)
             else:
-                action = self.players[seat].decide(state.observation(seat), self.ai_rng)
+                player = told_the_score(self.players[seat], match.scores)
+                action = player.decide(state.observation(seat), self.ai_rng)
             match = match.apply(action)
             self.table.action(state, action, match.deal)
         return match

@@ -1,5 +1,5 @@
 """Computer players. Each sees only an :class:`~cardavia.belote.Observation`; levels are
-found by name with :func:`find_player` (``beginner``, ``club``, and more as they come)."""
+found by name with :func:`find_player`: ``beginner``, ``club``, ``strong``, ``expert``."""
 
 from cardavia.ai.player import (
     LEVELS,
@@ -8,6 +8,7 @@ from cardavia.ai.player import (
     play_deal,
     player_levels,
     register_player,
+    told_the_score,
     with_declarations,
 )
 
@@ -18,5 +19,6 @@ __all__ = [
     "play_deal",
     "player_levels",
     "register_player",
+    "told_the_score",
     "with_declarations",
 ]

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import random
 from collections.abc import Callable, Sequence
@@ -77,6 +78,27 @@ def find_player(level: str) -> Player:
     player = factory()
     if not isinstance(player, Player):
         raise TypeError(f"level {level!r} made {player!r}, which is not a Player")
+    return player
+
+
+def told_the_score(player: Player, scores: tuple[int, int]) -> Player:
+    """``player`` for a deal of a match standing at ``scores`` (N–S, E–W) before it.
+
+    The match score is public: the levels that bid by it (a ``match_scores`` field:
+    ``strong`` and ``expert``, which take more risk when far behind near the target) get a
+    copy that knows it; the others are returned as they are.
+
+    >>> told_the_score(find_player("strong"), (500, 820)).match_scores
+    (500, 820)
+    >>> told_the_score(find_player("club"), (500, 820)) is not None
+    True
+    """
+    if (
+        dataclasses.is_dataclass(player)
+        and not isinstance(player, type)
+        and any(field.name == "match_scores" for field in dataclasses.fields(player))
+    ):
+        return dataclasses.replace(player, match_scores=scores)
     return player
 
 

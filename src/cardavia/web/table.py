@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from cardavia.ai.player import Player, find_player, player_levels
+from cardavia.ai.player import Player, find_player, player_levels, told_the_score
 from cardavia.belote.actions import (
     CAPOT,
     GENERALE,
@@ -800,7 +800,8 @@ class TableService:
         """The computer player's action; should it fail or choose something illegal, the
         first legal action instead (logged), so that the game never stalls."""
         try:
-            action = await asyncio.to_thread(table.players[seat].decide, observation, table.rng)
+            player = told_the_score(table.players[seat], table.match.scores)
+            action = await asyncio.to_thread(player.decide, observation, table.rng)
         except Exception:
             log.exception("game %s: the %s player failed", table.game_id, seat.name)
             action = None
