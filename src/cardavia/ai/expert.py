@@ -54,6 +54,11 @@ GIFT_LIKELIHOOD: Final = 0.3
 (the club player never does, a double-dummy player only when the card would be lost
 anyway), so a deal in which it did is worth this much of one in which it had to."""
 
+BELIEF: Final = 0.5
+"""How much the reading of the bids and plays is believed: a world's weight is its
+likelihood to this power. The reading is the club player's, and the others do not all bid
+as it does; believed fully, it lets a handful of the worlds drawn carry all the weight."""
+
 CLASSIC_SUBSETS: Final = 6
 """At classic tables a player bid on five cards, and which five of the eight it holds now is
 not known: its bids are read on this many of the possible fives, and the reading averaged."""
@@ -279,13 +284,14 @@ def is_clear(outcomes: Sequence[dict[Card, float]]) -> bool:
 class ExpertPlayer(StrongPlayer):
     """Search over worlds weighed by the bids and plays, scored as the deal is scored."""
 
-    worlds: int = 16
-    node_budget: int = 5_000_000
-    close_budget: int = 5_000_000
+    worlds: int = 20
+    node_budget: int = 6_000_000
+    close_budget: int = 6_000_000
     """The solver's further work, in nodes, for a decision that is not clear after the
     first :attr:`node_budget`."""
-    candidates: int = 4
-    """Consistent worlds drawn for each one solved, to be weighed."""
+    candidates: int = 256
+    """Consistent worlds drawn and weighed for a decision (at least four for each world
+    solved)."""
     hedge: float = 0.1
     """The card points' share of a world's value, beside the score margin."""
 
@@ -293,10 +299,10 @@ class ExpertPlayer(StrongPlayer):
         """The mean value (score margin and a little of the card points) of each legal card
         over worlds drawn by their likelihood, more of them when the choice is close."""
         count = worlds_for(8 - len(observation.tricks), self.worlds)
-        drawn = observation.sample_worlds(rng, count * self.candidates)
+        drawn = observation.sample_worlds(rng, max(self.candidates, 4 * count))
         if not drawn:
             return {}
-        weights = [world_likelihood(observation, world) for world in drawn]
+        weights = [world_likelihood(observation, world) ** BELIEF for world in drawn]
         worlds = resample(drawn, weights, 2 * count, rng)
         me = observation.seat & 1
         already = observation.points[me]
