@@ -294,6 +294,9 @@ class ExpertPlayer(StrongPlayer):
     solved)."""
     hedge: float = 0.1
     """The card points' share of a world's value, beside the score margin."""
+    belief: float = BELIEF
+    """The power of a world's likelihood in its weight (:data:`BELIEF`; 0: every
+    consistent world alike, as ``strong`` draws them)."""
 
     def play_values(self, observation: Observation, rng: random.Random) -> dict[Card, float]:
         """The mean value (score margin and a little of the card points) of each legal card
@@ -302,7 +305,10 @@ class ExpertPlayer(StrongPlayer):
         drawn = observation.sample_worlds(rng, max(self.candidates, 4 * count))
         if not drawn:
             return {}
-        weights = [world_likelihood(observation, world) ** BELIEF for world in drawn]
+        weights = [
+            world_likelihood(observation, world) ** self.belief if self.belief else 1.0
+            for world in drawn
+        ]
         worlds = resample(drawn, weights, 2 * count, rng)
         me = observation.seat & 1
         already = observation.points[me]
