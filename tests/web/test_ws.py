@@ -4,6 +4,7 @@ guarantee that no message shows another seat's cards before the deal is over."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -11,7 +12,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from fastapi import FastAPI
@@ -463,16 +464,32 @@ class _BrokenPlayer:
         raise RuntimeError("broken on purpose")
 
 
+@dataclasses.dataclass
+class _ScoreKeeper:
+    """A computer player that notes the match score it is told before each decision."""
+
+    match_scores: tuple[int, int] | None = None
+    told: ClassVar[list[tuple[int, int] | None]] = []
+    """What every copy was told, in order."""
+
+    def decide(self, observation: Observation, rng: random.Random) -> Action:
+        type(self).told.append(self.match_scores)
+        return observation.legal_actions[0]
+
+
 @pytest.fixture
 def extra_levels() -> Iterator[None]:
     register_player("gated", _GatedPlayer)
     register_player("broken", _BrokenPlayer)
+    register_player("scorekeeper", _ScoreKeeper)
+    _ScoreKeeper.told.clear()
     _GatedPlayer.entered.clear()
     _GatedPlayer.release.clear()
     yield
     _GatedPlayer.release.set()
     LEVELS.pop("gated", None)
     LEVELS.pop("broken", None)
+    LEVELS.pop("scorekeeper", None)
 
 
 def test_the_server_answers_while_a_computer_player_thinks(
@@ -495,6 +512,25 @@ def test_the_server_answers_while_a_computer_player_thinks(
             assert view["step"] > 0
             return
     pytest.fail("South was always first to bid")
+
+
+def test_the_computer_players_are_told_the_match_score(
+    client: TestClient, extra_levels: None, new_game: NewGame, play_out: Settle, settle: Settle
+) -> None:
+    """The search levels bid by the match score (riskier when far behind near the target):
+    the table tells every computer player the score before the deal in play."""
+    game = new_game("maison", level="scorekeeper")
+    rng = random.Random(3)
+    with client.websocket_connect(socket_url(game)) as ws:
+        view, _ = play_out(ws, rng)
+        assert set(_ScoreKeeper.told) == {(0, 0)}
+        scores = view["match"]["scores"]
+        _ScoreKeeper.told.clear()
+        ws.send_json({"type": "next_deal"})
+        view, _ = settle(ws)
+        play_out(ws, rng, view)
+    assert _ScoreKeeper.told
+    assert set(_ScoreKeeper.told) == {(scores["NS"], scores["EW"])}
 
 
 def test_a_failing_computer_player_does_not_stop_the_game(
