@@ -26,3 +26,4 @@ bench: uv
 	$(UV) run --frozen python bench/deals.py
 	$(UV) run --frozen python bench/solver.py
 	$(UV) run --frozen python bench/decisions.py
+	$(UV) run --frozen python bench/card_play.py
