@@ -11,10 +11,10 @@ from cardavia.ai.expert import (
     bidding_likelihood,
     gift_likelihood,
     is_clear,
-    resample,
     score_margin,
     world_likelihood,
 )
+from cardavia.ai.resampling import systematic
 from cardavia.belote import Bid, DealState, Pass, Play, Seat, find_rules
 from cardavia.belote.auction import Contract
 from cardavia.belote.cards import parse_card
@@ -98,13 +98,13 @@ def test_classic_bids_are_read_on_fives() -> None:
 
 def test_resampling_follows_the_weights() -> None:
     worlds = [(1, 0, 0, 0), (2, 0, 0, 0), (3, 0, 0, 0)]
-    kept = resample(worlds, [0.0, 1.0, 3.0], 8, random.Random(1))  # type: ignore[arg-type]
+    kept = systematic(worlds, [0.0, 1.0, 3.0], 8, random.Random(1))
     assert len(kept) == 8
     assert kept.count(worlds[0]) == 0
     assert kept.count(worlds[1]) == 2
     assert kept.count(worlds[2]) == 6
     # No weight at all: every world alike.
-    even = resample(worlds, [0.0, 0.0, 0.0], 6, random.Random(1))  # type: ignore[arg-type]
+    even = systematic(worlds, [0.0, 0.0, 0.0], 6, random.Random(1))
     assert sorted(even) == sorted(worlds * 2)
 
 

@@ -63,6 +63,7 @@ from cardavia.ai.club import (
     strain_value,
     trump_suit_value,
 )
+from cardavia.ai.resampling import systematic
 from cardavia.ai.solver import Position, kernel_stats, playouts, reaches
 from cardavia.belote.actions import CAPOT, Action, Bid, Coinche, Pass, Surcoinche, Take
 from cardavia.belote.announcements import (
@@ -424,23 +425,9 @@ def draw_worlds(observation: Observation, rng: random.Random, budget: BiddingBud
         return hands, left, mass
 
     drawn = [deal() for _ in range(count * _OVERDRAW // 2 if acts else count)]
-    total = sum(mass for _, _, mass in drawn)
-    if total <= 0:
-        drawn = [(hands, left, 1.0) for hands, left, _ in drawn]
-        total = float(len(drawn))
-    # Systematic resampling: the deals kept in proportion to their weights.
-    kept: list[tuple[list[int], int]] = []
-    step = total / count
-    pointer = rng.random() * step
-    cumulative = 0.0
-    for hands, left, mass in drawn:
-        cumulative += mass
-        while pointer < cumulative and len(kept) < count:
-            kept.append((hands, left))
-            pointer += step
-    while len(kept) < count:  # rounding
-        hands, left, _ = max(drawn, key=lambda entry: entry[2])
-        kept.append((hands, left))
+    kept = systematic(
+        [(hands, left) for hands, left, _ in drawn], [mass for _, _, mass in drawn], count, rng
+    )
     worlds = []
     for hands, left in kept:
         stock = _cards(left)

@@ -14,7 +14,7 @@ average. ``expert`` changes three things, as the programs that play Skat and bri
    first rule of defence, never to give the opponents points one need not (a player who
    dropped a 10 on a trick its opponents were winning likely had nothing cheaper to play:
    :func:`gift_likelihood`). The deals solved are drawn from them in proportion to their
-   weights.
+   weights (:func:`cardavia.ai.resampling.systematic`).
 2. **The score, not the points.** A contract is made or failed at a threshold, and a point
    on the wrong side of it is worth a whole contract. Each world's exact result of each card
    is turned into the deal's score margin for the seat's team (:func:`score_margin`, by
@@ -36,6 +36,7 @@ from math import sqrt
 from typing import Final
 
 from cardavia.ai.bidding import likelihood
+from cardavia.ai.resampling import systematic
 from cardavia.ai.strong import StrongPlayer, root_values, worlds_for
 from cardavia.belote.actions import Action, Play
 from cardavia.belote.announcements import BELOTE_POINTS, Announcement, belote_pairs
@@ -240,31 +241,6 @@ def world_likelihood(observation: Observation, world: Hands) -> float:
     return value * gift_likelihood(observation, world)
 
 
-def resample(
-    worlds: Sequence[Hands], weights: Sequence[float], count: int, rng: random.Random
-) -> list[Hands]:
-    """``count`` worlds drawn from ``worlds`` in proportion to ``weights`` (systematic
-    resampling: a world of twice the weight comes twice as often, and the draw's own noise
-    is the least possible); all of them equally if every weight is 0."""
-    total = sum(weights)
-    if total <= 0:
-        weights = [1.0] * len(worlds)
-        total = float(len(worlds))
-    step = total / count
-    pointer = rng.random() * step
-    cumulative = 0.0
-    kept: list[Hands] = []
-    for world, weight in zip(worlds, weights, strict=True):
-        cumulative += weight
-        while pointer < cumulative and len(kept) < count:
-            kept.append(world)
-            pointer += step
-    while len(kept) < count:  # rounding at the end
-        kept.append(worlds[-1])
-    rng.shuffle(kept)
-    return kept
-
-
 def is_clear(outcomes: Sequence[dict[Card, float]]) -> bool:
     """Whether the best card is ahead of the second by more than twice the standard error of
     their difference over the worlds solved (or there is no second)."""
@@ -309,7 +285,9 @@ class ExpertPlayer(StrongPlayer):
             world_likelihood(observation, world) ** self.belief if self.belief else 1.0
             for world in drawn
         ]
-        worlds = resample(drawn, weights, 2 * count, rng)
+        # Drawn by weight, then shuffled: the first worlds solved are as likely as the rest.
+        worlds = systematic(drawn, weights, 2 * count, rng)
+        rng.shuffle(worlds)
         me = observation.seat & 1
         already = observation.points[me]
         belote = belote_points(observation)
@@ -344,7 +322,6 @@ __all__ = [
     "ExpertPlayer",
     "bidding_likelihood",
     "gift_likelihood",
-    "resample",
     "score_margin",
     "world_likelihood",
 ]
