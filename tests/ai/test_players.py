@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -95,7 +96,9 @@ def test_players_always_declare() -> None:
         assert said > 50
 
 
-def test_decisions_depend_on_the_observation_only() -> None:
+def test_decisions_depend_on_the_observation_only(
+    swapped_views: Callable[..., tuple[Observation, Observation]],
+) -> None:
     """Two positions that look the same from a seat get the same decision, whatever the
     other hands hold: the hands of two other seats are swapped at the start of a trick."""
     rules = find_rules("coinche")
@@ -108,17 +111,7 @@ def test_decisions_depend_on_the_observation_only() -> None:
             seat = state.to_move
             assert seat is not None
             if state.contract is not None and not state.trick and 0 < len(state.tricks) < 7:
-                hands = list(state.hands)
-                first, second = (seat + 1) & 3, (seat + 2) & 3
-                swapped = list(hands)
-                swapped[first], swapped[second] = hands[second], hands[first]
-                views = [
-                    DealState.from_position(
-                        rules, contract=state.contract, hands=h, tricks=state.tricks, leader=seat
-                    ).observation(seat)
-                    for h in (hands, swapped)
-                ]
-                assert views[0] == views[1]
+                views = swapped_views(state, seat, seat.next, seat.partner)
                 decisions = [player.decide(view, random.Random(1)) for view in views]
                 assert decisions[0] == decisions[1]
                 compared += 1

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from cardavia.ai import find_player, play_deal
 from cardavia.ai.expert import ExpertPlayer
 from cardavia.ai.strong import StrongPlayer
-from cardavia.belote import DealState, Play, Seat, find_rules
+from cardavia.belote import DealState, Observation, Play, Seat, find_rules
 from cardavia.belote.rules import PRESETS
 
 
@@ -31,7 +32,9 @@ def test_search_levels_play_legal_deals(rules_name: str) -> None:
 
 
 @pytest.mark.parametrize("level", ["strong", "expert"])
-def test_decisions_depend_on_the_observation_only(level: str) -> None:
+def test_decisions_depend_on_the_observation_only(
+    level: str, swapped_views: Callable[..., tuple[Observation, Observation]]
+) -> None:
     """Swap two hidden hands: the seat sees the same thing and, under the same seed, the
     search decides the same card."""
     rules = find_rules("coinche")
@@ -45,17 +48,7 @@ def test_decisions_depend_on_the_observation_only(level: str) -> None:
             seat = state.to_move
             assert seat is not None
             if state.contract is not None and not state.trick and 0 < len(state.tricks) < 6:
-                hands = list(state.hands)
-                first, second = (seat + 1) & 3, (seat + 3) & 3
-                swapped = list(hands)
-                swapped[first], swapped[second] = hands[second], hands[first]
-                views = [
-                    DealState.from_position(
-                        rules, contract=state.contract, hands=h, tricks=state.tricks, leader=seat
-                    ).observation(seat)
-                    for h in (hands, swapped)
-                ]
-                assert views[0] == views[1]
+                views = swapped_views(state, seat, seat.next, seat.partner.next)
                 one, two = (player.decide(view, random.Random(1)) for view in views)
                 assert one == two
                 compared += 1

@@ -76,9 +76,9 @@ from cardavia.belote.auction import (
     Contract,
     auction_status,
     auction_strains,
-    bid_values,
     classic_status,
     classic_strains,
+    top_numbered_bid,
 )
 from cardavia.belote.cards import Card, Seat, Suit, Team
 from cardavia.belote.game import DealState, Phase
@@ -335,7 +335,7 @@ def likelihood(
         # The club player bids its evaluation to the ten below (the top numbered bid at
         # most); the tails leave some room for players who bid otherwise.
         if value >= action.value:
-            top = max(v for v in bid_values(rules) if v < CAPOT)
+            top = top_numbered_bid(rules)
             return 1.0 if action.value >= top else _gauss(value - action.value - 10, 10)
         return _gauss(action.value - value, 4)
     if isinstance(action, Pass):
@@ -716,7 +716,7 @@ def candidates(observation: Observation, budget: BiddingBudget) -> list[Action]:
     best = status.best
     floor = best.value if best is not None else 0
     lowest = max(AUCTION_FLOOR, floor + 10)
-    top = max(v for v in bid_values(observation.rules) if v < CAPOT)
+    top = top_numbered_bid(observation.rules)
     hand = observation.hand.mask
     strains = []
     for action in legal:

@@ -44,8 +44,7 @@ from cardavia.belote.cards import Card, Seat, Team
 from cardavia.belote.observation import Observation
 from cardavia.belote.play import constraint, table_for, winning_index
 from cardavia.belote.scoring import score_deal
-
-Hands = tuple[int, int, int, int]
+from cardavia.belote.worlds import Hands
 
 USUAL_TOTAL: Final = 162
 """The card points of a deal without capot (152 in the cards and the last trick)."""
@@ -142,103 +141,139 @@ def score_margin(
 # -- inference ---------------------------------------------------------------------------
 
 
-def _played_by(observation: Observation) -> list[int]:
-    """The cards each seat has played so far, as masks."""
-    played = [0, 0, 0, 0]
-    for trick in observation.tricks:
-        for seat, card in trick.plays:
-            played[seat] |= 1 << card
-    for seat, card in observation.trick:
-        played[seat] |= 1 << card
-    return played
+@dataclass(frozen=True, slots=True)
+class _Gift:
+    """A card another player gave to a trick its opponents took, without taking the lead."""
+
+    seat: Seat
+    before: tuple[tuple[Seat, Card], ...]
+    """The trick as it was when the card was played."""
+    held_since: tuple[int, int, int, int]
+    """The cards each seat has played from that trick on: with a world's hands, each hand
+    as it was then."""
+    cheaper: int
+    """The cards with fewer points that would not have taken the lead either."""
 
 
-def _bids_by(observation: Observation) -> dict[Seat, list[tuple[int, Action]]]:
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the others' bids and plays say, read once from an observation and then asked
+    of each world (:meth:`likelihood`)."""
+
+    observation: Observation
+    bids: dict[Seat, list[tuple[int, Action]]]
     """The other seats' bidding actions, with their place in the history."""
-    bids: dict[Seat, list[tuple[int, Action]]] = {}
-    for index, action in enumerate(observation.history):
-        if action.seat != observation.seat and not isinstance(action, Play):
-            bids.setdefault(action.seat, []).append((index, action))
-    return bids
+    played: tuple[int, int, int, int]
+    """The cards each seat has played so far."""
+    gifts: tuple[_Gift, ...]
+
+    @classmethod
+    def of(cls, observation: Observation) -> Reading:
+        """The reading of ``observation``."""
+        bids: dict[Seat, list[tuple[int, Action]]] = {}
+        for index, action in enumerate(observation.history):
+            if action.seat != observation.seat and not isinstance(action, Play):
+                bids.setdefault(action.seat, []).append((index, action))
+        since = [0, 0, 0, 0]
+        for seat, card in observation.trick:
+            since[seat] |= 1 << card
+        gifts: list[_Gift] = []
+        contract = observation.contract
+        table = table_for(observation.rules, contract.strain) if contract is not None else None
+        # Back from the last trick, so that ``since`` holds the cards played from each trick on.
+        for trick in reversed(observation.tricks):
+            plays = trick.plays
+            for seat, card in plays:
+                since[seat] |= 1 << card
+            if table is None:
+                continue
+            points = table.points
+            for index, (seat, card) in enumerate(plays):
+                if seat == observation.seat or trick.winner.team == seat.team or not points[card]:
+                    continue
+                before = plays[:index]
+                cards = [c for _, c in before]
+                if winning_index(table, [*cards, card]) == index:
+                    continue  # it took the lead: it meant to win the trick
+                cheaper = sum(
+                    1 << other
+                    for other in range(32)
+                    if points[other] < points[card]
+                    and winning_index(table, [*cards, other]) != index
+                )
+                held = (since[0], since[1], since[2], since[3])
+                gifts.append(_Gift(seat, before, held, cheaper))
+        return cls(observation, bids, (since[0], since[1], since[2], since[3]), tuple(gifts))
+
+    def of_bids(self, seat: Seat, dealt: int) -> float:
+        """How likely ``seat``'s bids are had it been dealt ``dealt`` (its eight cards: those
+        it holds in the world and those it has played), by the simulation bidding's reading
+        (:func:`cardavia.ai.bidding.likelihood`). At classic tables it bid on five of them
+        (the taker's eight hold the turned card and two from the stock besides): the reading
+        is averaged over :data:`CLASSIC_SUBSETS` fives drawn from them (by a generator seeded
+        by the hand, so that a decision stays reproducible)."""
+        observation = self.observation
+        acts = self.bids.get(seat, [])
+        history = observation.history
+
+        def product(hand: int) -> float:
+            value = 1.0
+            for index, action in acts:
+                value *= likelihood(observation, hand, history[:index], action)
+            return value
+
+        if observation.rules.bidding != "classic":
+            return product(dealt)
+        turned = observation.turned_card
+        contract = observation.contract
+        if turned is not None and contract is not None and seat == contract.taker:
+            dealt &= ~(1 << turned)
+        cards = [c for c in range(32) if dealt >> c & 1]
+        if len(cards) <= 5:
+            return product(dealt)
+        draw = random.Random(dealt)
+        fives = [sum(1 << c for c in draw.sample(cards, 5)) for _ in range(CLASSIC_SUBSETS)]
+        return statistics.fmean(product(five) for five in fives)
+
+    def of_gifts(self, world: Hands) -> float:
+        """How likely the others' plays to the tricks taken by their opponents are in
+        ``world``: :data:`GIFT_LIKELIHOOD` for each card that gave such a trick more points
+        than another legal card would have, without taking the lead of the trick (the player
+        had that other card in this world), 1 for every other play."""
+        observation = self.observation
+        contract = observation.contract
+        assert contract is not None
+        table = table_for(observation.rules, contract.strain)
+        value = 1.0
+        for gift in self.gifts:
+            hand = world[gift.seat] | gift.held_since[gift.seat]
+            allowed = constraint(observation.rules, table, gift.before, gift.seat, hand).allowed
+            if allowed & gift.cheaper:
+                value *= GIFT_LIKELIHOOD
+        return value
+
+    def likelihood(self, world: Hands) -> float:
+        """How likely the others' bids and plays make ``world`` (relative to the other
+        worlds consistent with the observation)."""
+        value = 1.0
+        for seat in self.bids:
+            value *= self.of_bids(seat, world[seat] | self.played[seat])
+        return value * self.of_gifts(world)
 
 
 def bidding_likelihood(observation: Observation, seat: Seat, dealt: int) -> float:
-    """How likely ``seat``'s bids are had it been dealt ``dealt`` (its eight cards: those it
-    holds in the world and those it has played), by the simulation bidding's reading
-    (:func:`cardavia.ai.bidding.likelihood`). At classic tables it bid on five of them (the
-    taker's eight hold the turned card and two from the stock besides): the reading is
-    averaged over :data:`CLASSIC_SUBSETS` fives drawn from them (by a generator seeded by the
-    hand, so that a decision stays reproducible)."""
-    acts = _bids_by(observation).get(seat, [])
-    history = observation.history
-
-    def product(hand: int) -> float:
-        value = 1.0
-        for index, action in acts:
-            value *= likelihood(observation, hand, history[:index], action)
-        return value
-
-    if observation.rules.bidding != "classic":
-        return product(dealt)
-    turned = observation.turned_card
-    contract = observation.contract
-    if turned is not None and contract is not None and seat == contract.taker:
-        dealt &= ~(1 << turned)
-    cards = [c for c in range(32) if dealt >> c & 1]
-    if len(cards) <= 5:
-        return product(dealt)
-    draw = random.Random(dealt)
-    fives = [sum(1 << c for c in draw.sample(cards, 5)) for _ in range(CLASSIC_SUBSETS)]
-    return statistics.fmean(product(five) for five in fives)
+    """:meth:`Reading.of_bids` of ``observation``."""
+    return Reading.of(observation).of_bids(seat, dealt)
 
 
 def gift_likelihood(observation: Observation, world: Hands) -> float:
-    """How likely the others' plays to the tricks taken by their opponents are in ``world``:
-    :data:`GIFT_LIKELIHOOD` for each card that gave such a trick more points than another
-    legal card would have, without taking the lead of the trick (the player had that other
-    card in this world), 1 for every other play."""
-    contract = observation.contract
-    assert contract is not None
-    rules = observation.rules
-    table = table_for(rules, contract.strain)
-    points = table.points
-    held = list(world)
-    for seat, card in observation.trick:
-        held[seat] |= 1 << card
-    value = 1.0
-    # Back from the last trick: with the cards played to it, ``held`` is each hand as it
-    # was when the trick began (and when its player chose its card).
-    for trick in reversed(observation.tricks):
-        plays = trick.plays
-        for seat, card in plays:
-            held[seat] |= 1 << card
-        for index, (seat, card) in enumerate(plays):
-            if seat == observation.seat or trick.winner.team == seat.team or not points[card]:
-                continue
-            before = plays[:index]
-            cards = [c for _, c in before]
-            if winning_index(table, [*cards, card]) == index:
-                continue  # it took the lead: it meant to win the trick
-            allowed = constraint(rules, table, before, seat, held[seat]).allowed
-            cheaper = allowed & ~(1 << card)
-            while cheaper:
-                low = cheaper & -cheaper
-                cheaper ^= low
-                other = low.bit_length() - 1
-                if points[other] < points[card] and winning_index(table, [*cards, other]) != index:
-                    value *= GIFT_LIKELIHOOD
-                    break
-    return value
+    """:meth:`Reading.of_gifts` of ``observation``."""
+    return Reading.of(observation).of_gifts(world)
 
 
 def world_likelihood(observation: Observation, world: Hands) -> float:
-    """How likely the others' bids and plays make ``world`` (relative to the other worlds
-    consistent with the observation)."""
-    played = _played_by(observation)
-    value = 1.0
-    for seat in _bids_by(observation):
-        value *= bidding_likelihood(observation, seat, world[seat] | played[seat])
-    return value * gift_likelihood(observation, world)
+    """:meth:`Reading.likelihood` of ``observation``."""
+    return Reading.of(observation).likelihood(world)
 
 
 def is_clear(outcomes: Sequence[dict[Card, float]]) -> bool:
@@ -281,9 +316,9 @@ class ExpertPlayer(StrongPlayer):
         drawn = observation.sample_worlds(rng, max(self.candidates, 4 * count))
         if not drawn:
             return {}
+        reading = Reading.of(observation)
         weights = [
-            world_likelihood(observation, world) ** self.belief if self.belief else 1.0
-            for world in drawn
+            reading.likelihood(world) ** self.belief if self.belief else 1.0 for world in drawn
         ]
         # Drawn by weight, then shuffled: the first worlds solved are as likely as the rest.
         worlds = systematic(drawn, weights, 2 * count, rng)
@@ -320,6 +355,7 @@ class ExpertPlayer(StrongPlayer):
 
 __all__ = [
     "ExpertPlayer",
+    "Reading",
     "bidding_likelihood",
     "gift_likelihood",
     "score_margin",

@@ -65,6 +65,11 @@ def bid_values(rules: Rules) -> tuple[int, ...]:
     return _BID_VALUES[rules.top_bids]
 
 
+def top_numbered_bid(rules: Rules) -> int:
+    """The highest bid below capot (RULES.md 4: 160; 180 with ``top_bids`` ``generale``)."""
+    return _TOP_NUMBERED[rules.top_bids]
+
+
 def auction_strains(rules: Rules) -> tuple[Strain, ...]:
     """The strains one may bid: the suits, and no-trump / all-trump with ``auction_contracts``."""
     return tuple(Strain) if rules.auction_contracts else _SUIT_STRAINS
@@ -73,6 +78,9 @@ def auction_strains(rules: Rules) -> tuple[Strain, ...]:
 _BID_VALUES: Final = {
     "capot": (*range(80, 161, 10), CAPOT),
     "generale": (*range(80, 181, 10), CAPOT, GENERALE),
+}
+_TOP_NUMBERED: Final[dict[str, int]] = {
+    name: max(v for v in values if v < CAPOT) for name, values in _BID_VALUES.items()
 }
 _SUIT_STRAINS: Final = tuple(Strain)[:4]
 
