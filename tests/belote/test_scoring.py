@@ -1059,3 +1059,31 @@ def test_random_coinche_auctions_never_offer_a_bid_after_a_coinche() -> None:
             coinched = coinched or isinstance(action, Coinche)
             state = state.apply(action)
     assert seen > 100
+
+
+# ---------------------------------------------------------------------------------------------
+# One rule of scoring, on whole and fractional points
+# ---------------------------------------------------------------------------------------------
+
+
+def test_deal_outcome_on_whole_and_fractional_points() -> None:
+    """scoring.deal_outcome is the rule score_deal and the bidding simulation share: the same
+    verdict and scores on whole points, and fractional scores on fractional points."""
+    from cardavia.belote.scoring import Outcome, Points, deal_outcome
+
+    def outcome(rules: Rules, contract: Contract, cards: tuple[Points, Points]) -> Outcome[Points]:
+        return deal_outcome(
+            rules, contract, cards=cards, capot=None, belote=(20, 0), announcements=(0, 0)
+        )
+
+    coinched = Contract(Seat.N, Strain.HEARTS, 80, 1)
+    whole = outcome(COINCHE, coinched, (90, 72))
+    assert (whole.made, whole.scores, whole.multiplier) == (True, ((160 + 80) * 2 + 20, 0), 2)
+    half = outcome(COINCHE, coinched, (90.5, 71.5))
+    assert (half.made, half.scores) == (True, (500.0, 0.0))
+    # 70.5 + 20 = 90.5 ≥ 80 but < 91.5: the contract must beat the defence.
+    lost = outcome(COINCHE, coinched, (70.5, 91.5))
+    assert (lost.made, lost.scores) == (False, (20.0, 480.0))
+    # A litige: the takers' belote 20 stays with them, 60.5 wait in reserve.
+    litige = outcome(MAISON, Contract(Seat.N, Strain.HEARTS), (60.5, 80.5))
+    assert (litige.made, litige.scores, litige.reserve) == (None, (20.0, 80.5), 60.5)
