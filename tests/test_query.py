@@ -162,8 +162,8 @@ ENDGAME: dict[str, Any] = {
 
 # N-S have taken the first six tricks and N leads the last two (spades trump): JS 20, AH 11.
 #   N leads JS: W must follow with the 7S; the AH then takes the last trick too. N-S take
-#               both: 20 + 11 + 10 (last trick) and, for the capot (coinche: 252 for the
-#               deal instead of 152 + 10), 252 - 162 = 90 more: 131.
+#               both: 20 + 11 + 10 (last trick) and, for the capot (coinche: 250 for the
+#               deal instead of 152 + 10, FFB), 250 - 162 = 88 more: 129.
 #   N leads AH: E follows with the 7H and W, with no heart, must trump with the 7S; W leads
 #               the 8D and N's JS takes it: N-S make 20 + 10 = 30.
 CAPOT: dict[str, Any] = {
@@ -200,7 +200,7 @@ def test_solve_an_endgame_by_hand_and_by_the_solver() -> None:
 
 
 def test_solve_counts_the_capot() -> None:
-    assert answer(CAPOT) == {"to_move": "N", "values": {"AH": 30, "JS": 131}}
+    assert answer(CAPOT) == {"to_move": "N", "values": {"AH": 30, "JS": 129}}
     no_capot = {**CAPOT, "tricks_won": {"NS": 5, "EW": 1}}
     assert answer(no_capot)["values"] == {"AH": 30, "JS": 41}
 

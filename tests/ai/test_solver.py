@@ -248,14 +248,16 @@ def test_both_backends_match_brute_force(preset: str, strain: Strain) -> None:
 
 def test_capot_replaces_the_card_points() -> None:
     """N holds A 10 K Q of spades and hearts and leads: N–S take all eight tricks, and score
-    capot_points, not the cards and the last trick (RULES.md 8), whatever the scale."""
+    the capot, not the cards and the last trick (RULES.md 8): capot_points under the usual
+    scale (250 in the coinche preset, FFB); under the plain scale (130 in a deal) the capot
+    follows it: 250 - 162 + 130 = 218 (docs/rules-decisions.md)."""
     north = CardSet.parse("AS TS KS QS AH TH KH QH")
     rest = sorted(CardSet(0xFFFFFFFF & ~north.mask))
     hands = [north.mask] + [sum(1 << c for c in rest[8 * i : 8 * i + 8]) for i in range(3)]
     cases: list[tuple[dict[str, object], int]] = [
-        ({}, 252),
-        ({"capot_points": 250}, 250),
-        ({"no_trump_points": "plain"}, 252),
+        ({}, 250),
+        ({"capot_points": 252}, 252),
+        ({"no_trump_points": "plain"}, 250 - 162 + 130),
     ]
     for knobs, expected in cases:
         rules = PRESETS["coinche"].replace(**knobs)
@@ -268,9 +270,9 @@ def test_capot_replaces_the_card_points() -> None:
 
 
 def test_capot_counts_the_tricks_already_taken() -> None:
-    """The last trick of a deal where N–S took the first seven: capot, 252 for the deal, so
-    252 less what the seven tricks held (152 - 33) from here; if E–W took one, the cards and
-    the last trick only."""
+    """The last trick of a deal where N–S took the first seven: capot, 250 for the deal in
+    the coinche preset, so 250 less what the seven tricks held (152 - 33) from here; if E–W
+    took one, the cards and the last trick only."""
     hands = [CardSet.parse(h) for h in ("AS", "TS", "7S", "KS")]
     rules = PRESETS["coinche"]
     capot = Position.from_rules(rules, Strain.NO_TRUMP, hands, leader=Seat.N, tricks_won=(7, 0))
@@ -279,20 +281,21 @@ def test_capot_counts_the_tricks_already_taken() -> None:
     assert capot.capot_open == (True, False)
     assert plain.capot_open == endgame.capot_open == (False, False)
     for backend in ("c", "python"):
-        assert solve(capot, backend=backend) == 252 - (152 - 33)
+        assert solve(capot, backend=backend) == 250 - (152 - 33)
         assert solve(plain, backend=backend) == solve(endgame, backend=backend) == 33 + 10
 
 
-def test_all_trump_capot_with_the_trump_scale_is_worth_less_than_the_cards() -> None:
+def test_all_trump_capot_with_the_trump_scale_follows_the_scale() -> None:
     """In all-trump with the trump scale the cards hold 248: N–S, with every trick so far,
-    take the last three with the top spades, and have capot_points for the deal, 252 - (248 -
-    R) from here, 6 less than the R + 10 of the cards and the last trick."""
+    take the last three with the top spades, and have the capot for the deal, which follows
+    the scale (RULES.md 8): 252 - 162 + 258 = 348, so 348 - (248 - R) from here, 90 more than
+    the R + 10 of the cards and the last trick."""
     hands = [CardSet.parse(h) for h in ("JS 9S AS", "7S 8S 7C", "7H 8H 8C", "7D 8D QC")]
     rules = PRESETS["cardavia"].replace(all_trump_points="trump")
     position = Position.from_rules(rules, Strain.ALL_TRUMP, hands, leader=Seat.N, tricks_won=(5, 0))
     remaining = position.remaining_points
     assert remaining == 20 + 14 + 11 + 3
-    assert solve(position) == solve(position, backend="python") == 252 - (248 - remaining)
+    assert solve(position) == solve(position, backend="python") == 348 - (248 - remaining)
     assert solve_root(position) == solve_root(position, backend="python")
 
 

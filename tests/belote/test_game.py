@@ -449,12 +449,28 @@ def test_surcoinche_by_the_other_team_or_without_coinche() -> None:
     assert reason.message == "only the bidding team may surcoinche, after a coinche"
 
 
+def test_a_coinche_freezes_the_contract() -> None:
+    """RULES.md 4 (FFB contrée: "le fait de coincher fige le contrat"): after a coinche
+    nobody outbids; the bidder's team may surcoinche or pass."""
+    state = auction("N bid 80 H", "E coinche")
+    assert not any(isinstance(action, Bid) for action in state.legal_actions)
+    refused(
+        lambda: auction("N bid 80 H", "E coinche"), Bid(S, 90, Strain.HEARTS), "contract_frozen", {}
+    )
+    state = act(state, "S pass", "W pass", "N pass")
+    assert state.contract == Contract(N, Strain.HEARTS, 80, 1)
+
+
 def test_outbidding_cancels_a_coinche() -> None:
-    """RULES.md 4: any player may still outbid, which cancels the coinche."""
-    state = auction("N bid 80 H", "E coinche", "S bid 90 H", "W pass", "N pass", "E pass")
+    """RULES.md 4, outbid_after_coinche (house tables): any player may still outbid, which
+    cancels the coinche."""
+    rules = COINCHE.replace(outbid_after_coinche=True)
+    state = auction(
+        "N bid 80 H", "E coinche", "S bid 90 H", "W pass", "N pass", "E pass", rules=rules
+    )
     assert state.contract == Contract(S, Strain.HEARTS, 90, 0)
     # An opponent may coinche the new bid.
-    state = auction("N bid 80 H", "E coinche", "S bid 90 H")
+    state = auction("N bid 80 H", "E coinche", "S bid 90 H", rules=rules)
     assert Coinche(W) in state.legal_actions
 
 

@@ -59,6 +59,13 @@ RULE_SETS: tuple[Rules, ...] = (
         target=501,
     ),
     find_rules("maghreb").replace(announcements=False, capot_points=250, first_packets="2-3"),
+    # The coinche preset played by house habits (docs/rules-decisions.md).
+    find_rules("coinche").replace(
+        outbid_after_coinche=True,
+        contract_must_beat_defence=False,
+        overtrump_when_trumping_partner=True,
+        capot_points=252,
+    ),
 )
 SEEDS = range(3)
 

@@ -373,6 +373,21 @@ def test_knob_overtrump_when_trumping_partner() -> None:
     assert legal(off, Strain.HEARTS, trick, Seat.S, hand) == CardSet.parse("7H JH 9D")
 
 
+def test_coinche_preset_any_card_over_a_trumping_partner() -> None:
+    """RULES.md 5.2 (FFB contrée 2016, 5.2.3: when the partner has trumped and holds the trick,
+    "on peut se défausser de n'importe quelle carte sans exception (y compris un atout
+    inférieur au sien)"): in the coinche preset the 7 of hearts under N's 8 is allowed; the
+    other presets still ask to beat the 8 when trumping (seed 004)."""
+    trick = "W AS, N 8H, E 7S"
+    hand = "7H JH 9D"
+    assert not COINCHE.overtrump_when_trumping_partner
+    assert legal(COINCHE, Strain.HEARTS, trick, Seat.S, hand) == CardSet.parse("7H JH 9D")
+    for name in ("cardavia", "maison", "maghreb"):
+        assert legal(find_rules(name), Strain.HEARTS, trick, Seat.S, hand) == CardSet.parse("JH 9D")
+    on = COINCHE.replace(overtrump_when_trumping_partner=True)
+    assert legal(on, Strain.HEARTS, trick, Seat.S, hand) == CardSet.parse("JH 9D")
+
+
 def test_knob_undertrump() -> None:
     """RULES.md 5.2: an opponent's trump that cannot be beaten: play a lower trump anyway
     (required: Maison, RULES.md 11 #6) or any card (optional: coinche, #7)."""

@@ -167,14 +167,14 @@ def deal_record(state: DealState, *, belote_by_seat: bool = False) -> dict[str, 
 
 
 def card_total(rules: Rules, strain: str, capot: bool) -> int:
-    """What the card points of a deal add up to (RULES.md 1 and 8, with the point knobs)."""
-    if capot:
-        return rules.capot_points
+    """What the card points of a deal add up to (RULES.md 1 and 8, with the point knobs; the
+    capot keeps its bonus over the scale's total, docs/rules-decisions.md)."""
+    total = 152 + 10
     if strain == "NT" and rules.no_trump_points == "plain":
-        return 120 + 10
+        total = 120 + 10
     if strain == "AT" and rules.all_trump_points == "trump":
-        return 248 + 10
-    return 152 + 10
+        total = 248 + 10
+    return total + (rules.capot_points - 162 if capot else 0)
 
 
 def belote_suits(rules: Rules, strain: str) -> str:
@@ -334,9 +334,26 @@ def classic_plan(state: DealState, rng: random.Random) -> tuple[int, str] | None
     return (rng.randrange(4) + (0 if first_round else 4), strain)
 
 
+def auction_move(action: Action) -> tuple[object, ...]:
+    """An auction action as the second check writes it: (seat, word[, value, contract])."""
+    if isinstance(action, Bid):
+        value = {250: "capot", 500: "generale"}.get(action.value, action.value)
+        return (action.seat.name, "bid", value, action.strain.code)
+    word = {Pass: "pass", Coinche: "coinche", Surcoinche: "surcoinche"}[type(action)]
+    return (action.seat.name, word)
+
+
+def check_auction(state: DealState) -> None:
+    """The engine's legal auction actions are the second check's moves (RULES.md 4)."""
+    moves = [auction_move(action) for action in state.bids]
+    expected = verify.auction_moves(state.rules.as_dict(), state.dealer.name, moves)
+    assert {auction_move(action) for action in state.legal_actions} == expected, moves
+
+
 def auction_bid(state: DealState, rng: random.Random) -> Action:
     """A random move of the auction, among the legal ones: pass, a bid (usually a little
     above the last one), a coinche, a surcoinche."""
+    check_auction(state)
     actions = state.legal_actions
     bids = [a for a in actions if isinstance(a, Bid)]
     coinches = [a for a in actions if isinstance(a, Coinche)]
@@ -367,6 +384,8 @@ def play_deal(rules: Rules, rng: random.Random, *, uniform: bool = False) -> Dea
     plan = classic_plan(state, rng) if rules.bidding == "classic" else None
     while state.phase == Phase.BIDDING:
         if uniform:
+            if rules.bidding == "auction":
+                check_auction(state)
             action = rng.choice(state.legal_actions)
         elif rules.bidding == "classic":
             action = classic_bid(state, plan)
@@ -436,10 +455,12 @@ def preset_variants(name: str) -> list[Rules]:
             belote_in_all_trump=True,
             tie="failed",
             coinche_any_time=True,
+            outbid_after_coinche=not base.outbid_after_coinche,
+            contract_must_beat_defence=not base.contract_must_beat_defence,
             rounding="exact" if base.rounding == "nearest_ten" else "nearest_ten",
         ),
         contracts.replace(
-            overtrump_when_trumping_partner=False,
+            overtrump_when_trumping_partner=not base.overtrump_when_trumping_partner,
             announcements=not base.announcements,
             tie="litige" if base.tie != "litige" else "made",
             first_packets="2-3",

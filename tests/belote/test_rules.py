@@ -23,6 +23,7 @@ DOCUMENTED_KNOBS = [
     "auction_contracts",
     "top_bids",
     "coinche_any_time",
+    "outbid_after_coinche",
     "overtrump_partner_on_trump_lead",
     "must_trump_partner",
     "overtrump_when_trumping_partner",
@@ -36,6 +37,7 @@ DOCUMENTED_KNOBS = [
     "belote_in_all_trump",
     "tie",
     "capot_points",
+    "contract_must_beat_defence",
     "failed_base",
     "rounding",
     "target",
@@ -50,14 +52,14 @@ COMMON = {
     "auction_contracts": False,
     "top_bids": "capot",
     "coinche_any_time": False,
+    "outbid_after_coinche": False,  # "—" at classic tables, off at coinche ones (FFB)
     "overtrump_partner_on_trump_lead": True,
     "must_trump_partner": False,
-    "overtrump_when_trumping_partner": True,
     "no_trump_points": "scaled",
     "all_trump_points": "scaled",
     "belote_counts_for_contract": True,
     "belote_in_all_trump": False,
-    "capot_points": 252,
+    "contract_must_beat_defence": True,  # "—" at classic tables, on at coinche ones (FFB)
     "failed_base": 160,
 }
 
@@ -71,6 +73,8 @@ EXPECTED = {
         "belote_declaration": "automatic",
         "belote_on_failure": "to_defenders",
         "tie": "made",
+        "capot_points": 252,
+        "overtrump_when_trumping_partner": True,
         "rounding": "exact",
         "target": None,
     },
@@ -82,6 +86,8 @@ EXPECTED = {
         "belote_declaration": "declared",
         "belote_on_failure": "kept",
         "tie": "litige",
+        "capot_points": 252,
+        "overtrump_when_trumping_partner": True,
         "rounding": "exact",
         "target": 1000,
     },
@@ -92,6 +98,8 @@ EXPECTED = {
         "announcements": False,
         "belote_declaration": "declared",
         "belote_on_failure": "kept",
+        "capot_points": 250,  # FFB: "250 points si capot réalisé, même non demandé"
+        "overtrump_when_trumping_partner": False,  # FFB contrée 2016, 5.2.3
         "rounding": "nearest_ten",  # docs/rules-decisions.md: "The coinche preset rounds"
         "target": 2000,
     },
@@ -103,6 +111,8 @@ EXPECTED = {
         "belote_declaration": "declared",
         "belote_on_failure": "kept",
         "tie": "litige",
+        "capot_points": 252,
+        "overtrump_when_trumping_partner": True,
         "rounding": "exact",
         "target": 1000,
     },
@@ -259,3 +269,19 @@ def test_from_dict_fills_missing_knobs_from_the_preset() -> None:
         Rules.from_dict({"name": "maison", "colour": "red"})
     with pytest.raises(ValueError, match="tie"):
         Rules.from_dict({"name": "maison", "tie": "draw"})
+
+
+def test_from_dict_reads_rule_sets_saved_before_the_ffb_knobs() -> None:
+    """A rule set saved before outbid_after_coinche and contract_must_beat_defence existed
+    loads, the missing knobs taken from its preset; the new knobs are checked like the
+    others."""
+    old = find_rules("coinche").as_dict()
+    del old["outbid_after_coinche"], old["contract_must_beat_defence"]
+    rules = Rules.from_dict(old)
+    assert rules == find_rules("coinche")
+    assert (rules.outbid_after_coinche, rules.contract_must_beat_defence) == (False, True)
+    house = Rules.from_dict({"name": "coinche+", "outbid_after_coinche": True})
+    assert house.outbid_after_coinche and house.differences() == {"outbid_after_coinche": True}
+    for knob in ("outbid_after_coinche", "contract_must_beat_defence"):
+        with pytest.raises(ValueError, match=knob):
+            find_rules("coinche").replace(**{knob: "yes"})

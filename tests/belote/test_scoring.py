@@ -351,11 +351,58 @@ def test_coinche_failed() -> None:
     assert (result.made, result.scores) == (False, (0, 160 + 100))
 
 
-def test_coinche_made_exactly_the_bid() -> None:
-    """RULES.md 8: the takers' points "reach" the bid: 70 + 10 = 80 for 80 is made:
-    80 + 80 = 160; EW 82 → 80."""
-    result = score(COINCHE, cards=(70, 82), last=NS, bid=80)
-    assert (result.made, result.exact, result.scores) == (True, (160, 82), (160, 80))
+@pytest.mark.parametrize(
+    ("beat", "made", "scores"),
+    [
+        # 80 ≥ 80 but 80 < EW 82: failed; EW 160 + 80 = 240.
+        (True, False, (0, 240)),
+        # Reaching the bid is enough: 80 + 80 = 160; EW 82 → 80.
+        (False, True, (160, 80)),
+    ],
+)
+def test_coinche_made_exactly_the_bid(beat: bool, made: bool, scores: tuple[int, int]) -> None:
+    """RULES.md 8: the takers' points "reach" the bid, 70 + 10 = 80 for 80; with
+    contract_must_beat_defence (FFB contrée 10.1.1) they must also beat EW's 82."""
+    rules = COINCHE.replace(contract_must_beat_defence=beat)
+    result = score(rules, cards=(70, 82), last=NS, bid=80)
+    assert (result.made, result.scores) == (made, scores)
+
+
+@pytest.mark.parametrize(
+    ("beat", "made", "scores"),
+    [
+        # 81 ≥ 80 but not greater than 81: failed; EW 160 + 80 = 240.
+        (True, False, (0, 160 + 80)),
+        # House practice: 81 ≥ 80 is made: 81 + 80 = 161 → 160; EW 81 → 80.
+        (False, True, (160, 80)),
+    ],
+)
+def test_coinche_80_making_81_against_81(beat: bool, made: bool, scores: tuple[int, int]) -> None:
+    """RULES.md 8, knob contract_must_beat_defence (FFB contrée 10.1.1: the takers' total
+    must be "supérieur à celui de la défense"): a contract of 80 that makes 71 + 10 = 81
+    against 81."""
+    rules = COINCHE.replace(contract_must_beat_defence=beat)
+    result = score(rules, cards=(71, 81), last=NS, bid=80)
+    assert (result.made, result.scores) == (made, scores)
+
+
+@pytest.mark.parametrize(
+    ("counts", "made", "scores"),
+    [
+        # Counted: NS 76 + 10 = 86 ≥ 80 but < EW 76 + 20 = 96: failed; EW 160 + 80 + 20.
+        (True, False, (0, 160 + 80 + 20)),
+        # Not counted on either side: 86 > 76: made: 86 + 80 = 166 → 170; EW 96 → 100.
+        (False, True, (170, 100)),
+    ],
+)
+def test_coinche_defence_counted_the_same_way(
+    counts: bool, made: bool, scores: tuple[int, int]
+) -> None:
+    """RULES.md 8: the defenders' points are counted as the takers' are, their belote
+    included when belote_counts_for_contract."""
+    rules = COINCHE.replace(belote_counts_for_contract=counts)
+    result = score(rules, cards=(76, 76), last=NS, bid=80, belote=(0, 20))
+    assert (result.made, result.scores) == (made, scores)
 
 
 @pytest.mark.parametrize(
@@ -427,18 +474,46 @@ def test_coinche_belote_counts_for_contract(
 
 def test_coinche_capot_bid() -> None:
     """docs/rules-decisions.md: capot is a bid worth 250 that needs all eight tricks."""
-    # Made: 252 + 250 = 502 → 500.
+    # Made: 250 + 250 = 500 (capot_points 250 in the coinche preset).
     made = score(COINCHE, cards=(152, 0), last=NS, bid=CAPOT, tricks=(8, 0))
-    assert (made.made, made.exact, made.scores) == (True, (502, 0), (500, 0))
+    assert (made.made, made.exact, made.scores) == (True, (500, 0), (500, 0))
     # Seven tricks and every point: failed; the defenders 160 + 250 = 410.
     failed = score(COINCHE, cards=(152, 0), last=NS, bid=CAPOT, tricks=(7, 1))
     assert (failed.made, failed.scores) == (False, (0, 410))
 
 
 def test_coinche_capot_on_an_ordinary_bid() -> None:
-    """RULES.md 8: a capot on an 80 bid: 252 + 80 = 332 → 330."""
+    """RULES.md 8 (FFB: "250 points si capot réalisé, même non demandé"): a capot on an 80
+    bid: 250 + 80 = 330; with capot_points 252, 252 + 80 = 332 → 330."""
     result = score(COINCHE, cards=(152, 0), last=NS, bid=80, tricks=(8, 0))
-    assert result.scores == (330, 0)
+    assert (result.exact, result.scores) == ((330, 0), (330, 0))
+    rules = COINCHE.replace(capot_points=252)
+    result = score(rules, cards=(152, 0), last=NS, bid=80, tricks=(8, 0))
+    assert (result.exact, result.scores) == ((332, 0), (330, 0))
+
+
+@pytest.mark.parametrize(
+    ("bid", "coinche", "scores"),
+    [
+        (80, 1, ((250 + 80) * 2, 0)),  # 660
+        (80, 2, ((250 + 80) * 4, 0)),  # 1320
+        (CAPOT, 1, ((250 + 250) * 2, 0)),  # 1000
+        (CAPOT, 2, ((250 + 250) * 4, 0)),  # a capot surcoinched: 2000
+    ],
+)
+def test_coinched_capot(bid: int, coinche: int, scores: tuple[int, int]) -> None:
+    """RULES.md 8: coinched, a capot made by the takers scores (250 + bid) × 2 (not
+    (160 + bid) × 2); surcoinched × 4; bid or not."""
+    result = score(COINCHE, cards=(152, 0), last=NS, bid=bid, coinche=coinche, tricks=(8, 0))
+    assert (result.made, result.capot, result.scores) == (True, NS, scores)
+
+
+def test_coinche_capot_by_the_defenders() -> None:
+    """RULES.md 8: the defenders' capot is a failed contract: 160 + the bid, × 2 coinched."""
+    result = score(COINCHE, cards=(0, 152), last=EW, bid=80, tricks=(0, 8))
+    assert (result.made, result.scores) == (False, (0, 160 + 80))
+    result = score(COINCHE, cards=(0, 152), last=EW, bid=80, coinche=1, tricks=(0, 8))
+    assert (result.made, result.scores) == (False, (0, (160 + 80) * 2))
 
 
 def test_coinche_generale_bid() -> None:
@@ -461,9 +536,9 @@ def test_coinche_generale_bid() -> None:
         GENERALE,
     )
     assert bid_values(COINCHE) == (80, 90, 100, 110, 120, 130, 140, 150, 160, CAPOT)
-    # N takes all eight tricks: 252 + 500 = 752 → 750.
+    # N takes all eight tricks: 250 + 500 = 750.
     made = score(rules, cards=(152, 0), last=NS, bid=GENERALE, tricks=(8, 0), taker_tricks=8)
-    assert (made.made, made.exact, made.scores) == (True, (752, 0), (750, 0))
+    assert (made.made, made.exact, made.scores) == (True, (750, 0), (750, 0))
     # The partner took one: a capot for the team, but the générale fails: 160 + 500 = 660.
     failed = score(rules, cards=(152, 0), last=NS, bid=GENERALE, tricks=(8, 0), taker_tricks=7)
     assert (failed.made, failed.scores) == (False, (0, 660))
@@ -751,12 +826,12 @@ def test_complete_deal_announcements_complete_tie_in_no_trump() -> None:
 @pytest.mark.parametrize(
     ("bids", "made", "scores"),
     [
-        # 81 + 80 = 161 → 160; EW 81 → 80.
-        (["N bid 80 H", "E pass", "S pass", "W pass"], True, (160, 80)),
+        # 81 reaches 80 but does not beat 81 (FFB contrée 10.1.1): EW 160 + 80 = 240.
+        (["N bid 80 H", "E pass", "S pass", "W pass"], False, (0, 240)),
         # 81 < 90: EW 160 + 90 = 250.
         (["N bid 90 H", "E pass", "S pass", "W pass"], False, (0, 250)),
-        # Coinched and made: (160 + 80) × 2 = 480.
-        (["N bid 80 H", "E coinche", "S pass", "W pass", "N pass"], True, (480, 0)),
+        # Coinched and failed: (160 + 80) × 2 = 480 to EW.
+        (["N bid 80 H", "E coinche", "S pass", "W pass", "N pass"], False, (0, 480)),
         # Surcoinched and failed: (160 + 90) × 4 = 1000.
         (["N bid 90 H", "E coinche", "S surcoinche"], False, (0, 1000)),
     ],
@@ -820,3 +895,195 @@ def test_all_trump_scales_in_a_deal(knobs: dict[str, str], card_points: tuple[in
     assert state.result is not None
     assert state.result.card_points == card_points
     assert state.result.made is True
+
+
+# ---------------------------------------------------------------------------------------------
+# Announcements on a capot, the belote in a litige, the fixed totals under other scales
+# ---------------------------------------------------------------------------------------------
+
+
+def test_classic_capot_takes_the_capotted_teams_announcements() -> None:
+    """RULES.md 8 (FFB): on a capot the capotted team's announcements change hands. EW win
+    the comparison with a cinquante (50 > N's tierce 20) but NS take all eight tricks: NS
+    score 252 + 50, EW nothing."""
+    declared = {Seat.N: [ann("7S 8S 9S")], Seat.E: [ann("7D 8D 9D TD")]}
+    result = score(MAISON, cards=(152, 0), last=NS, tricks=(8, 0), declared=declared)
+    assert result.announcements == (0, 50)  # as the comparison accepted them
+    assert (result.made, result.scores) == (True, (252 + 50, 0))
+    assert "capot_announcements" in [line.code for line in result.lines]
+
+
+def test_coinche_capot_takes_the_capotted_teams_announcements() -> None:
+    """RULES.md 8: the same at a coinche table with announcements: a capot on an 80 bid,
+    EW's cinquante goes to NS: 250 + 50 + 80 = 380."""
+    rules = COINCHE.replace(announcements=True)
+    declared = {Seat.E: [ann("7D 8D 9D TD")]}
+    result = score(rules, cards=(152, 0), last=NS, bid=80, tricks=(8, 0), declared=declared)
+    assert (result.made, result.scores) == (True, (250 + 50 + 80, 0))
+
+
+def test_announcements_stay_without_a_capot() -> None:
+    """RULES.md 7: no capot, the comparison's winner keeps its announcements: NS 110 > EW
+    52 + 50 = 102."""
+    declared = {Seat.E: [ann("7D 8D 9D TD")]}
+    result = score(MAISON, cards=(100, 52), last=NS, tricks=(7, 1), declared=declared)
+    assert result.scores == (110, 102)
+
+
+def test_litige_keeps_the_belote_out_of_the_reserve() -> None:
+    """RULES.md 8 (FFB: the belote is "imprenable"): NS 61 + 10 + 20 (belote) = 91 against
+    EW 91: a litige; EW score 91, NS keep their 20 and 71 go in reserve."""
+    result = score(MAISON, cards=(61, 91), last=NS, belote=(20, 0))
+    assert (result.made, result.scores, result.reserve) == (None, (20, 91), 71)
+
+
+def score_in(
+    rules: Rules, strain: Strain, *, cards: tuple[int, int], tricks: tuple[int, int], bid: int
+) -> DealScore:
+    """A deal in ``strain`` under ``rules``, North the taker, the last trick to EW (or to the
+    capot team)."""
+    last = NS if tricks == (8, 0) else EW
+    return score_deal(
+        rules,
+        Contract(Seat.N, strain, bid if rules.bidding == "auction" else None),
+        trick_points=cards,
+        tricks_won=tricks,
+        last_trick=last,
+        taker_tricks=tricks[0] // 2,
+        belote=(0, 0),
+        declared=((), (), (), ()),
+    )
+
+
+@pytest.mark.parametrize(
+    ("knobs", "strain", "cards", "failed", "capot"),
+    [
+        ({}, Strain.NO_TRUMP, 152, 162, 252),
+        ({"no_trump_points": "plain"}, Strain.NO_TRUMP, 120, 120 + 10, 120 + 10 + 90),
+        ({"all_trump_points": "trump"}, Strain.ALL_TRUMP, 248, 248 + 10, 248 + 10 + 90),
+        (
+            {"all_trump_points": "trump", "capot_points": 250},
+            Strain.ALL_TRUMP,
+            248,
+            258,
+            258 + 88,
+        ),
+    ],
+)
+def test_fixed_totals_follow_the_scale(
+    knobs: dict[str, object], strain: Strain, cards: int, failed: int, capot: int
+) -> None:
+    """RULES.md 8: the 162 of a failed classic contract is the scale's total, and the capot
+    keeps its bonus over it (docs/rules-decisions.md: 220 in a plain no-trump, 348 in a trump
+    all-trump)."""
+    rules = MAISON.replace(round2_contracts=True, **knobs)
+    fail = score_in(rules, strain, cards=(0, cards), tricks=(1, 7), bid=0)
+    assert (fail.made, fail.scores) == (False, (0, failed))
+    made = score_in(rules, strain, cards=(cards, 0), tricks=(8, 0), bid=0)
+    assert (made.made, made.card_points, made.scores) == (True, (capot, 0), (capot, 0))
+    lost = score_in(rules, strain, cards=(0, cards), tricks=(0, 8), bid=0)
+    assert (lost.made, lost.scores) == (False, (0, capot))
+
+
+def test_coinche_failed_base_follows_the_scale() -> None:
+    """docs/rules-decisions.md: in a plain no-trump (130 points) a failed 80 gives the
+    defenders 160 - 162 + 130 = 128, + 80 = 208; a capot 250 - 162 + 130 = 218, + 80."""
+    rules = COINCHE.replace(auction_contracts=True, no_trump_points="plain", rounding="exact")
+    failed = score_in(rules, Strain.NO_TRUMP, cards=(40, 80), tricks=(3, 5), bid=80)
+    assert (failed.made, failed.scores) == (False, (0, 128 + 80))
+    capot = score_in(rules, Strain.NO_TRUMP, cards=(120, 0), tricks=(8, 0), bid=80)
+    assert (capot.made, capot.scores) == (True, (218 + 80, 0))
+
+
+# ---------------------------------------------------------------------------------------------
+# The coinche auction (RULES.md 4): a coinche freezes the contract
+# ---------------------------------------------------------------------------------------------
+
+
+def coinche_auction(rules: Rules, bids: Sequence[str]) -> DealState:
+    """The TIE_HANDS dealt at a coinche table by West, and these bids."""
+    from cardavia.belote import parse_action
+
+    state = DealState.from_deck(rules, dealer=Seat.W, deck=auction_deck(TIE_HANDS, dealer=Seat.W))
+    return state.replay([parse_action(text) for text in bids])
+
+
+def test_a_coinche_freezes_the_contract() -> None:
+    """RULES.md 4 (FFB: "le fait de coincher fige le contrat"): after E's coinche nobody
+    bids; N–S may surcoinche or pass, E–W pass; the auction ends after three passes."""
+    from cardavia.belote import IllegalActionError, Surcoinche
+
+    state = coinche_auction(COINCHE, ["N bid 80 H", "E coinche"])
+    assert state.legal_actions == (Pass(Seat.S), Surcoinche(Seat.S))
+    refusal = state.refusal(Bid(Seat.S, 90, Strain.SPADES))
+    assert refusal is not None and refusal.code == "contract_frozen"
+    with pytest.raises(IllegalActionError):
+        state.apply(Bid(Seat.S, 90, Strain.SPADES))
+    state = state.apply(Pass(Seat.S))
+    assert state.legal_actions == (Pass(Seat.W),)
+    state = state.apply(Pass(Seat.W))
+    assert state.legal_actions == (Pass(Seat.N), Surcoinche(Seat.N))
+    state = state.apply(Pass(Seat.N))
+    assert state.phase == Phase.PLAYING
+    assert state.contract == Contract(Seat.N, Strain.HEARTS, 80, 1)
+
+
+def test_outbid_after_coinche_knob() -> None:
+    """RULES.md 4, outbid_after_coinche on (house tables): after a coinche any player may
+    still outbid, which cancels the coinche."""
+    rules = COINCHE.replace(outbid_after_coinche=True)
+    state = coinche_auction(rules, ["N bid 80 H", "E coinche"])
+    assert Bid(Seat.S, 90, Strain.SPADES) in state.legal_actions
+    state = state.apply(Bid(Seat.S, 90, Strain.SPADES))
+    for seat in (Seat.W, Seat.N, Seat.E):
+        state = state.apply(Pass(seat))
+    assert state.contract == Contract(Seat.S, Strain.SPADES, 90, 0)
+
+
+def test_random_coinche_auctions_never_offer_a_bid_after_a_coinche() -> None:
+    """RULES.md 4: in many random coinche auctions, no bid is ever legal after a coinche."""
+    import random
+
+    rng = random.Random(8)
+    seen = 0
+    for _ in range(300):
+        state = DealState.deal(COINCHE, dealer=Seat(rng.randrange(4)), rng=rng)
+        coinched = False
+        while state.phase == Phase.BIDDING:
+            actions = state.legal_actions
+            if coinched:
+                assert not any(isinstance(a, Bid) for a in actions)
+                seen += 1
+            coinches = [a for a in actions if isinstance(a, Coinche)]
+            action = coinches[0] if coinches and rng.random() < 0.3 else rng.choice(actions)
+            coinched = coinched or isinstance(action, Coinche)
+            state = state.apply(action)
+    assert seen > 100
+
+
+# ---------------------------------------------------------------------------------------------
+# One rule of scoring, on whole and fractional points
+# ---------------------------------------------------------------------------------------------
+
+
+def test_deal_outcome_on_whole_and_fractional_points() -> None:
+    """scoring.deal_outcome is the rule score_deal and the bidding simulation share: the same
+    verdict and scores on whole points, and fractional scores on fractional points."""
+    from cardavia.belote.scoring import Outcome, Points, deal_outcome
+
+    def outcome(rules: Rules, contract: Contract, cards: tuple[Points, Points]) -> Outcome[Points]:
+        return deal_outcome(
+            rules, contract, cards=cards, capot=None, belote=(20, 0), announcements=(0, 0)
+        )
+
+    coinched = Contract(Seat.N, Strain.HEARTS, 80, 1)
+    whole = outcome(COINCHE, coinched, (90, 72))
+    assert (whole.made, whole.scores, whole.multiplier) == (True, ((160 + 80) * 2 + 20, 0), 2)
+    half = outcome(COINCHE, coinched, (90.5, 71.5))
+    assert (half.made, half.scores) == (True, (500.0, 0.0))
+    # 70.5 + 20 = 90.5 ≥ 80 but < 91.5: the contract must beat the defence.
+    lost = outcome(COINCHE, coinched, (70.5, 91.5))
+    assert (lost.made, lost.scores) == (False, (20.0, 480.0))
+    # A litige: the takers' belote 20 stays with them, 60.5 wait in reserve.
+    litige = outcome(MAISON, Contract(Seat.N, Strain.HEARTS), (60.5, 80.5))
+    assert (litige.made, litige.scores, litige.reserve) == (None, (20.0, 80.5), 60.5)

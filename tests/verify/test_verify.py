@@ -15,6 +15,7 @@ import pytest
 from cardavia.verify import (
     announcement_value,
     announcement_winner,
+    auction_moves,
     best_announcements,
     card_points,
     deal_problems,
@@ -44,6 +45,8 @@ COMMON: dict[str, object] = {
     "belote_in_all_trump": False,
     "capot_points": 252,
     "failed_base": 160,
+    "outbid_after_coinche": False,  # RULES.md 10: "—" but the coinche preset; never read
+    "contract_must_beat_defence": True,  # by a classic table
 }
 
 CARDAVIA: dict[str, object] = {
@@ -79,6 +82,8 @@ COINCHE: dict[str, object] = {
     "name": "coinche",
     "deck": "french",
     "bidding": "auction",
+    "overtrump_when_trumping_partner": False,  # FFB contrée 2016, 5.2.3
+    "capot_points": 250,  # FFB: "250 points si capot réalisé, même non demandé"
     "undertrump": "optional",
     "announcements": False,
     "belote_declaration": "declared",
@@ -582,9 +587,10 @@ def test_classic_failed_announcements_won_by_takers_go_to_defenders() -> None:
 
 def test_litige() -> None:
     """RULES.md 8, tie = litige: NS (taker N) 81 + 20 belote = 101, EW 81 + 20 tierce = 101.
-    The defenders score their 101; the takers' 101 goes into reserve."""
+    The defenders score their 101; the takers' 81 go into reserve, their belote 20 is not
+    put in reserve: it stays with them."""
     record = deal(DEAL_B, "N", "S", None, 0, DEAL_B_ANNOUNCEMENTS, ["S"])
-    assert score_deal(MAISON, record) == result(0, 101, None, reserve=101)
+    assert score_deal(MAISON, record) == result(20, 101, None, reserve=81)
     assert score_deal(knobs(MAISON, tie="made"), record) == result(101, 101, True)
     # tie = failed: NS keeps its belote, EW scores 162 + 20 (its tierce)
     assert score_deal(knobs(MAISON, tie="failed"), record) == result(20, 182, False)
@@ -692,24 +698,35 @@ def test_surcoinched() -> None:
     assert score_deal(COINCHE, failed) == result(0, 1140, False)
 
 
-def test_coinche_rounding() -> None:
-    """RULES.md 8, rounding nearest_ten, 5 upward: deal B, taker N bids 80, belote not said:
-    NS 81 + 80 = 161 -> 160; EW 81 -> 80. With EW's tierce (announcements on): 101 -> 100."""
+def test_coinche_80_making_81_against_81() -> None:
+    """RULES.md 8, contract_must_beat_defence (FFB contrée 10.1.1): deal B, taker N bids 80,
+    belote not said: NS 81 reach 80 but are not more than EW's 81: failed, EW 160 + 80 =
+    240. With EW's tierce: 81 < 101, EW 160 + 80 + 20 = 260."""
     record = deal(DEAL_B, "N", "S", 80, 0, DEAL_B_ANNOUNCEMENTS, [])
-    assert score_deal(COINCHE, record) == result(160, 80, True)
-    with_announcements = knobs(COINCHE, announcements=True)
+    assert score_deal(COINCHE, record) == result(0, 240, False)
+    assert score_deal(knobs(COINCHE, announcements=True), record) == result(0, 260, False)
+
+
+def test_coinche_rounding() -> None:
+    """RULES.md 8, rounding nearest_ten, 5 upward: deal B, taker N bids 80, belote not said,
+    reaching the bid enough (contract_must_beat_defence off): NS 81 + 80 = 161 -> 160;
+    EW 81 -> 80. With EW's tierce (announcements on): 101 -> 100."""
+    record = deal(DEAL_B, "N", "S", 80, 0, DEAL_B_ANNOUNCEMENTS, [])
+    house = knobs(COINCHE, contract_must_beat_defence=False)
+    assert score_deal(house, record) == result(160, 80, True)
+    with_announcements = knobs(house, announcements=True)
     assert score_deal(with_announcements, record) == result(160, 100, True)
     assert score_deal(knobs(with_announcements, rounding="exact"), record) == result(161, 101, True)
 
 
 def test_coinche_capot_and_generale() -> None:
     """rules-decisions.md: capot (250) needs all eight tricks for the team, générale (500) all
-    eight for the taker alone. Deal C: N takes all: 252 + 20 belote + 250 = 522 -> 520."""
+    eight for the taker alone. Deal C: N takes all: 250 + 20 belote + 250 = 520."""
     record = deal(DEAL_C, "N", "H", "capot", 0, None, ["N"])
     assert score_deal(COINCHE, record) == result(520, 0, True, capot="NS")
     generale = knobs(COINCHE, top_bids="generale")
     record = deal(DEAL_C, "N", "H", "generale", 0, None, ["N"])
-    assert score_deal(generale, record) == result(770, 0, True, capot="NS")  # 772 -> 770
+    assert score_deal(generale, record) == result(770, 0, True, capot="NS")  # 250 + 20 + 500
     # S bids générale: N took the tricks, not S: failed, EW 160 + 500 = 660; NS keeps 20
     record = deal(DEAL_C, "S", "H", "generale", 0, None, ["N"])
     assert score_deal(generale, record) == result(20, 660, False, capot="NS")
@@ -827,3 +844,140 @@ def test_random_deals_add_up(seed: int) -> None:
     scored = score_deal(MAISON, record)
     total = number(scored, "NS") + number(scored, "EW") + number(scored, "reserve")
     assert total == base + accepted
+
+
+# ---------------------------------------------------------------------------------------------
+# The capot, announcements on a capot, the fixed totals under other scales (RULES.md 8)
+# ---------------------------------------------------------------------------------------------
+
+# Deal D, hearts trump: N holds all eight hearts and leads them; NS take every trick. E holds a
+# tierce 7 8 9 of spades (20), the only announcement made: EW win the comparison. N holds the
+# belote.
+DEAL_D = [
+    ("N", "JH 7S TS KS"),
+    ("N", "9H 8S QS TD"),
+    ("N", "AH 9S AS QD"),
+    ("N", "TH JS 8D AD"),
+    ("N", "KH 7D 8C 7C"),
+    ("N", "QH 9D TC 9C"),
+    ("N", "8H JD QC JC"),
+    ("N", "7H KD AC KC"),
+]
+DEAL_D_ANNOUNCEMENTS = {"E": [["7S", "8S", "9S"]]}
+
+
+def test_fixture_deal_d_is_played_by_the_rules() -> None:
+    """Deal D is legal and E's tierce is its best set."""
+    record = deal(DEAL_D, "N", "H", None, 0, DEAL_D_ANNOUNCEMENTS, ["N"])
+    assert deal_problems(MAISON, record) == []
+
+
+def test_capot_takes_the_capotted_teams_announcements() -> None:
+    """RULES.md 8 (FFB): on a capot the capotted team's announcements change hands. Taker N,
+    made: NS 252 + E's tierce 20 + belote 20 = 292, EW 0. Taker E, failed: the same."""
+    record = deal(DEAL_D, "N", "H", None, 0, DEAL_D_ANNOUNCEMENTS, ["N"])
+    assert score_deal(MAISON, record) == result(252 + 20 + 20, 0, True, capot="NS")
+    record = deal(DEAL_D, "E", "H", None, 0, DEAL_D_ANNOUNCEMENTS, ["N"])
+    assert score_deal(MAISON, record) == result(252 + 20 + 20, 0, False, capot="NS")
+
+
+@pytest.mark.parametrize(
+    ("bid", "coinche", "ns"),
+    [
+        (80, 0, 250 + 80 + 20 + 20),  # 370: 250 + the bid, bid or not
+        (80, 1, (250 + 80) * 2 + 20 + 20),  # 700
+        (80, 2, (250 + 80) * 4 + 20 + 20),  # 1360
+        ("capot", 2, (250 + 250) * 4 + 20 + 20),  # a capot surcoinched: 2040
+    ],
+)
+def test_coinche_capot(bid: int | str, coinche: int, ns: int) -> None:
+    """RULES.md 8 (FFB: "250 points si capot réalisé, même non demandé"): a capot made by
+    the takers scores 250 + the bid, (250 + bid) x 2 coinched, x 4 surcoinched; E's tierce
+    changes hands; N's belote stays with NS."""
+    record = deal(DEAL_D, "N", "H", bid, coinche, DEAL_D_ANNOUNCEMENTS, ["N"])
+    rules = knobs(EXACT_COINCHE, announcements=True)
+    assert score_deal(rules, record) == result(ns, 0, True, capot="NS")
+
+
+def test_coinche_defenders_capot() -> None:
+    """RULES.md 8: the defenders' capot is a failed contract: 160 + the bid (x 2 coinched),
+    + the announcements; the takers keep their belote (none here)."""
+    record = deal(DEAL_D, "E", "H", 80, 1, DEAL_D_ANNOUNCEMENTS, ["N"])
+    rules = knobs(EXACT_COINCHE, announcements=True)
+    assert score_deal(rules, record) == result((160 + 80) * 2 + 20 + 20, 0, False, capot="NS")
+
+
+@pytest.mark.parametrize(
+    ("trump", "scale", "total"),
+    [
+        ("NT", {}, 162),
+        ("NT", {"no_trump_points": "plain"}, 120 + 10),
+        ("AT", {"all_trump_points": "trump"}, 248 + 10),
+    ],
+)
+def test_fixed_totals_follow_the_scale(trump: str, scale: dict[str, str], total: int) -> None:
+    """RULES.md 8: a failed classic contract gives the defenders the scale's total; the capot
+    keeps its bonus over it (rules-decisions.md "Scoring": 252 - 162 + total)."""
+    rules = knobs(MAISON, round2_contracts=True, **scale)
+    failed = deal(DEAL_A, "E", trump)  # EW take fewer points on every scale
+    assert score_deal(rules, failed) == result(total, 0, False)
+    capot = deal(DEAL_C, "E", trump) if trump == "NT" else None
+    if capot is not None:  # in no-trump N's hearts still take every trick
+        assert score_deal(rules, capot) == result(252 - 162 + total, 0, False, capot="NS")
+
+
+def test_coinche_failed_base_follows_the_scale() -> None:
+    """rules-decisions.md "Scoring": failed_base stands for the deal's 162: in a plain
+    no-trump (130) a failed 80 gives the defenders 160 - 162 + 130 + 80 = 208."""
+    rules = knobs(EXACT_COINCHE, auction_contracts=True, no_trump_points="plain")
+    assert score_deal(rules, deal(DEAL_A, "E", "NT", 80)) == result(128 + 80, 0, False)
+
+
+# ---------------------------------------------------------------------------------------------
+# The coinche auction (RULES.md 4)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_auction_opening() -> None:
+    """RULES.md 4: the dealer's next speaks first: pass or any bid; nothing to coinche yet."""
+    moves = auction_moves(COINCHE, "W", [])
+    assert ("N", "pass") in moves and ("N", "bid", 80, "S") in moves
+    assert ("N", "bid", "capot", "C") in moves and ("N", "bid", "generale", "C") not in moves
+    assert len(moves) == 1 + 10 * 4
+    assert not any(move[1] == "coinche" for move in moves)
+
+
+def test_auction_a_coinche_freezes_the_contract() -> None:
+    """RULES.md 4 (FFB: "le fait de coincher fige le contrat"): after E coinches N's 80,
+    nobody bids; S and N may surcoinche or pass, W only pass; three passes end it."""
+    said = [("N", "bid", 80, "H"), ("E", "coinche")]
+    assert auction_moves(COINCHE, "W", said) == {("S", "pass"), ("S", "surcoinche")}
+    said.append(("S", "pass"))
+    assert auction_moves(COINCHE, "W", said) == {("W", "pass")}
+    said.append(("W", "pass"))
+    assert auction_moves(COINCHE, "W", said) == {("N", "pass"), ("N", "surcoinche")}
+    assert auction_moves(COINCHE, "W", [*said, ("N", "pass")]) == set()
+    assert auction_moves(COINCHE, "W", [*said, ("N", "surcoinche")]) == set()
+
+
+def test_auction_outbid_after_coinche() -> None:
+    """RULES.md 4, outbid_after_coinche (house tables): after a coinche any player may still
+    bid higher, which cancels the coinche: W may coinche S's 90 again."""
+    rules = knobs(COINCHE, outbid_after_coinche=True)
+    said: list[tuple[object, ...]] = [("N", "bid", 80, "H"), ("E", "coinche")]
+    moves = auction_moves(rules, "W", said)
+    assert ("S", "bid", 90, "S") in moves and ("S", "bid", 80, "S") not in moves
+    assert ("S", "surcoinche") in moves
+    said.append(("S", "bid", 90, "S"))
+    assert ("W", "coinche") in auction_moves(rules, "W", said)
+
+
+def test_auction_coinche_any_time_and_the_end() -> None:
+    """RULES.md 4: with coinche_any_time both opponents may coinche, in turn or not; four
+    passes and no bid end the auction."""
+    rules = knobs(COINCHE, coinche_any_time=True)
+    moves = auction_moves(rules, "W", [("N", "bid", 80, "H")])
+    assert {("E", "coinche"), ("W", "coinche")} <= moves
+    assert ("S", "coinche") not in moves
+    passes: list[tuple[object, ...]] = [(seat, "pass") for seat in "NESW"]
+    assert auction_moves(COINCHE, "W", passes) == set()

@@ -85,7 +85,7 @@ from cardavia.belote.game import DealState, Phase
 from cardavia.belote.observation import Observation
 from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
 from cardavia.belote.rules import Rules
-from cardavia.belote.scoring import USUAL_CARD_TOTAL, round_score
+from cardavia.belote.scoring import USUAL_CARD_TOTAL, capot_value, deal_outcome, round_score
 
 __all__ = [
     "CALIBRATION",
@@ -459,86 +459,39 @@ def outcome_scores(
     deal_points: int = USUAL_CARD_TOTAL + LAST_TRICK_BONUS,
 ) -> tuple[float, float]:
     """Each team's score for a deal whose takers make ``takers_points`` card points (the
-    last trick included; ``rules.capot_points`` or more: capot; 0 or less: the defenders'
-    capot), as :func:`cardavia.belote.scoring.score_deal` counts it (RULES.md 8).
+    last trick included; the capot's :func:`~cardavia.belote.scoring.capot_value` or more:
+    capot; 0 or less: the defenders' capot), scored by the engine's own rule,
+    :func:`cardavia.belote.scoring.deal_outcome` (RULES.md 8), on fractional points.
 
     ``belote``: each team's belote points; ``announcements``: each team's accepted
     announcements (the winner of the comparison only); ``deal_points``: the card points of
     a deal under the contract's scale, with the last trick. A litige's reserve, which goes
-    to the winner of the next deal, is counted for neither team.
+    to the winner of the next deal, is counted for neither team. A générale is taken as made
+    with the team's capot: the simulation does not tell the taker's tricks from its partner's.
     """
     takers = contract.team
     defenders = takers.other
+    capot_points = capot_value(rules, contract.strain)
     capot: Team | None = None
     cards = [0.0, 0.0]
-    if takers_points >= rules.capot_points:
+    if takers_points >= capot_points:
         capot = takers
-        cards[takers] = rules.capot_points
+        cards[takers] = float(capot_points)
     elif takers_points <= 0:
         capot = defenders
-        cards[defenders] = rules.capot_points
+        cards[defenders] = float(capot_points)
     else:
         cards[takers] = min(float(takers_points), float(deal_points))
         cards[defenders] = deal_points - cards[takers]
-    ann = announcements
-    scores = [0.0, 0.0]
-    kept = rules.belote_on_failure == "kept"
-    if rules.bidding == "classic":
-        totals = [cards[t] + ann[t] + belote[t] for t in Team]
-        compared = [
-            totals[t] - (0 if rules.belote_counts_for_contract else belote[t]) for t in Team
-        ]
-        if compared[takers] > compared[defenders]:
-            made: bool | None = True
-        elif compared[takers] < compared[defenders]:
-            made = False
-        else:
-            made = {"made": True, "failed": False, "litige": None}[rules.tie]
-        if made:
-            scores = totals
-        elif made is None:
-            scores[defenders] = totals[defenders]
-        else:
-            usual = USUAL_CARD_TOTAL + LAST_TRICK_BONUS
-            scores[takers] = belote[takers] if kept else 0
-            scores[defenders] = (
-                (rules.capot_points if capot == defenders else usual)
-                + ann[0]
-                + ann[1]
-                + belote[defenders]
-                + (0 if kept else belote[takers])
-            )
-    else:
-        bid = contract.bid or 0
-        points = (
-            cards[takers]
-            + ann[takers]
-            + (belote[takers] if rules.belote_counts_for_contract else 0)
-        )
-        made = capot == takers if bid >= CAPOT else points >= bid
-        multiplier = contract.multiplier
-        if multiplier == 1:
-            if made:
-                scores[takers] = cards[takers] + ann[takers] + belote[takers] + bid
-                scores[defenders] = cards[defenders] + ann[defenders] + belote[defenders]
-            else:
-                scores[takers] = belote[takers] if kept else 0
-                scores[defenders] = (
-                    rules.failed_base
-                    + bid
-                    + ann[0]
-                    + ann[1]
-                    + belote[defenders]
-                    + (0 if kept else belote[takers])
-                )
-        else:
-            winner = takers if made else defenders
-            scores[winner] = (rules.failed_base + bid) * multiplier + ann[0] + ann[1]
-            scores[defenders] += belote[defenders]
-            if made or kept:
-                scores[takers] += belote[takers]
-            else:
-                scores[defenders] += belote[takers]
+    scores = deal_outcome(
+        rules,
+        contract,
+        cards=(cards[0], cards[1]),
+        capot=capot,
+        belote=belote,
+        announcements=announcements,
+        taker_alone=capot == takers,
+    ).scores
     if rules.rounding == "nearest_ten":
         return (
             float(round_score(round(scores[0]), rules.rounding)),
@@ -592,8 +545,9 @@ def threshold(
     deal_points: int,
 ) -> int:
     """The fewest card points (the last trick included) with which the takers make
-    ``contract`` (RULES.md 8): the bid less their announcements and belote at coinche
-    tables (a capot bid: the capot), more than the defenders' total at classic tables."""
+    ``contract`` (RULES.md 8): more than the defenders' total at classic tables; at coinche
+    tables the bid less their announcements and belote (a capot bid: the capot), and with
+    ``contract_must_beat_defence`` more than the defenders' total as well."""
     takers = contract.team
     counted = [
         announcements[t] + (belote[t] if rules.belote_counts_for_contract else 0) for t in Team
@@ -605,8 +559,13 @@ def threshold(
         return excess // 2 + 1 if excess % 2 or not tie_made else excess // 2
     bid = contract.bid or 0
     if bid >= CAPOT:
-        return rules.capot_points
-    return bid - counted[takers]
+        return capot_value(rules, contract.strain)
+    need = bid - counted[takers]
+    if rules.contract_must_beat_defence:
+        # FFB contrée 10.1.1: also 2x > deal + defenders' - theirs, as at classic tables.
+        excess = deal_points + counted[takers.other] - counted[takers]
+        need = max(need, excess // 2 + 1)
+    return need
 
 
 def _cut(rules: Rules, contract: Contract, hands: Sequence[int]) -> float:
@@ -662,7 +621,7 @@ def expected_scores(
         return ns - ew
 
     capot = CAPOT_SHARE * calibration.capot(playout_mean)
-    capot_value = score(rules.capot_points) if capot > 0.001 else 0.0
+    capot_score = score(capot_value(rules, strain)) if capot > 0.001 else 0.0
     cut = _cut(rules, contract, hands)
     low, high = 0.0, 1.0
     if solved is not None:
@@ -677,7 +636,7 @@ def expected_scores(
             value = mean + sigma * _NORMAL.inv_cdf(u)
         points = value - shortfall + scale * PLAY_SIGMA * _QUANTILES[_PAIRING[index]]
         points = min(max(points, 1.0), deal_points)
-        values.append((1 - capot) * score(points) + capot * capot_value)
+        values.append((1 - capot) * score(points) + capot * capot_score)
     return values
 
 

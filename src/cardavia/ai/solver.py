@@ -51,6 +51,7 @@ from cardavia.belote.play import (
     winning_index,
 )
 from cardavia.belote.rules import AllTrumpPoints, NoTrumpPoints, Rules, Undertrump
+from cardavia.belote.scoring import USUAL_DEAL_TOTAL
 
 if TYPE_CHECKING:
     from cardavia.belote.game import DealState
@@ -238,8 +239,10 @@ class Position:
     @property
     def capot_bonus(self) -> int:
         """What a capot adds to the points of the cards and the last trick (RULES.md 8:
-        ``capot_points`` in place of the 152 or so of the cards and the 10)."""
-        return self.capot_points - self.table.total_points - LAST_TRICK_BONUS
+        ``capot_points`` in place of the 152 + 10 of the usual scales; the capot follows the
+        scale in force, so the bonus is the same under every scale,
+        :func:`cardavia.belote.scoring.capot_value`)."""
+        return self.capot_points - USUAL_DEAL_TOTAL
 
     def legal_cards(self) -> CardSet:
         """The cards the seat to move may play (the engine's rule, RULES.md 5)."""
@@ -331,7 +334,7 @@ def _game(rules: Rules, strain: Strain) -> _Game:
     table = trick_table(
         strain, no_trump_points=rules.no_trump_points, all_trump_points=rules.all_trump_points
     )
-    bonus = rules.capot_points - table.total_points - LAST_TRICK_BONUS
+    bonus = rules.capot_points - USUAL_DEAL_TOTAL  # RULES.md 8: the same under every scale
     order, points = table.order, table.points
     above = tuple(
         tuple(sorted(CardSet(table.beats[card]), key=lambda c: order[c])) for card in range(32)

@@ -135,6 +135,13 @@ class AuctionStatus:
         return Contract(self.best.seat, self.best.strain, self.best.value, self.coinche)
 
 
+def can_outbid(rules: Rules, status: AuctionStatus) -> bool:
+    """Whether a bid may still be made: not after a coinche (RULES.md 4; FFB contrée: "le
+    fait de coincher fige le contrat, empêchant ainsi toute possibilité de surenchère"),
+    unless ``outbid_after_coinche`` (house tables, where an outbid cancels the coinche)."""
+    return status.coinche == 0 or rules.outbid_after_coinche
+
+
 def auction_status(bids: Sequence[Action]) -> AuctionStatus:
     """The status of a coinche auction after ``bids`` (RULES.md 4, docs/rules-decisions.md)."""
     best: Bid | None = None
@@ -145,7 +152,8 @@ def auction_status(bids: Sequence[Action]) -> AuctionStatus:
         if isinstance(bid, Pass):
             passes += 1
         elif isinstance(bid, Bid):
-            best, coinche, coincher, passes = bid, 0, None, 0  # an outbid cancels a coinche
+            # A bid after a coinche (outbid_after_coinche only) cancels the coinche.
+            best, coinche, coincher, passes = bid, 0, None, 0
         elif isinstance(bid, Coinche):
             coinche, coincher, passes = 1, bid.seat, 0
         elif isinstance(bid, Surcoinche):

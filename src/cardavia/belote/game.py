@@ -39,6 +39,7 @@ from cardavia.belote.auction import (
     auction_status,
     auction_strains,
     bid_values,
+    can_outbid,
     classic_status,
     classic_strains,
 )
@@ -92,6 +93,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "bid_not_allowed": "{value} {strain} is not a bid of these rules",
     "cannot_coinche": "only an opponent of the last bidder may coinche, once",
     "cannot_surcoinche": "only the bidding team may surcoinche, after a coinche",
+    "contract_frozen": "the coinche froze the contract: surcoinche or pass",
     "no_announcement": "{seat} has no announcement to make",
     "announce_too_late": "announcements are made with one's first card only",
     "no_announcements_in_rules": "these rules have no announcements",
@@ -519,7 +521,8 @@ class DealState(NamedTuple):
         auction = auction_status(self.bids)
         floor = auction.best.value if auction.best else 0
         strains = auction_strains(self.rules)
-        actions += _bids_above(seat, floor, bid_values(self.rules), strains)
+        if can_outbid(self.rules, auction):
+            actions += _bids_above(seat, floor, bid_values(self.rules), strains)
         if auction.best is not None:
             if auction.coinche == 0:
                 # In turn, or any opponent with coinche_any_time (RULES.md 4).
@@ -621,6 +624,8 @@ class DealState(NamedTuple):
                         "strain": str(getattr(action.strain, "code", action.strain)),
                     },
                 )
+            if not can_outbid(rules, auction):
+                return Reason("contract_frozen")
             if auction.best is not None and action.value <= auction.best.value:
                 return Reason("bid_too_low", {"value": str(auction.best.value)})
             return None

@@ -85,6 +85,11 @@ class Rules:
     coinche_any_time: bool = False
     """An opponent may coinche out of turn (RULES.md 4; FFB: in turn only)."""
 
+    outbid_after_coinche: bool = False
+    """After a coinche, any player may still outbid, which cancels the coinche (a house
+    practice). Off (FFB contrée: "le fait de coincher fige le contrat"): the coinche freezes
+    the contract, and the bidder's team may only surcoinche or pass (RULES.md 4)."""
+
     overtrump_partner_on_trump_lead: bool = True
     """On a trump lead, overtrump even the partner's trump (RULES.md 5.1; on in every preset,
     seeds 000–003)."""
@@ -93,7 +98,9 @@ class Rules:
     """Trump even when the partner is master (RULES.md 5.2; off: the card is free)."""
 
     overtrump_when_trumping_partner: bool = True
-    """Choosing to trump over a master partner, overtrump if possible (RULES.md 5.2; seed 004)."""
+    """Choosing to trump over a master partner, overtrump if possible (RULES.md 5.2; seed 004:
+    Cardavia, Maison, Maghreb). Off in the coinche preset (FFB contrée 2016, 5.2.3: when the
+    partner has trumped and holds the trick, any card, a lower trump included)."""
 
     undertrump: Undertrump = "required"
     """An opponent's trump that cannot be beaten: ``required``, play a lower trump anyway
@@ -131,7 +138,15 @@ class Rules:
     points wait in reserve for the winner of the next deal), ``made`` or ``failed`` (RULES.md 8)."""
 
     capot_points: Literal[252, 250] = 252
-    """Card points of a team that takes all eight tricks (RULES.md 8)."""
+    """Card points of a team that takes all eight tricks under the usual scales (RULES.md 8:
+    252, the last-trick 10 replaced by 100; 250 in the coinche preset, FFB "250 points si
+    capot réalisé, même non demandé"). Under the ``plain`` and ``trump`` scales the capot is
+    that scale's total less 162 more (docs/rules-decisions.md)."""
+
+    contract_must_beat_defence: bool = True
+    """Coinche tables: the takers' points must reach the bid and also be greater than the
+    defenders' points counted the same way (RULES.md 8; FFB contrée rule book 10.1.1). Off:
+    reaching the bid is enough (a house practice)."""
 
     failed_base: Literal[160, 162] = 160
     """Coinche: the base scored on a failed or coinched contract, with the bid (RULES.md 8)."""
@@ -153,12 +168,14 @@ class Rules:
             "round2_contracts",
             "auction_contracts",
             "coinche_any_time",
+            "outbid_after_coinche",
             "overtrump_partner_on_trump_lead",
             "must_trump_partner",
             "overtrump_when_trumping_partner",
             "announcements",
             "belote_counts_for_contract",
             "belote_in_all_trump",
+            "contract_must_beat_defence",
         ):
             if not isinstance(getattr(self, knob), bool):
                 raise ValueError(f"rules knob {knob!r} must be true or false")
@@ -238,9 +255,13 @@ PRESETS: Final[dict[str, Rules]] = {
     "coinche": Rules(
         name="coinche",
         bidding="auction",
+        # FFB contrée 2016, 5.2.3: over a partner who trumped and holds the trick, any card.
+        overtrump_when_trumping_partner=False,
         undertrump="optional",
         belote_declaration="declared",
         belote_on_failure="kept",
+        # FFB contrée: "250 points si capot réalisé, même non demandé".
+        capot_points=250,
         rounding="nearest_ten",
         target=2000,
     ),

@@ -20,6 +20,7 @@ from cardavia.verify.announcements import (
     announcement_winner,
     best_announcements,
 )
+from cardavia.verify.auction import auction_moves
 from cardavia.verify.cards import card_points, trick_points
 from cardavia.verify.checks import deal_problems
 from cardavia.verify.play import legal_cards, trick_winner
@@ -28,6 +29,7 @@ from cardavia.verify.scoring import score_deal
 __all__ = [
     "announcement_value",
     "announcement_winner",
+    "auction_moves",
     "best_announcements",
     "card_points",
     "deal_problems",

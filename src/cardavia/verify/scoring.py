@@ -28,9 +28,10 @@ from cardavia.verify.cards import card_points as _card_points
 from cardavia.verify.knobs import knob_choice, knob_flag, knob_number
 from cardavia.verify.play import trick_winner
 
-# RULES.md 8: the points of the last trick ("dix de der") and of a failed classic contract.
+# RULES.md 8: the points of the last trick ("dix de der"), and the points of a deal under the
+# usual scales (152 in the cards + 10), against which 162, 160 and the capot are written.
 LAST_TRICK_BONUS = 10
-CLASSIC_FAILED_POINTS = 162
+USUAL_DEAL_POINTS = 162
 # RULES.md 6: belote-rebelote is worth 20.
 BELOTE_POINTS = 20
 # rules-decisions.md "Auction": the values of the capot and générale bids.
@@ -179,15 +180,29 @@ def capot_team(tricks: list[PlayedTrick]) -> str | None:
     return teams.pop() if len(teams) == 1 else None
 
 
+def deal_points(knobs: Mapping[str, object], contract: str) -> int:
+    """All the points of a deal in this contract: every card's points + 10 for the last trick
+    (162 with the usual scales, 130 in a plain no-trump, 258 in a trump all-trump)."""
+    return sum(_card_points(knobs, contract, card) for card in DECK) + LAST_TRICK_BONUS
+
+
+def capot_points(knobs: Mapping[str, object], contract: str) -> int:
+    """What a team with all eight tricks has instead of its card points (RULES.md 8):
+    capot_points (252 or 250) with the usual scales; under another scale the capot follows
+    the scale, keeping the same bonus over the deal's points (rules-decisions.md "Scoring")."""
+    capot = knob_number(knobs, "capot_points", (252, 250))
+    return capot - USUAL_DEAL_POINTS + deal_points(knobs, contract)
+
+
 def team_card_points(
     knobs: Mapping[str, object], contract: str, tricks: list[PlayedTrick]
 ) -> dict[str, int]:
-    """Each team's card points: its tricks' cards + 10 for the last trick; capot_points for a
-    team with all eight tricks, 0 for the other (RULES.md 8, rules-decisions.md "Scoring")."""
+    """Each team's card points: its tricks' cards + 10 for the last trick; the capot's points
+    for a team with all eight tricks, 0 for the other (RULES.md 8, rules-decisions.md
+    "Scoring")."""
     capot = capot_team(tricks)
     if capot is not None:
-        capot_value = knob_number(knobs, "capot_points", (252, 250))
-        return {capot: capot_value, other_team(capot): 0}
+        return {capot: capot_points(knobs, contract), other_team(capot): 0}
     points = dict.fromkeys(TEAMS, 0)
     for trick in tricks:
         team = team_of(trick.winner)
@@ -298,6 +313,15 @@ class Tally:
     tricks: list[PlayedTrick]
 
 
+def announcements_after_capot(tally: Tally) -> dict[str, int]:
+    """Each team's announcements as they are scored: RULES.md 8 (FFB), on a capot the
+    capotted team's announcements change hands and go to the team that made capot."""
+    capot = capot_team(tally.tricks)
+    if capot is None:
+        return dict(tally.announcements)
+    return {capot: sum(tally.announcements.values()), other_team(capot): 0}
+
+
 def _classic_outcome(
     knobs: Mapping[str, object], contract: Contract, tally: Tally
 ) -> tuple[dict[str, int], bool | None, int]:
@@ -307,9 +331,8 @@ def _classic_outcome(
     """
     takers = team_of(contract.taker)
     defenders = other_team(takers)
-    total = {
-        team: tally.cards[team] + tally.announcements[team] + tally.belote[team] for team in TEAMS
-    }
+    announcements = announcements_after_capot(tally)
+    total = {team: tally.cards[team] + announcements[team] + tally.belote[team] for team in TEAMS}
     # rules-decisions.md: with belote_counts_for_contract off, belotes are left out of the test.
     test = dict(total)
     if not knob_flag(knobs, "belote_counts_for_contract"):
@@ -325,14 +348,22 @@ def _classic_outcome(
     if outcome == "made":
         return (total, True, 0)  # each team scores its total
     if outcome == "litige":
-        # the defenders score their total; the takers' total waits in reserve
-        return ({takers: 0, defenders: total[defenders]}, None, total[takers])
+        # The defenders score their total; the takers' total waits in reserve, but not their
+        # belote, which stays with them (RULES.md 8: the belote is not put in reserve).
+        takers_belote = tally.belote[takers]
+        return (
+            {takers: takers_belote, defenders: total[defenders]},
+            None,
+            total[takers] - takers_belote,
+        )
 
-    # Failed: the defenders take 162 (or the capot value if they took all eight tricks) + every
-    # accepted announcement + their belote (+ the takers' with belote_on_failure to_defenders).
-    base = CLASSIC_FAILED_POINTS
+    # Failed: the defenders take all the deal's points, 162 with the usual scales (or the
+    # capot's if they took all eight tricks) + every accepted announcement + their belote
+    # (+ the takers' with belote_on_failure to_defenders). RULES.md 8: these totals follow the
+    # point scale in force.
+    base = deal_points(knobs, contract.trump)
     if capot_team(tally.tricks) == defenders:
-        base = knob_number(knobs, "capot_points", (252, 250))
+        base = capot_points(knobs, contract.trump)
     kept = knob_choice(knobs, "belote_on_failure", ("kept", "to_defenders")) == "kept"
     all_announcements = sum(tally.announcements.values())
     defenders_score = base + all_announcements + tally.belote[defenders]
@@ -359,17 +390,29 @@ def bid_value(knobs: Mapping[str, object], bid: int | str | None) -> int:
     raise ValueError(f"{bid!r} is not a bid of this rule set (top_bids {top!r})")
 
 
-def _auction_made(contract: Contract, takers_points: int, tally: Tally, value: int) -> bool:
+def _auction_made(
+    knobs: Mapping[str, object],
+    contract: Contract,
+    points: dict[str, int],
+    tally: Tally,
+    value: int,
+) -> bool:
     """Whether an auction contract is made (rules-decisions.md "Auction").
 
     Capot: the takers' team took all eight tricks. Générale: the taker alone took them all.
-    A number: the takers' points reach it.
+    A number: the takers' points reach it, and with contract_must_beat_defence they are also
+    more than the defenders' points, counted the same way (RULES.md 8, FFB contrée 10.1.1).
     """
     if contract.bid == "capot":
         return capot_team(tally.tricks) == team_of(contract.taker)
     if contract.bid == "generale":
         return all(trick.winner == contract.taker for trick in tally.tricks)
-    return takers_points >= value
+    takers = team_of(contract.taker)
+    if points[takers] < value:
+        return False
+    if knob_flag(knobs, "contract_must_beat_defence"):
+        return points[takers] > points[other_team(takers)]
+    return True
 
 
 def _auction_outcome(
@@ -382,20 +425,26 @@ def _auction_outcome(
     takers = team_of(contract.taker)
     defenders = other_team(takers)
     value = bid_value(knobs, contract.bid)
+    # failed_base (160 or 162) stands for the deal's 162: it follows the point scale too
+    # (RULES.md 8, rules-decisions.md "Scoring").
     failed_base = knob_number(knobs, "failed_base", (160, 162))
+    failed_base += deal_points(knobs, contract.trump) - USUAL_DEAL_POINTS
     kept = knob_choice(knobs, "belote_on_failure", ("kept", "to_defenders")) == "kept"
     belote = tally.belote
-    announcements = tally.announcements
+    announcements = announcements_after_capot(tally)
     all_announcements = sum(announcements.values())
 
-    takers_points = tally.cards[takers] + announcements[takers]
+    # Each side's points for the contract: cards + announcements (+ belote, with the knob).
+    points = {team: tally.cards[team] + announcements[team] for team in TEAMS}
     if knob_flag(knobs, "belote_counts_for_contract"):
-        takers_points += belote[takers]
-    made = _auction_made(contract, takers_points, tally, value)
+        points = {team: points[team] + belote[team] for team in TEAMS}
+    made = _auction_made(knobs, contract, points, tally, value)
     multiplier = COINCHE_MULTIPLIER[contract.coinche]
+    takers_made_capot = made and capot_team(tally.tricks) == takers
 
     if multiplier == 1 and made:
-        # takers: their points + the bid, belote always included; defenders: their own total
+        # takers: their points + the bid, belote always included; defenders: their own total.
+        # A capot is in the takers' card points: 250 + the bid, bid or not (RULES.md 8).
         return (
             {
                 takers: tally.cards[takers] + announcements[takers] + belote[takers] + value,
@@ -405,6 +454,9 @@ def _auction_outcome(
         )
     if multiplier == 1:
         prize = failed_base + value + all_announcements  # the defenders' prize on failure
+    elif takers_made_capot:
+        # coinched or surcoinched capot: (250 + bid) x multiplier + every announcement
+        prize = (tally.cards[takers] + value) * multiplier + all_announcements
     else:
         # coinched or surcoinched: (failed_base + bid) x multiplier + every accepted announcement
         prize = (failed_base + value) * multiplier + all_announcements
