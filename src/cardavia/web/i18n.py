@@ -212,6 +212,7 @@ REASONS: Final[Mapping[str, str]] = {
     "bid_not_allowed": N_("These rules have no such bid: {value} {strain}."),
     "cannot_coinche": N_("Only an opponent of the last bidder may coinche, and only once."),
     "cannot_surcoinche": N_("Only the team that bid may surcoinche, after a coinche."),
+    "contract_frozen": N_("The coinche has frozen the contract: nobody may bid higher."),
     "no_announcement": N_("You have no announcement to make."),
     "announce_too_late": N_("Announcements are made with your first card only."),
     "no_announcements_in_rules": N_("These rules have no announcements."),
