@@ -43,11 +43,8 @@ from cardavia.belote.announcements import BELOTE_POINTS, Announcement, belote_pa
 from cardavia.belote.cards import Card, Seat, Team
 from cardavia.belote.observation import Observation
 from cardavia.belote.play import constraint, table_for, winning_index
-from cardavia.belote.scoring import score_deal
+from cardavia.belote.scoring import capot_value, deal_points, score_deal
 from cardavia.belote.worlds import Hands
-
-USUAL_TOTAL: Final = 162
-"""The card points of a deal without capot (152 in the cards and the last trick)."""
 
 GIFT_LIKELIHOOD: Final = 0.3
 """How likely a player is to give the opponents' trick more points than it had to: rarely
@@ -106,21 +103,24 @@ def score_margin(
     assert contract is not None
     rules = observation.rules
     me = Team(observation.seat & 1)
-    if final_points >= rules.capot_points:
-        cards = {me: rules.capot_points, me.other: 0}
+    # The deal's total and the capot follow the contract's point scale (RULES.md 8).
+    total = deal_points(rules, contract.strain)
+    capot_points = capot_value(rules, contract.strain)
+    if final_points >= capot_points:
+        cards = {me: capot_points, me.other: 0}
         won = {me: 8, me.other: 0}
     elif final_points <= 0:
-        cards = {me: 0, me.other: rules.capot_points}
+        cards = {me: 0, me.other: capot_points}
         won = {me: 0, me.other: 8}
     else:
-        cards = {me: final_points, me.other: USUAL_TOTAL - final_points}
+        cards = {me: final_points, me.other: total - final_points}
         won = {me: 4, me.other: 4}
     capot = 8 in won.values()
     # The last trick's 10 go to a team that can carry them (only the totals matter here).
     last = me if cards[me] >= 10 else me.other
     trick_points = {t: cards[t] - (10 if t == last and not capot else 0) for t in Team}
     if capot:
-        trick_points = {t: (152 if cards[t] else 0) for t in Team}
+        trick_points = {t: (total - 10 if cards[t] else 0) for t in Team}
     result = score_deal(
         rules,
         contract,

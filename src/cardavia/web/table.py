@@ -289,7 +289,8 @@ def _result(observation: Observation, wording: Wording) -> dict[str, Any] | None
     for line in result.lines:
         args: dict[str, object] = {}
         if line.code == "capot":
-            args["points"] = observation.rules.capot_points
+            # The capot team's card points: the capot under the contract's scale.
+            args["points"] = result.card_points[result.capot] if result.capot is not None else 0
         elif line.code == "announcement":
             seat, item = next(names, (None, None))
             if seat is not None and item is not None:
