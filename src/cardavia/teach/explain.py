@@ -253,16 +253,23 @@ def legal_explanation(result: LegalResult, text: RulesText) -> list[str]:
             )
         ]
     if lesson == "partner_master":
-        return [
-            text.format(
-                "{partner}, the partner of {seat}, leads the {card} and is winning the trick. "
-                "{seat} has no {suit}: they need not trump and may play any card.",
-                partner=SeatArg(lead_seat),
-                seat=seat,
-                card=CardArg(lead_card),
-                suit=led,
-            )
-        ]
+        paragraph = text.format(
+            "{partner}, the partner of {seat}, leads the {card} and is winning the trick. "
+            "{seat} has no {suit}: they need not trump and may play any card.",
+            partner=SeatArg(lead_seat),
+            seat=seat,
+            card=CardArg(lead_card),
+            suit=led,
+        )
+        # RULES.md 5.2, knob overtrump_when_trumping_partner: trumping over a trump already
+        # in the trick must beat it (on), or any card will do, a lower trump included (off).
+        clause = (
+            "Had a trump already been played in the trick, {seat} could still trump, but "
+            "would have to beat it if they could."
+            if find_rules(ex.rules).overtrump_when_trumping_partner
+            else "Even over a trump already played in the trick, {seat} could trump lower."
+        )
+        return [paragraph + " " + text.format(clause, seat=seat)]
     if lesson == "overtrump":
         trumper, trump_card = ex.trick[-1]
         return [

@@ -54,11 +54,13 @@ without the Arabic article ("كبّة", after "no" or "cards of"); ``du``: the F
 A form a language does not have is its ``name``."""
 SUIT_FORMS: Final[tuple[SuitForm, ...]] = ("name", "bare", "du", "of")
 
-RankForm = Literal["name", "plural", "plural_de"]
+RankForm = Literal["name", "plural", "plural_de", "the", "acc"]
 """``name``: the rank alone ("valet"); ``plural``: as in a carré of them ("valets", Polish
 genitive "waletów", Arabic "الأولاد"); ``plural_de``: French, with its "de" ("de valets",
-"d'as"), the plural elsewhere."""
-RANK_FORMS: Final[tuple[RankForm, ...]] = ("name", "plural", "plural_de")
+"d'as"), the plural elsewhere; ``the``: with the definite article ("le roi", "la dame",
+"el caballo", Arabic "الشايب", "الـ12 (ري)"); ``acc``: the Polish accusative ("króla",
+"damę"), the name elsewhere."""
+RANK_FORMS: Final[tuple[RankForm, ...]] = ("name", "plural", "plural_de", "the", "acc")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,9 @@ class RankWords:
     """Polish accusative ("waleta"), lower case."""
     ins: str = ""
     """Polish instrumental ("waletem"), lower case."""
+    word: str = ""
+    """Where ``name`` is the printed number of a Spanish-deck card, the word its players
+    say (Arabic "ري" for the 12, Hindi "सोटा" for the 10): shown beside the number."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +107,16 @@ class SuitWords:
 
 
 def _r(
-    name: str, plural: str, label: str, *, f: bool = False, acc: str = "", ins: str = ""
+    name: str,
+    plural: str,
+    label: str,
+    *,
+    f: bool = False,
+    acc: str = "",
+    ins: str = "",
+    word: str = "",
 ) -> RankWords:
-    return RankWords(name, plural, label, f, acc, ins)
+    return RankWords(name, plural, label, f, acc, ins, word)
 
 
 # Ranks are listed in the engine's order: 7 8 9 10 J Q K A (Spanish deck: 4 5 6 7 10 11 12 1),
@@ -208,9 +220,9 @@ _RANKS: Final[dict[tuple[str, str], tuple[RankWords, ...]]] = {
         _r("5", "الخمسات", "5"),
         _r("6", "الستات", "6"),
         _r("7", "السبعات", "7"),
-        _r("10", "الصوتات", "10"),
-        _r("11", "الـ11", "11"),
-        _r("12", "الـ12", "12"),
+        _r("10", "الصوتات", "10", word="صوتة"),
+        _r("11", "الـ11", "11", word="كابايو"),
+        _r("12", "الـ12", "12", word="ري"),
         _r("آس", "الآسات", "1"),
     ),
     # Seed 003: "हुकुम का बादशाह", "हुकुम की बेगम", "पान का गुलाम", "हुकुम का इक्का", "ईंट का 9".
@@ -229,9 +241,9 @@ _RANKS: Final[dict[tuple[str, str], tuple[RankWords, ...]]] = {
         _r("5", "पंजे", "5"),
         _r("6", "छक्के", "6"),
         _r("7", "सत्ते", "7"),
-        _r("10", "दहले", "10"),
-        _r("11", "ग्यारह", "11"),
-        _r("12", "बारह", "12"),
+        _r("सोटा", "सोटे", "10"),
+        _r("11", "ग्यारह", "11", word="काबायो"),
+        _r("12", "बारह", "12", word="रे"),
         _r("इक्का", "इक्के", "1"),
     ),
 }
@@ -357,7 +369,21 @@ def rank_name(rank: int, lang: str, deck: str = "french", *, form: RankForm = "n
     words = rank_words(rank, lang, deck)
     if form == "plural_de" and lang == "fr":
         return ("d'" if words.plural[0] in "aeiou" else "de ") + words.plural
-    return words.name if form == "name" else words.plural
+    if form == "the":
+        return _rank_with_article(lang, words)
+    if form == "acc":
+        return words.acc or words.name
+    return words.name if form in ("name", "acc") else words.plural
+
+
+def _rank_with_article(lang: str, words: RankWords) -> str:
+    """A rank with the definite article, and the players' word beside a printed number."""
+    name = words.name
+    if lang == "ar":
+        name = ("الـ" + name) if name[0].isdigit() else "ال" + name
+    elif lang in ("fr", "es", "en"):
+        name = _with_article(lang, words, name)
+    return f"{name} ({words.word})" if words.word else name
 
 
 def rank_forms(rank: int, lang: str, deck: str = "french") -> dict[str, str]:
