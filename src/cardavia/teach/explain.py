@@ -26,6 +26,7 @@ from cardavia.belote.cards import card_code, parse_card
 from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
 from cardavia.belote.rules import Rules, find_rules
 from cardavia.belote.scoring import USUAL_CARD_TOTAL
+from cardavia.teach import glossary
 from cardavia.teach.catalog import CardArg, RankArg, RulesText, SeatArg, SuitArg, TeamArg
 from cardavia.teach.examples import (
     AnnouncementResult,
@@ -36,7 +37,7 @@ from cardavia.teach.examples import (
     legal_results,
     scoring_results,
 )
-from cardavia.teach.names import rank_words
+from cardavia.teach.names import rank_prose
 from cardavia.teach.pictures import card_svg
 
 SEATS: Final = "NESW"
@@ -405,16 +406,19 @@ def legal_views(text: RulesText) -> list[LegalView]:
 
 # -- Announcements ---------------------------------------------------------------------------
 
-KIND_NAMES: Final = {"tierce": "tierce", "cinquante": "fifty", "cent": "hundred", "carre": "carré"}
+
+def kind_name(kind: str, text: RulesText) -> str:
+    """An announcement's kind as the language calls it (:mod:`cardavia.teach.glossary`)."""
+    return glossary.word(text.lang, kind)
 
 
 def describe(item: Declared, text: RulesText) -> str:
     """An announcement in words: "tierce 7-8-9 of spades", "carré of jacks" (RULES.md 7)."""
-    kind = text.gettext(KIND_NAMES[item.kind])
+    kind = kind_name(item.kind, text)
     first = parse_card(item.cards[0])
     if item.kind == "carre":
         return text.format("{kind} of {rank_plural}", kind=kind, rank=RankArg(first & 7))
-    ranks = "-".join(rank_words(parse_card(c) & 7, text.lang, text.deck).label for c in item.cards)
+    ranks = "-".join(rank_prose(parse_card(c) & 7, text.lang, text.deck) for c in item.cards)
     return text.format("{kind} {ranks} of {suit}", kind=kind, ranks=ranks, suit=SuitArg(first >> 3))
 
 

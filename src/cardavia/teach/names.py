@@ -40,12 +40,14 @@ LANGUAGES: Final = ("fr", "en", "ar", "pl", "hi", "es")
 """The six languages of the site, in the order of the language menu."""
 DECK_KEYS: Final = ("french", "spanish")
 
-CardForm = Literal["name", "the", "acc", "ins", "obl"]
+CardForm = Literal["name", "the", "acc", "ins", "obl", "nom"]
 """``name``: as written on a list ("Walet kier", "valet de cœur"); ``the``: with a definite
 article where the language has one (fr, es, en); ``acc``/``ins``: Polish accusative and
 instrumental ("waleta kier", "waletem kier"); ``obl``: the Hindi oblique, before a postposition
-("पान के गुलाम"). A form a language does not have is its ``the`` form."""
-CARD_FORMS: Final[tuple[CardForm, ...]] = ("name", "the", "acc", "ins", "obl")
+("पान के गुलाम"); ``nom``: the Polish nominative in words, as the subject of a sentence
+("dziewiątka karo", "walet kier"), the name elsewhere. A form a language does not have is
+its ``the`` form."""
+CARD_FORMS: Final[tuple[CardForm, ...]] = ("name", "the", "acc", "ins", "obl", "nom")
 
 SuitForm = Literal["name", "bare", "du", "of"]
 """``name``: the suit as a word of its own (Arabic with its article, "الكبّة"); ``bare``:
@@ -80,6 +82,8 @@ class RankWords:
     """Polish accusative ("waleta"), lower case."""
     ins: str = ""
     """Polish instrumental ("waletem"), lower case."""
+    nom: str = ""
+    """Polish nominative in words, lower case ("dziewiątka", "walet")."""
     word: str = ""
     """Where ``name`` is the printed number of a Spanish-deck card, the word its players
     say (Arabic "ري" for the 12, Hindi "सोटा" for the 10): shown beside the number."""
@@ -114,9 +118,10 @@ def _r(
     f: bool = False,
     acc: str = "",
     ins: str = "",
+    nom: str = "",
     word: str = "",
 ) -> RankWords:
-    return RankWords(name, plural, label, f, acc, ins, word)
+    return RankWords(name, plural, label, f, acc, ins, nom, word)
 
 
 # Ranks are listed in the engine's order: 7 8 9 10 J Q K A (Spanish deck: 4 5 6 7 10 11 12 1),
@@ -184,20 +189,20 @@ _RANKS: Final[dict[tuple[str, str], tuple[RankWords, ...]]] = {
     ),
     # Seed 001: "Król pik", "7 pik", "Walet kier"; in sentences "asem trefl", "ósemką".
     ("pl", "french"): (
-        _r("7", "siódemek", "7", acc="siódemkę", ins="siódemką"),
-        _r("8", "ósemek", "8", acc="ósemkę", ins="ósemką"),
-        _r("9", "dziewiątek", "9", acc="dziewiątkę", ins="dziewiątką"),
-        _r("10", "dziesiątek", "10", acc="dziesiątkę", ins="dziesiątką"),
+        _r("7", "siódemek", "7", acc="siódemkę", ins="siódemką", nom="siódemka"),
+        _r("8", "ósemek", "8", acc="ósemkę", ins="ósemką", nom="ósemka"),
+        _r("9", "dziewiątek", "9", acc="dziewiątkę", ins="dziewiątką", nom="dziewiątka"),
+        _r("10", "dziesiątek", "10", acc="dziesiątkę", ins="dziesiątką", nom="dziesiątka"),
         _r("Walet", "waletów", "W", acc="waleta", ins="waletem"),
         _r("Dama", "dam", "D", f=True, acc="damę", ins="damą"),
         _r("Król", "króli", "K", acc="króla", ins="królem"),
         _r("As", "asów", "A", acc="asa", ins="asem"),
     ),
     ("pl", "spanish"): (
-        _r("4", "czwórek", "4", acc="czwórkę", ins="czwórką"),
-        _r("5", "piątek", "5", acc="piątkę", ins="piątką"),
-        _r("6", "szóstek", "6", acc="szóstkę", ins="szóstką"),
-        _r("7", "siódemek", "7", acc="siódemkę", ins="siódemką"),
+        _r("4", "czwórek", "4", acc="czwórkę", ins="czwórką", nom="czwórka"),
+        _r("5", "piątek", "5", acc="piątkę", ins="piątką", nom="piątka"),
+        _r("6", "szóstek", "6", acc="szóstkę", ins="szóstką", nom="szóstka"),
+        _r("7", "siódemek", "7", acc="siódemkę", ins="siódemką", nom="siódemka"),
         _r("Walet", "waletów", "10", acc="waleta", ins="waletem"),
         _r("Koń", "koni", "11", acc="konia", ins="koniem"),
         _r("Król", "króli", "12", acc="króla", ins="królem"),
@@ -386,6 +391,20 @@ def _rank_with_article(lang: str, words: RankWords) -> str:
     return f"{name} ({words.word})" if words.word else name
 
 
+def rank_prose(rank: int, lang: str, deck: str = "french") -> str:
+    """A rank written in a row of ranks in prose ("J 9 A 10", "9-10-J"): its printed index
+    where that is a number; otherwise, in Arabic and Hindi, its name, so that their prose
+    has no Latin letters outside the cards' faces.
+
+    >>> rank_prose(4, "en"), rank_prose(4, "ar"), rank_prose(6, "hi"), rank_prose(2, "hi")
+    ('J', 'ولد', 'बादशाह', '9')
+    """
+    words = rank_words(rank, lang, deck)
+    if lang in ("ar", "hi") and not words.label.isdigit():
+        return words.name
+    return words.label
+
+
 def rank_forms(rank: int, lang: str, deck: str = "french") -> dict[str, str]:
     """Every form of a rank's name, keyed by the suffix of its placeholder (``{rank_plural}``).
 
@@ -439,11 +458,13 @@ def card_name(card: Card, lang: str, deck: str = "french", *, form: CardForm = "
     suit_w = suit_words(suit, lang, deck)
     if lang in ("fr", "es"):
         text = f"{words.name} {suit_w.of}"
-        return _with_article(lang, words, text) if form != "name" else text
+        return _with_article(lang, words, text) if form not in ("name", "nom") else text
     if lang == "en":
         text = f"{words.name} of {suit_w.name}"
-        return _with_article(lang, words, text) if form != "name" else text
+        return _with_article(lang, words, text) if form not in ("name", "nom") else text
     if lang == "pl":
+        if form == "nom":
+            return f"{words.nom or words.name.lower()} {suit_w.name}"
         if form == "acc":
             return f"{words.acc} {suit_w.name}"
         if form == "ins":

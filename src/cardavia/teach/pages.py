@@ -16,6 +16,7 @@ from cardavia.belote.cards import SPANISH
 from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
 from cardavia.belote.rules import PRESETS, Rules, find_rules
 from cardavia.belote.scoring import USUAL_CARD_TOTAL
+from cardavia.teach import glossary
 from cardavia.teach.catalog import RankArg, RulesText, SuitArg
 from cardavia.teach.explain import (
     announcement_views,
@@ -24,7 +25,7 @@ from cardavia.teach.explain import (
     preset_title,
     scoring_views,
 )
-from cardavia.teach.names import rank_words
+from cardavia.teach.names import rank_prose, rank_words
 
 TOPICS: Final = ("legal-cards", "announcements", "scoring")
 """The rules pages beside the presets' (docs/web.md)."""
@@ -61,7 +62,7 @@ def _carres(text: RulesText) -> str:
         key=lambda r: (CARRE_POINTS[r], r),
         reverse=True,
     )
-    carre = text.gettext("carré")
+    carre = glossary.word(text.lang, "carre")
     return text.join(
         [
             text.format(
@@ -97,12 +98,8 @@ def _worthless_carres(text: RulesText) -> str:
 
 
 def prose_label(rank: int, text: RulesText) -> str:
-    """A rank in an order written out in prose: its printed index where that is a number,
-    otherwise, in Arabic and Hindi, its name (no Latin letters in their prose)."""
-    words = rank_words(rank, text.lang, text.deck)
-    if text.lang in ("ar", "hi") and not words.label.isdigit():
-        return words.name
-    return words.label
+    """A rank in an order written out in prose (:func:`cardavia.teach.names.rank_prose`)."""
+    return rank_prose(rank, text.lang, text.deck)
 
 
 def _carre_order(text: RulesText) -> str:
@@ -648,11 +645,11 @@ def scoring_page(text: RulesText) -> dict[str, Any]:
             text.format(
                 "Each team counts the points of the cards in its tricks; the last trick adds 10 "
                 "(dix de der): 162 in all. A team that takes all eight tricks makes capot: "
-                "{capot} at the classic tables; at the coinche table a capot scores {coinche} "
-                "plus the bid, bid or not. On a capot, the team that made it also scores the "
-                "announcements of the team that took no trick.",
+                "{capot} at the classic tables; at the coinche table a capot scores "
+                "{capot_coinche} plus the bid, bid or not. On a capot, the team that made it "
+                "also scores the announcements of the team that took no trick.",
                 capot=find_rules("maison").capot_points,
-                coinche=find_rules("coinche").capot_points,
+                capot_coinche=find_rules("coinche").capot_points,
             ),
             text.gettext(
                 "At the classic tables, each team's total is its card points, its accepted "
