@@ -413,6 +413,11 @@ KNOB_ROWS: Final = (
         {"required": "Required", "optional": "Optional"},
     ),
     ("Announcements", "announcements", {True: "Sequences and carrés", False: "None"}),
+    (
+        "Your partner winning, you trump over a trump",
+        "overtrump_when_trumping_partner",
+        {True: "Beat it if you can", False: "Any trump"},
+    ),
     ("Belote–rebelote", "belote_declaration", {"automatic": "Automatic", "declared": "Said"}),
     (
         "Belote when the contract fails",
