@@ -997,7 +997,8 @@ def scoring_explanation(result: ScoringResult, text: RulesText) -> list[str]:
     counts_belote = rules.belote_counts_for_contract
     t_points = _sum(score.card_points[t], score.announcements[t], score.belote[t] * counts_belote)
     d_points = _sum(score.card_points[d], score.announcements[d], score.belote[d] * counts_belote)
-    if getattr(rules, "contract_must_beat_defence", False):
+    # RULES.md 8 (FFB 10.1.1): on in the coinche preset; read from the knob once it exists.
+    if getattr(rules, "contract_must_beat_defence", True):
         out.append(
             text.format(
                 "{takers} need {bid} and more than the defenders: they have {points}, "
