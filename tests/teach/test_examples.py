@@ -203,3 +203,66 @@ def test_announcement_result_points_match_declared() -> None:
             team = "NS" if result.winner == "NS" else "EW"
             total = sum(d.points for d in result.declared if (d.seat in "NS") == (team == "NS"))
             assert total == result.team_points
+
+
+# -- the sentences say what the numbers count (issue: text that agrees with its numbers) --------
+
+
+def _team_of(seat: str) -> str:
+    return "NS" if seat in "NS" else "EW"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_failed_contract_sentences_name_exactly_what_the_numbers_count(lang: str) -> None:
+    """A failed classic contract: the defenders' sentence names every accepted announcement
+    (and no other) and exactly the belotes their formula adds; the takers keep a belote
+    only when they hold one that the rules keep."""
+    failed = [r for r in scoring_results() if r.score.made is False]
+    assert {r.example.key for r in failed} >= {"classic_failed", "cardavia_failed"}
+    for result in failed:
+        text = rules_text(lang).with_deck(result.example.deck)
+        joined = " ".join(explain.scoring_explanation(result, text))
+        winner = result.score.announcement_winner
+        for item in result.declared:
+            accepted = winner is not None and _team_of(item.seat) == winner.name
+            assert (explain.describe(item, text) in joined) == accepted, (lang, item)
+        takers = result.takers
+        kept = result.rules.belote_on_failure == "kept"
+        for seat in result.belote_seats:
+            to_defenders = _team_of(seat) != takers or not kept
+            named = explain._belote_item(seat, text) in joined
+            if result.rules.bidding == "classic":
+                assert named == to_defenders, (lang, result.example.key, seat)
+            else:
+                assert not named
+        t = 0 if takers == "NS" else 1
+        taker_belote = result.score.belote[t] if kept else 0
+        keeps = text.format(
+            "{team} keep only their belote: {formula}.",
+            team=explain.TeamArg(takers),
+            formula=str(explain.worked(result).formulas[t]),
+        )
+        assert (keeps in joined) == bool(taker_belote), (lang, result.example.key)
+
+
+def test_no_sentence_counts_what_the_example_does_not_hold() -> None:
+    """The old sentences of the failed contracts named "every announcement of both teams,
+    with the belotes" whatever the deal held; each team that keeps "only its belote" holds one."""
+    text = rules_text("en")
+    for result in scoring_results():
+        joined = " ".join(explain.scoring_explanation(result, text))
+        assert "both teams" not in joined
+        work = explain.worked(result)
+        for team, index in (("NS", 0), ("EW", 1)):
+            holds = any(_team_of(seat) == team for seat in result.belote_seats)
+            keeps = text.format(
+                "{team} keep only their belote: {formula}.",
+                team=explain.TeamArg(team),
+                formula=str(work.formulas[index]),
+            )
+            says = keeps in joined
+            assert not says or holds, (result.example.key, team)
+            if "with their belote" in joined:
+                assert result.belote_seats, result.example.key
+    cardavia = next(r for r in scoring_results() if r.example.key == "cardavia_failed")
+    assert "announcement" not in " ".join(explain.scoring_explanation(cardavia, text))

@@ -314,11 +314,11 @@ def test_bids_and_score_lines() -> None:
     es = load_catalogs().wording("es")
     assert es.bid("pass") == "Paso"
     assert es.bid("take", strain="H", deck="spanish") == "Toma: copas"
-    assert es.bid("bid", strain="NT", value=250) == "Capote sin triunfo"
+    assert es.bid("bid", strain="NT", value=250) == "Capot sin triunfo"
     assert es.bid("bid", strain="S", value=90) == "90 picas"
-    assert es.score_line("capot", "", points=252) == "Capote: las ocho bazas (252)"
+    assert es.score_line("capot", "", points=252) == "Capot: las ocho bazas (252)"
     assert es.score_line("unknown_line", "fallback") == "fallback"
-    assert es.announcement("carré") == "Póquer"
+    assert es.announcement("carré") == "Carré"
     assert es.level("club") == "Jugador de club"
     assert es.level("newlevel") == "Newlevel"
     assert es.preset("maison", 1000) == (

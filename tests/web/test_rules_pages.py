@@ -47,6 +47,7 @@ FORMS = (
     "_acc",
     "_ins",
     "_obl",
+    "_nom",
     "_short",
     "_bare",
     "_du",

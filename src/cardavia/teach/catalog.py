@@ -166,11 +166,12 @@ class RulesText:
 
     def format(self, message: str, **args: Arg) -> str:
         """A translated sentence with its placeholders filled in."""
-        return self.gettext(message).format_map(self.expand(**args))
+        return contract(self.lang, self.gettext(message).format_map(self.expand(**args)))
 
     def nformat(self, singular: str, plural: str, count: int, **args: Arg) -> str:
         """A translated sentence with a count (``{n}``) and its placeholders filled in."""
-        return self.ngettext(singular, plural, count).format_map(self.expand(n=count, **args))
+        filled = self.ngettext(singular, plural, count).format_map(self.expand(n=count, **args))
+        return contract(self.lang, filled)
 
     def points(self, count: int) -> str:
         """ "41 points", in the language's plural form."""
@@ -182,6 +183,22 @@ class RulesText:
         if not items:
             return ""
         return format_list(items, style="or" if alternatives else "standard", locale=self.lang)
+
+
+_SPANISH_CONTRACTIONS: Final = ((re.compile(r"\ba el\b"), "al"), (re.compile(r"\bde el\b"), "del"))
+
+
+def contract(lang: str, text: str) -> str:
+    """A filled sentence with the contractions its language makes where a name with its
+    article follows a preposition: Spanish "supera a el ocho" is "supera al ocho".
+
+    >>> contract("es", "Solo el nueve supera a el ocho de diamantes.")
+    'Solo el nueve supera al ocho de diamantes.'
+    """
+    if lang == "es":
+        for pattern, replacement in _SPANISH_CONTRACTIONS:
+            text = pattern.sub(replacement, text)
+    return text
 
 
 @cache

@@ -26,6 +26,7 @@ from cardavia.belote.cards import card_code, parse_card
 from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
 from cardavia.belote.rules import Rules, find_rules
 from cardavia.belote.scoring import USUAL_CARD_TOTAL
+from cardavia.teach import glossary
 from cardavia.teach.catalog import CardArg, RankArg, RulesText, SeatArg, SuitArg, TeamArg
 from cardavia.teach.examples import (
     AnnouncementResult,
@@ -36,7 +37,7 @@ from cardavia.teach.examples import (
     legal_results,
     scoring_results,
 )
-from cardavia.teach.names import rank_words
+from cardavia.teach.names import rank_prose
 from cardavia.teach.pictures import card_svg
 
 SEATS: Final = "NESW"
@@ -253,16 +254,23 @@ def legal_explanation(result: LegalResult, text: RulesText) -> list[str]:
             )
         ]
     if lesson == "partner_master":
-        return [
-            text.format(
-                "{partner}, the partner of {seat}, leads the {card} and is winning the trick. "
-                "{seat} has no {suit}: they need not trump and may play any card.",
-                partner=SeatArg(lead_seat),
-                seat=seat,
-                card=CardArg(lead_card),
-                suit=led,
-            )
-        ]
+        paragraph = text.format(
+            "{partner}, the partner of {seat}, leads the {card} and is winning the trick. "
+            "{seat} has no {suit}: they need not trump and may play any card.",
+            partner=SeatArg(lead_seat),
+            seat=seat,
+            card=CardArg(lead_card),
+            suit=led,
+        )
+        # RULES.md 5.2, knob overtrump_when_trumping_partner: trumping over a trump already
+        # in the trick must beat it (on), or any card will do, a lower trump included (off).
+        clause = (
+            "Had a trump already been played in the trick, {seat} could still trump, but "
+            "would have to beat it if they could."
+            if find_rules(ex.rules).overtrump_when_trumping_partner
+            else "Even over a trump already played in the trick, {seat} could trump lower."
+        )
+        return [paragraph + " " + text.format(clause, seat=seat)]
     if lesson == "overtrump":
         trumper, trump_card = ex.trick[-1]
         return [
@@ -398,16 +406,19 @@ def legal_views(text: RulesText) -> list[LegalView]:
 
 # -- Announcements ---------------------------------------------------------------------------
 
-KIND_NAMES: Final = {"tierce": "tierce", "cinquante": "fifty", "cent": "hundred", "carre": "carré"}
+
+def kind_name(kind: str, text: RulesText) -> str:
+    """An announcement's kind as the language calls it (:mod:`cardavia.teach.glossary`)."""
+    return glossary.word(text.lang, kind)
 
 
 def describe(item: Declared, text: RulesText) -> str:
     """An announcement in words: "tierce 7-8-9 of spades", "carré of jacks" (RULES.md 7)."""
-    kind = text.gettext(KIND_NAMES[item.kind])
+    kind = kind_name(item.kind, text)
     first = parse_card(item.cards[0])
     if item.kind == "carre":
         return text.format("{kind} of {rank_plural}", kind=kind, rank=RankArg(first & 7))
-    ranks = "-".join(rank_words(parse_card(c) & 7, text.lang, text.deck).label for c in item.cards)
+    ranks = "-".join(rank_prose(parse_card(c) & 7, text.lang, text.deck) for c in item.cards)
     return text.format("{kind} {ranks} of {suit}", kind=kind, ranks=ranks, suit=SuitArg(first >> 3))
 
 
@@ -731,9 +742,10 @@ def worked(result: ScoringResult) -> Worked:
         # each side keeps its belote.
         winners = takers if score.made else defenders
         extra = (sum(announced), belote[winners], 0 if score.made else lost_belote)
-        formulas[winners] = Formula(
-            (rules.failed_base, bid), score.multiplier, tuple(x for x in extra if x)
-        )
+        # RULES.md 8: a capot made at a coinche table scores (capot + bid) × multiplier.
+        capot_made = score.made and score.capot is not None and score.capot.name == result.takers
+        base = rules.capot_points if capot_made else rules.failed_base
+        formulas[winners] = Formula((base, bid), score.multiplier, tuple(x for x in extra if x))
         losers = 1 - winners
         formulas[losers] = _sum(belote[losers] if (losers == defenders or kept) else 0)
     return Worked(
@@ -820,8 +832,92 @@ def scoring_lines(result: ScoringResult, text: RulesText) -> list[ScoreLineView]
     return lines
 
 
+def _accepted(result: ScoringResult) -> list[Declared]:
+    """The announcements that count (RULES.md 7): those of the team that won the comparison."""
+    winner = result.score.announcement_winner
+    if winner is None:
+        return []
+    return [item for item in result.declared if _team(item.seat) == winner.name]
+
+
+def _announcement_item(item: Declared, text: RulesText) -> str:
+    """ "tierce 9-10-J of clubs, by North (20 points)": an announcement a team scores."""
+    return text.format(
+        "{announcement} ({points})",
+        announcement=text.format(
+            "{announcement}, by {seat}", announcement=describe(item, text), seat=SeatArg(item.seat)
+        ),
+        points=text.points(item.points),
+    )
+
+
+def _belote_item(seat: str, text: RulesText) -> str:
+    """ "the belote–rebelote of West (20 points)"."""
+    return text.format("the belote–rebelote of {seat} ({points})", seat=SeatArg(seat),
+                       points=text.points(20))  # fmt: skip
+
+
+def _belote_of(result: ScoringResult, team: str) -> list[str]:
+    """The seats of a team whose belote–rebelote counted."""
+    return [seat for seat in result.belote_seats if _team(seat) == team]
+
+
+def _keeps(team: str, formula: Formula, text: RulesText) -> str:
+    """What the losing side of a deal keeps: its belote when it holds one and the rules keep
+    it (RULES.md 6), or nothing — said from the example's numbers, never assumed."""
+    if formula.value:
+        return text.format(
+            "{team} keep only their belote: {formula}.", team=TeamArg(team), formula=str(formula)
+        )
+    return text.format("{team} score nothing.", team=TeamArg(team))
+
+
+def _classic_failed(result: ScoringResult, work: Worked, text: RulesText) -> list[str]:
+    """RULES.md 8, a failed classic contract: the defenders score the fixed total, every
+    accepted announcement of both teams and the belotes the rules give them; each item named
+    from the example's own facts."""
+    rules = result.rules
+    takers = result.takers
+    defenders = "EW" if takers == "NS" else "NS"
+    d = 0 if defenders == "NS" else 1
+    items = [_announcement_item(item, text) for item in _accepted(result)]
+    kept = rules.belote_on_failure == "kept"
+    belote_seats = [s for s in result.belote_seats if not kept or _team(s) == defenders]
+    items += [_belote_item(seat, text) for seat in belote_seats]
+    base = _failed_base(result)
+    out = [text.gettext("The contract fails.")]
+    if items:
+        out.append(
+            text.format(
+                "{defenders} score {d_formula}: {base} plus {items}.",
+                defenders=TeamArg(defenders),
+                d_formula=str(work.formulas[d]),
+                base=base,
+                items=text.join(items),
+            )
+        )
+    else:
+        out.append(
+            text.format(
+                "{defenders} score {d_formula}.",
+                defenders=TeamArg(defenders),
+                d_formula=str(work.formulas[d]),
+            )
+        )
+    taker_belote = _belote_of(result, takers)
+    if taker_belote and not kept:
+        out.append(text.gettext("At this table the takers' belote goes to the defenders."))
+    t = 0 if takers == "NS" else 1
+    out.append(_keeps(takers, work.formulas[t], text))
+    return [" ".join(out)]
+
+
 def scoring_explanation(result: ScoringResult, text: RulesText) -> list[str]:
-    """The paragraphs that explain a worked calculation (RULES.md 8), in the page's words."""
+    """The paragraphs that explain a worked calculation (RULES.md 8), in the page's words.
+
+    Every item a sentence names (an announcement, a belote, who keeps what) is read from the
+    same score as the calculation's numbers, so that the words cannot count what the numbers
+    do not (and the reverse)."""
     rules = result.rules
     score = result.score
     work = worked(result)
@@ -840,10 +936,20 @@ def scoring_explanation(result: ScoringResult, text: RulesText) -> list[str]:
             )
         )
     if score.announcement_winner is not None:
+        winner = score.announcement_winner.name
+        if score.made is False and rules.bidding == "classic" and winner == takers:
+            message = (
+                "{team} wins the comparison of the announcements, {points}; as its contract "
+                "fails, they go to the defenders."
+            )
+        else:
+            message = (
+                "{team} wins the comparison of the announcements and scores them all: {points}."
+            )
         out.append(
             text.format(
-                "{team} wins the comparison of the announcements and scores them all: {points}.",
-                team=TeamArg(score.announcement_winner.name),
+                message,
+                team=TeamArg(winner),
                 points=text.points(sum(score.announcements)),
             )
         )
@@ -883,37 +989,36 @@ def scoring_explanation(result: ScoringResult, text: RulesText) -> list[str]:
                 )
             )
         else:
-            belote_rule = (
-                "The takers keep their belote."
-                if rules.belote_on_failure == "kept"
-                else "At this table the takers' belote goes to the defenders."
-            )
-            out.append(
-                text.format(
-                    "The contract fails: {takers} score {t_formula}; {defenders} score "
-                    "{d_formula}, that is {base} and every announcement of both teams, with the "
-                    "belotes.",
-                    base=_failed_base(result),
-                    takers=TeamArg(takers),
-                    defenders=TeamArg(defenders),
-                    t_formula=str(work.formulas[t]),
-                    d_formula=str(work.formulas[d]),
-                )
-                + " "
-                + text.gettext(belote_rule)
-            )
+            out += _classic_failed(result, work, text)
         return out
-    # Coinche (RULES.md 8): the takers' points against the bid.
+    # Coinche (RULES.md 8): the takers' points against the bid (and, where the rules say so,
+    # against the defenders' points counted the same way).
     bid = score.contract.bid or 0
-    points = score.card_points[t] + score.announcements[t] + score.belote[t]
-    out.append(
-        text.format(
-            "{takers} need {bid}: they have {points} (cards, last trick and belote).",
-            takers=TeamArg(takers),
-            bid=bid,
-            points=points,
+    counts_belote = rules.belote_counts_for_contract
+    t_points = _sum(score.card_points[t], score.announcements[t], score.belote[t] * counts_belote)
+    d_points = _sum(score.card_points[d], score.announcements[d], score.belote[d] * counts_belote)
+    # RULES.md 8 (FFB 10.1.1): on in the coinche preset; read from the knob once it exists.
+    if getattr(rules, "contract_must_beat_defence", True):
+        out.append(
+            text.format(
+                "{takers} need {bid} and more than the defenders: they have {points}, "
+                "{defenders} {d_points}.",
+                takers=TeamArg(takers),
+                defenders=TeamArg(defenders),
+                bid=bid,
+                points=str(t_points),
+                d_points=str(d_points),
+            )
         )
-    )
+    else:
+        out.append(
+            text.format(
+                "{takers} need {bid}: they have {points}.",
+                takers=TeamArg(takers),
+                bid=bid,
+                points=str(t_points),
+            )
+        )
     if score.multiplier == 1 and score.made:
         out.append(
             text.format(
@@ -926,40 +1031,50 @@ def scoring_explanation(result: ScoringResult, text: RulesText) -> list[str]:
             )
         )
     elif score.multiplier == 1:
+        message = (
+            "The bid is not reached: {defenders} score {base} and the bid, with their belote: "
+            "{d_formula}."
+            if _belote_of(result, defenders)
+            else "The bid is not reached: {defenders} score {base} and the bid: {d_formula}."
+        )
         out.append(
             text.format(
-                "The bid is not reached: {defenders} score {base} and the bid, {d_formula}; "
-                "{takers} keep only their belote: {t_formula}.",
-                takers=TeamArg(takers),
+                message,
                 defenders=TeamArg(defenders),
                 base=rules.failed_base,
-                t_formula=str(work.formulas[t]),
                 d_formula=str(work.formulas[d]),
             )
+            + " "
+            + _keeps(takers, work.formulas[t], text)
         )
     else:
         winners = takers if score.made else defenders
         losers = defenders if score.made else takers
         w = 0 if winners == "NS" else 1
-        message = (
-            "Made and {word}: {winners} score ({base} + the bid) × {multiplier}, with their "
-            "belote: {w_formula}. {losers} keep only their belote: {l_formula}."
-            if score.made
-            else "Failed and {word}: {winners} score ({base} + the bid) × {multiplier}, with "
-            "their belote: {w_formula}. {losers} keep only their belote: {l_formula}."
-        )
+        with_belote = bool(_belote_of(result, winners))
+        message = {
+            (True, True): "Made and {word}: {winners} score ({base} + the bid) × {multiplier}, "
+            "with their belote: {w_formula}.",
+            (True, False): "Made and {word}: {winners} score ({base} + the bid) × {multiplier}: "
+            "{w_formula}.",
+            (False, True): "Failed and {word}: {winners} score ({base} + the bid) × "
+            "{multiplier}, with their belote: {w_formula}.",
+            (False, False): "Failed and {word}: {winners} score ({base} + the bid) × "
+            "{multiplier}: {w_formula}.",
+        }[bool(score.made), with_belote]
         word = text.gettext("surcoinched" if score.multiplier == 4 else "coinched")
+        losing = _keeps(losers, work.formulas[1 - w], text)
         out.append(
             text.format(
                 message,
                 winners=TeamArg(winners),
-                losers=TeamArg(losers),
-                base=rules.failed_base,
+                base=work.formulas[w].terms[0],
                 multiplier=score.multiplier,
                 word=word,
                 w_formula=str(work.formulas[w]),
-                l_formula=str(work.formulas[1 - w]),
             )
+            + " "
+            + losing
         )
     if score.exact != score.scores:
         out.append(

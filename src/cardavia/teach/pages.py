@@ -16,6 +16,7 @@ from cardavia.belote.cards import SPANISH
 from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
 from cardavia.belote.rules import PRESETS, Rules, find_rules
 from cardavia.belote.scoring import USUAL_CARD_TOTAL
+from cardavia.teach import glossary
 from cardavia.teach.catalog import RankArg, RulesText, SuitArg
 from cardavia.teach.explain import (
     announcement_views,
@@ -24,7 +25,7 @@ from cardavia.teach.explain import (
     preset_title,
     scoring_views,
 )
-from cardavia.teach.names import rank_words
+from cardavia.teach.names import rank_prose, rank_words
 
 TOPICS: Final = ("legal-cards", "announcements", "scoring")
 """The rules pages beside the presets' (docs/web.md)."""
@@ -61,7 +62,7 @@ def _carres(text: RulesText) -> str:
         key=lambda r: (CARRE_POINTS[r], r),
         reverse=True,
     )
-    carre = text.gettext("carré")
+    carre = glossary.word(text.lang, "carre")
     return text.join(
         [
             text.format(
@@ -74,11 +75,61 @@ def _carres(text: RulesText) -> str:
     )
 
 
+def _partner_trumped(rules: Rules, text: RulesText) -> str:
+    """Your partner is winning and you trump over a trump already in the trick (RULES.md 5,
+    knob ``overtrump_when_trumping_partner``)."""
+    return text.gettext(
+        "If your partner is winning and you choose to trump over a trump already in the trick, "
+        "you must beat it if you can."
+        if rules.overtrump_when_trumping_partner
+        else "If your partner has trumped and is winning the trick, you may play any card, a "
+        "lower trump included."
+    )
+
+
+def _worthless_carres(text: RulesText) -> str:
+    """RULES.md 7: the two carrés worth 0 (7s and 8s; Spanish deck 4s and 5s) beat nothing."""
+    low, high = (rank for rank in range(8) if not CARRE_POINTS[rank])
+    return text.format(
+        "A carré of {high_plural} or {low_plural} is worth nothing and beats nothing.",
+        high=RankArg(high),
+        low=RankArg(low),
+    )
+
+
+def prose_label(rank: int, text: RulesText) -> str:
+    """A rank in an order written out in prose (:func:`cardavia.teach.names.rank_prose`)."""
+    return rank_prose(rank, text.lang, text.deck)
+
+
+def _carre_order(text: RulesText) -> str:
+    """The carrés of equal points from the strongest (RULES.md 7.4): "A > K > Q > 10"."""
+    ranks = sorted((r for r in range(8) if CARRE_POINTS[r] == 100), reverse=True)
+    return " > ".join(prose_label(rank, text) for rank in ranks)
+
+
+def _coinche_contract(text: RulesText) -> str:
+    """What the takers need at the coinche table (RULES.md 8, FFB 10.1.1), and a coinche's
+    freeze (RULES.md 4), from the coinche preset's knobs."""
+    rules = find_rules("coinche")
+    return text.gettext(
+        "At the coinche table, the takers' points must reach their bid and be greater than "
+        "the defenders'."
+        if getattr(rules, "contract_must_beat_defence", True)
+        else "At the coinche table, the takers' points must reach their bid."
+    )
+
+
 def _order(rules: Rules, strain_suit: bool, text: RulesText) -> str:
     table = table_for(rules, Strain.SPADES)
     offset = 0 if strain_suit else 8
     ranks = sorted(range(8), key=lambda r: table.order[offset + r], reverse=True)
-    return " ".join(rank_words(r, text.lang, text.deck).label for r in ranks)
+    return _spaced([prose_label(r, text) for r in ranks], text)
+
+
+def _spaced(labels: list[str], text: RulesText) -> str:
+    """Ranks written in a row: "J 9 A 10"; Arabic separates them with its comma."""
+    return ("، " if text.lang == "ar" else " ").join(labels)
 
 
 def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
@@ -104,10 +155,11 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
         )
         french = text.with_deck("french")
         for rank in range(8):
+            words = rank_words(rank, text.lang, text.deck)
             table.append(
                 [
                     SPANISH.rank_labels[rank],
-                    text.expand(r=RankArg(rank))["r"],
+                    words.word or text.expand(r=RankArg(rank))["r"],
                     french.expand(r=RankArg(rank))["r"],
                 ]
             )
@@ -179,9 +231,17 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
             text.gettext(
                 "In turn, pass or bid more than the last bid: 80, 90 … 160, then capot (all "
                 "eight tricks), naming the trump suit. An opponent of the last bidder may "
-                "coinche (double) in turn; the bidder's team may then surcoinche (redouble), "
-                "which ends the auction. The auction ends after three passes in a row "
+                "coinche (double) in turn. The auction ends after three passes in a row "
                 "following a bid; if nobody bids, the deal is cancelled."
+            ),
+            # RULES.md 4 (FFB): a coinche freezes the contract, unless the table's knob says
+            # that anyone may still outbid (which cancels the coinche).
+            text.gettext(
+                "After a coinche any player may still bid higher, which cancels the coinche; "
+                "otherwise the bidder's team may surcoinche (redouble), which ends the auction."
+                if getattr(rules, "outbid_after_coinche", False)
+                else "A coinche freezes the contract: nobody may bid any more. The bidder's "
+                "team may only surcoinche (redouble), which ends the auction, or pass."
             ),
         ]
     sections.append(Section(text.gettext("Dealing and bidding"), dealing))
@@ -195,6 +255,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
             "winning the trick, you must trump, higher than any trump already played if you "
             "can; if your partner is winning, you may play any card."
         ),
+        _partner_trumped(rules, text),
         text.gettext(
             "If you cannot beat the opponent's trump, you must still play a lower trump if you "
             "hold one."
@@ -208,14 +269,18 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
     sections.append(Section(text.gettext("Playing a trick"), play, link="legal-cards"))
 
     # RULES.md 6: belote–rebelote.
+    # The king and queen of the rule set's deck: the Spanish deck has no queen (its 12 and 11).
+    king, queen = RankArg(6), RankArg(5)
     belote = [
-        text.gettext(
-            "A player who holds the king and queen of trump scores belote–rebelote, 20 points, "
-            "automatically when playing the two cards."
+        text.format(
+            "A player who has held the {king} and the {queen} of trump since the deal scores "
+            "belote–rebelote, 20 points, automatically when playing the two cards."
             if rules.belote_declaration == "automatic"
-            else "A player who holds the king and queen of trump says “belote” when playing "
-            "the first and “rebelote” with the second: 20 points. Without “belote”, they are "
-            "worth nothing."
+            else "A player who holds the {king} and the {queen} of trump says “belote” when "
+            "playing the first of the two cards and “rebelote” with the second: 20 points. "
+            "Without “belote”, they are worth nothing.",
+            king=king,
+            queen=queen,
         ),
         text.gettext(
             "The 20 points stay with the team that held them, even when its contract fails."
@@ -235,6 +300,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
                 "a rank: {carres}.",
                 carres=_carres(text),
             ),
+            _worthless_carres(text),
             text.gettext(
                 "Only the team with the best announcement scores its announcements, all of them."
             ),
@@ -259,6 +325,14 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
             capot=text.points(rules.capot_points),
         )
     ]
+    if rules.announcements:
+        # RULES.md 8 (FFB): on a capot the capotted team's announcements change hands.
+        scoring.append(
+            text.gettext(
+                "On a capot, the team that made it also scores the announcements of the team "
+                "that took no trick."
+            )
+        )
     if rules.bidding == "classic" and rules.tie == "made":
         scoring.append(
             text.gettext(
@@ -274,25 +348,41 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
                 "Each team's total is its card points, its announcements and its belote. The "
                 "contract is made when the takers' total is greater than the defenders': each "
                 "team then scores its total. If it fails, the takers score nothing but their "
-                "belote and the defenders score 162 and every announcement of both teams."
+                "belote and the defenders score 162 and every accepted announcement, those the "
+                "takers won in the comparison included."
             )
         )
         if rules.tie == "litige":
             scoring.append(
                 text.gettext(
                     "Equal totals are a litige: the defenders score their points, and the "
-                    "takers' points wait in reserve for the team that wins the next deal."
+                    "takers' points wait in reserve for the team that wins the next deal. The "
+                    "belote is never put in reserve: it stays with the team that held it."
                 )
             )
     else:
+        # RULES.md 8 (FFB 10.1.1): the bid reached and, where the knob says so, more points
+        # than the defence.
+        must_beat = getattr(rules, "contract_must_beat_defence", True)
+        scoring.append(
+            text.gettext(
+                "The takers make their contract when their points (cards, last trick and "
+                "belote) reach the bid and are greater than the defenders' points, counted the "
+                "same way."
+                if must_beat
+                else "The takers make their contract when their points (cards, last trick and "
+                "belote) reach the bid."
+            )
+        )
         scoring.append(
             text.format(
-                "The takers make their contract when their points (cards, last trick and "
-                "belote) reach the bid. Made: they score their points plus the bid, the "
-                "defenders their own points. Failed: the takers score only their belote, the "
-                "defenders {base} plus the bid. Coinched, the winning side scores ({base} + the "
-                "bid) × 2; surcoinched, × 4.",
+                "Made: they score their points plus the bid, the defenders their own points. "
+                "Failed: the takers score only their belote, the defenders {base} plus the bid. "
+                "A capot, bid or not, scores {capot} plus the bid. Coinched, the winning side "
+                "scores ({base} + the bid) × 2, or ({capot} + the bid) × 2 for a capot; "
+                "surcoinched, × 4. The belote always stays with the team that held it.",
                 base=rules.failed_base,
+                capot=rules.capot_points,
             )
         )
     if rules.rounding == "nearest_ten":
@@ -323,6 +413,11 @@ KNOB_ROWS: Final = (
         {"required": "Required", "optional": "Optional"},
     ),
     ("Announcements", "announcements", {True: "Sequences and carrés", False: "None"}),
+    (
+        "Your partner winning, you trump over a trump",
+        "overtrump_when_trumping_partner",
+        {True: "Beat it if you can", False: "Any trump"},
+    ),
     ("Belote–rebelote", "belote_declaration", {"automatic": "Automatic", "declared": "Said"}),
     (
         "Belote when the contract fails",
@@ -434,6 +529,11 @@ def legal_cards_page(text: RulesText) -> dict[str, Any]:
                 "can."
             ),
             text.gettext(
+                "When your partner is winning and you choose to trump over a trump already in "
+                "the trick, house and Maghreb rules make you beat it if you can; coinche with "
+                "the official rules lets you play any card, a lower trump included."
+            ),
+            text.gettext(
                 "If you cannot beat the opponent's trump, house rules still make you play a "
                 "lower trump; coinche with the official rules lets you play any card."
             ),
@@ -459,7 +559,7 @@ def announcements_page(text: RulesText) -> dict[str, Any]:
                 "A sequence is three or more cards of one suit in a row, in the order {french}. "
                 "With the Spanish-suited deck the order is {spanish}: there is no 8 or 9, so the "
                 "7 and the 10 are in a row, and the 1 comes after the 12.",
-                french=" ".join(rank_words(r, text.lang, "french").label for r in range(8)),
+                french=_spaced([prose_label(r, text.with_deck("french")) for r in range(8)], text),
                 spanish=" ".join(SPANISH.rank_labels),
             ),
             text.gettext(
@@ -472,7 +572,8 @@ def announcements_page(text: RulesText) -> dict[str, Any]:
                 carres=_carres(text),
             ),
             text.format(
-                "With the Spanish-suited deck: {carres}; the 4s and 5s are worth nothing.",
+                "With the Spanish-suited deck: {carres}; the 4s and 5s are worth nothing and "
+                "beat nothing.",
                 carres=_carres(spanish),
             ),
             text.gettext(
@@ -496,12 +597,22 @@ def announcements_page(text: RulesText) -> dict[str, Any]:
         "comparison": [
             text.gettext("the one worth more points;"),
             text.gettext("at equal points (100 against 100), the carré over the sequence;"),
-            text.gettext(
+            text.format(
                 "between two sequences of equal points: the longer, then the one ending on the "
-                "higher card, then the one in trump;"
+                "higher card (in the order {french}; with the Spanish-suited deck {spanish}), "
+                "then the one in trump;",
+                french=_spaced([prose_label(r, text) for r in range(8)], text),
+                spanish=_spaced([prose_label(r, spanish) for r in range(8)], spanish),
             ),
-            text.gettext("between two carrés of equal points: the higher rank in sequence order;"),
-            text.gettext("in a complete tie, no announcement counts for either team."),
+            text.format(
+                "between two carrés of equal points: the higher rank in sequence order "
+                "({french}; with the Spanish-suited deck {spanish});",
+                french=_carre_order(text),
+                spanish=_carre_order(spanish),
+            ),
+            text.gettext(
+                "in a complete tie, no announcement counts for either team, and none is shown."
+            ),
         ],
         "comparison_after": text.gettext(
             "The winning team shows its cards and scores all its announcements, its partner's "
@@ -510,10 +621,16 @@ def announcements_page(text: RulesText) -> dict[str, Any]:
         ),
         "belote_title": text.gettext("Belote–rebelote"),
         "belote": [
-            text.gettext(
-                "The player who holds the king and queen of trump (with the Spanish-suited "
-                "deck, the 12 and the 11) says “belote” with the first and “rebelote” with the "
-                "second: 20 points. At the Cardavia table it is automatic."
+            text.format(
+                "The player who holds the {king} and the {queen} of trump (with the "
+                "Spanish-suited deck, {spanish_king} and {spanish_queen}) says “belote” with the "
+                "first of the two cards and “rebelote” with the second: 20 points. At the "
+                "Cardavia table it is automatic, for the player who has held both since the "
+                "deal.",
+                king=RankArg(6),
+                queen=RankArg(5),
+                spanish_king=spanish.expand(r=RankArg(6))["r_the"],
+                spanish_queen=spanish.expand(r=RankArg(5))["r_the"],
             ),
             text.gettext(
                 "Belote–rebelote is not an announcement: it takes no part in the comparison."
@@ -530,15 +647,23 @@ def scoring_page(text: RulesText) -> dict[str, Any]:
     return {
         "title": text.gettext(TOPIC_TITLES["scoring"]),
         "paragraphs": [
-            text.gettext(
+            text.format(
                 "Each team counts the points of the cards in its tricks; the last trick adds 10 "
-                "(dix de der): 162 in all. A team that takes all eight tricks makes capot: 252."
+                "(dix de der): 162 in all. A team that takes all eight tricks makes capot: "
+                "{capot} at the classic tables; at the coinche table a capot scores "
+                "{capot_coinche} plus the bid, bid or not. On a capot, the team that made it "
+                "also scores the announcements of the team that took no trick.",
+                capot=find_rules("maison").capot_points,
+                capot_coinche=find_rules("coinche").capot_points,
             ),
             text.gettext(
                 "At the classic tables, each team's total is its card points, its accepted "
                 "announcements and its belote; the takers must have more than the defenders. "
-                "At the coinche table, the takers' points must reach their bid."
+                "If they fail, the defenders score 162 and every accepted announcement, those "
+                "the takers won in the comparison included. In a litige the belote is never "
+                "put in reserve: it stays with the team that held it."
             ),
+            _coinche_contract(text),
         ],
         "examples": scoring_views(text),
         "labels": _example_labels(text)
