@@ -25,7 +25,7 @@ from typing import Final
 from cardavia.belote.cards import card_code, parse_card
 from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
 from cardavia.belote.rules import Rules, find_rules
-from cardavia.belote.scoring import USUAL_CARD_TOTAL
+from cardavia.belote.scoring import USUAL_CARD_TOTAL, capot_value, deal_points
 from cardavia.teach import glossary
 from cardavia.teach.catalog import CardArg, RankArg, RulesText, SeatArg, SuitArg, TeamArg
 from cardavia.teach.examples import (
@@ -703,6 +703,12 @@ def worked(result: ScoringResult) -> Worked:
     rules = result.rules
     score = result.score
     cards, announced, belote = score.card_points, score.announcements, score.belote
+    if score.capot is not None:
+        # RULES.md 8: on a capot the capotted team's announcements go to the capot team.
+        capot = int(score.capot)
+        moved = [0, 0]
+        moved[capot] = announced[0] + announced[1]
+        announced = (moved[0], moved[1])
     trick_points = [0, 0]
     for trick in result.tricks:
         trick_points[_team(trick.winner) == "EW"] += trick.points
@@ -734,7 +740,7 @@ def worked(result: ScoringResult) -> Worked:
     elif score.multiplier == 1:
         # RULES.md 8, coinche failed: the defenders 160 + the bid; the takers their belote.
         formulas[defenders] = _sum(
-            rules.failed_base, bid, sum(announced), belote[defenders], lost_belote
+            _coinche_base(result), bid, sum(announced), belote[defenders], lost_belote
         )
         formulas[takers] = _sum(belote[takers] if kept else 0)
     else:
@@ -744,7 +750,7 @@ def worked(result: ScoringResult) -> Worked:
         extra = (sum(announced), belote[winners], 0 if score.made else lost_belote)
         # RULES.md 8: a capot made at a coinche table scores (capot + bid) × multiplier.
         capot_made = score.made and score.capot is not None and score.capot.name == result.takers
-        base = rules.capot_points if capot_made else rules.failed_base
+        base = capot_value(rules, score.contract.strain) if capot_made else _coinche_base(result)
         formulas[winners] = Formula((base, bid), score.multiplier, tuple(x for x in extra if x))
         losers = 1 - winners
         formulas[losers] = _sum(belote[losers] if (losers == defenders or kept) else 0)
@@ -762,9 +768,17 @@ def _failed_base(result: ScoringResult) -> int:
     """What the defenders of a failed classic contract score for the cards: 162, or the
     capot's points if they took all eight tricks (RULES.md 8)."""
     capot = result.score.capot
+    strain = result.score.contract.strain
     if capot is not None and capot.name != result.takers:
-        return result.rules.capot_points
-    return USUAL_CARD_TOTAL + LAST_TRICK_BONUS
+        return capot_value(result.rules, strain)
+    return deal_points(result.rules, strain)
+
+
+def _coinche_base(result: ScoringResult) -> int:
+    """The base of a failed or coinched contract at a coinche table: ``failed_base`` (160),
+    following the contract's point scale as the 162 it stands for (RULES.md 8)."""
+    rules, strain = result.rules, result.score.contract.strain
+    return rules.failed_base + deal_points(rules, strain) - USUAL_CARD_TOTAL - LAST_TRICK_BONUS
 
 
 def _pair(team: str, value: int) -> tuple[int | None, int | None]:
@@ -795,7 +809,8 @@ def scoring_lines(result: ScoringResult, text: RulesText) -> list[ScoreLineView]
         lines.append(
             ScoreLineView(
                 text.format(
-                    "Capot: all eight tricks, {capot} in all", capot=result.rules.capot_points
+                    "Capot: all eight tricks, {capot} in all",
+                    capot=score.card_points[score.capot],
                 ),
                 *_pair(team, work.last_trick[score.capot]),
             )
