@@ -40,13 +40,14 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, Any, Final
 
 from cardavia.ai.player import find_player
 from cardavia.ai.solver import KernelMissingError, Position, playouts, solve_root
 from cardavia.belote.announcements import best_announcements
-from cardavia.belote.cards import Card, Seat, Team, card_code, parse_card, parse_seat
+from cardavia.belote.cards import Card, CardSet, Seat, Team, card_code, parse_card, parse_seat
+from cardavia.belote.deal import card_choice
 from cardavia.belote.game import Reason
 from cardavia.belote.notation import Record
 from cardavia.belote.play import LAST_TRICK_BONUS, Strain, constraint, table_for, winning_index
@@ -326,13 +327,10 @@ def query_legal(request: Mapping[str, Any]) -> Answer:
     for card in hand:
         if card in in_trick:
             raise QueryError(f"the {card_code(card)} is both in the hand and in the trick")
-    mask = 0
-    for card in hand:
-        mask |= 1 << card
-    rule = constraint(rules, table_for(rules, strain), trick, seat, mask)
-    message = Reason(rule.code, rule.reason_args()).message
-    legal = [card_code(c) for c in hand if rule.allowed >> c & 1]
-    illegal = {card_code(c): message for c in hand if not rule.allowed >> c & 1}
+    choice = card_choice(rules, strain, trick, seat, CardSet(hand))
+    message = choice.reason.message
+    legal = [card_code(c) for c in hand if c in choice.allowed]
+    illegal = {card_code(c): message for c in hand if c not in choice.allowed}
     return {"legal": legal, "illegal": illegal}
 
 
@@ -437,8 +435,3 @@ HANDLERS: Final[dict[str, Callable[[Mapping[str, Any]], Answer]]] = {
     "decide": query_decide,
 }
 """The queries by name."""
-
-
-def answer_all(lines: Iterable[str]) -> list[str]:
-    """The answers to several lines (blank lines skipped), for tests and scripts."""
-    return [answer_line(line) for line in lines if line.strip()]

@@ -37,13 +37,16 @@ from cardavia.belote.cards import (
     card_code,
     parse_card,
 )
-from cardavia.belote.game import (
+from cardavia.belote.deal import (
+    BeloteEvent,
+    CardChoice,
     CompletedTrick,
-    DealState,
     IllegalActionError,
     Phase,
     Reason,
+    card_choice,
 )
+from cardavia.belote.game import DealState
 from cardavia.belote.match import Match
 from cardavia.belote.notation import DealRecord, Record, RecordError, read_record, write_record
 from cardavia.belote.observation import Observation
@@ -59,8 +62,10 @@ __all__ = [
     "SPANISH",
     "Action",
     "Announcement",
+    "BeloteEvent",
     "Bid",
     "Card",
+    "CardChoice",
     "CardSet",
     "Coinche",
     "CompletedTrick",
@@ -89,6 +94,7 @@ __all__ = [
     "Take",
     "Team",
     "best_announcements",
+    "card_choice",
     "card_code",
     "find_rules",
     "parse_action",

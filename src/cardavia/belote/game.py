@@ -19,11 +19,9 @@ the site can word in any language, and ``state.apply(action)`` returns the next 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from collections.abc import Iterator, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from cardavia.belote.actions import Action, Bid, Coinche, Pass, Play, Surcoinche, Take
 from cardavia.belote.announcements import (
@@ -44,7 +42,6 @@ from cardavia.belote.auction import (
 )
 from cardavia.belote.cards import (
     ALL_CARDS,
-    FRENCH,
     SEATS,
     Card,
     CardSet,
@@ -52,10 +49,18 @@ from cardavia.belote.cards import (
     Suit,
     Team,
     card_code,
-    parse_card,
 )
+from cardavia.belote.deal import (
+    MESSAGES,
+    BeloteEvent,
+    CardChoice,
+    CompletedTrick,
+    IllegalActionError,
+    Phase,
+    Reason,
+)
+from cardavia.belote.observation import Declaration, Observation
 from cardavia.belote.play import (
-    REFUSAL_MESSAGES,
     Constraint,
     Strain,
     TrickTable,
@@ -67,105 +72,18 @@ from cardavia.belote.play import (
 from cardavia.belote.rules import Rules
 from cardavia.belote.scoring import DealScore, score_deal
 
-if TYPE_CHECKING:
-    from cardavia.belote.observation import Observation
-
-
-class Phase(StrEnum):
-    """The phases of a deal."""
-
-    BIDDING = "bidding"
-    PLAYING = "playing"
-    OVER = "over"
-    CANCELLED = "cancelled"
-
-
-MESSAGES: Final[Mapping[str, str]] = {
-    **REFUSAL_MESSAGES,
-    "wrong_phase": "that cannot be done now: the deal is {phase}",
-    "not_your_turn": "it is {to_move}'s turn, not {seat}'s",
-    "not_in_hand": "the {card} is not in {seat}'s hand",
-    "not_an_action": "not an action: {action}",
-    "must_take_turned_suit": "in the first round one may only take the turned suit ({suit})",
-    "strain_not_allowed": "{strain} cannot be named in this round",
-    "bid_too_low": "a bid must be higher than {value}",
-    "bid_not_allowed": "{value} {strain} is not a bid of these rules",
-    "cannot_coinche": "only an opponent of the last bidder may coinche, once",
-    "cannot_surcoinche": "only the bidding team may surcoinche, after a coinche",
-    "no_announcement": "{seat} has no announcement to make",
-    "announce_too_late": "announcements are made with one's first card only",
-    "no_announcements_in_rules": "these rules have no announcements",
-    "belote_automatic": "belote is announced automatically at this table",
-    "belote_not_held": "belote is said with the first of the trump king and queen held together",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Reason:
-    """Why an action is refused: a code and its arguments (card and suit codes, seats), so
-    that the site can word it in the player's language; :attr:`message` words it in English."""
-
-    code: str
-    args: Mapping[str, str] = field(default_factory=dict)
-
-    @property
-    def message(self) -> str:
-        """The reason in English."""
-        args = dict(self.args)
-        if "suit" in args and len(args["suit"]) == 1:
-            args["suit"] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}.get(
-                args["suit"], args["suit"]
-            )
-        if "card" in args:
-            try:
-                args["card"] = FRENCH.name(parse_card(args["card"]))
-            except ValueError:
-                pass
-        return MESSAGES.get(self.code, self.code).format_map(_Default(args))
-
-    def __str__(self) -> str:
-        return self.message
-
-
-class _Default(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-class IllegalActionError(ValueError):
-    """An action that the rules refuse in this state, with its :class:`Reason`."""
-
-    def __init__(self, reason: Reason) -> None:
-        super().__init__(reason.message)
-        self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class CompletedTrick:
-    """A finished trick: who led, the four cards in play order, who won it, its card points."""
-
-    leader: Seat
-    cards: tuple[Card, Card, Card, Card]
-    winner: Seat
-    points: int
-
-    @property
-    def plays(self) -> tuple[tuple[Seat, Card], ...]:
-        """The cards with the seat that played each."""
-        return tuple((Seat((self.leader + i) & 3), card) for i, card in enumerate(self.cards))
-
-    def __str__(self) -> str:
-        cards = " ".join(card_code(c) for c in self.cards)
-        return f"{self.leader.name}: {cards} → {self.winner.name} ({self.points})"
-
-
-@dataclass(frozen=True, slots=True)
-class BeloteEvent:
-    """A player saying "belote" or "rebelote" as they put down a trump K or Q (RULES.md 6)."""
-
-    seat: Seat
-    card: Card
-    word: str
+__all__ = [
+    "MESSAGES",
+    "BeloteEvent",
+    "CardChoice",
+    "CompletedTrick",
+    "DealState",
+    "IllegalActionError",
+    "Phase",
+    "Reason",
+    "cut_and_shuffle",
+    "deal_packets",
+]
 
 
 def _new_state(fields: tuple[Any, ...]) -> DealState:
@@ -424,9 +342,45 @@ class DealState(NamedTuple):
 
     def observation(self, seat: Seat) -> Observation:
         """What ``seat`` may know: its own hand and everything public, nothing else."""
-        from cardavia.belote.observation import observe
-
-        return observe(self, seat)
+        declarations = tuple(
+            Declaration(Seat(s), item.name, item.points)
+            for s in range(4)
+            for item in self.declared[s]
+        )
+        winner = self.announcement_winner
+        revealed: tuple[tuple[Seat, Announcement], ...] = ()
+        if winner is not None:
+            revealed = tuple((s, item) for s in winner.seats for item in self.declared[s])
+        is_classic = self.rules.bidding == "classic"
+        mine = tuple(a for a in self.legal_actions if a.seat == seat)
+        hands = self.hands
+        return Observation(
+            seat=Seat(seat),
+            rules=self.rules,
+            dealer=self.dealer,
+            phase=self.phase,
+            to_move=self.to_move,
+            hand=CardSet(hands[seat]),
+            hand_sizes=(
+                hands[0].bit_count(),
+                hands[1].bit_count(),
+                hands[2].bit_count(),
+                hands[3].bit_count(),
+            ),
+            turned_card=self.turned_card if is_classic else None,
+            history=self.history,
+            contract=self.contract,
+            trick=self.trick,
+            tricks=self.tricks,
+            points=self.points,
+            declarations=declarations,
+            revealed=revealed,
+            announcement_winner=winner,
+            own_announcements=self.declared[seat],
+            belote_events=self.belote_events,
+            legal_actions=mine,
+            result=self.result,
+        )
 
     # -- the rules of the next action -----------------------------------------------------
 
@@ -451,6 +405,14 @@ class DealState(NamedTuple):
         if self.phase != Phase.PLAYING:
             return CardSet()
         return CardSet(self.constraint().allowed)
+
+    def card_choice(self) -> CardChoice:
+        """Which cards the player to move may put down, and why not the others (playing
+        phase; ``ValueError`` otherwise)."""
+        rule = self.constraint()
+        seat = self.to_move
+        assert seat is not None
+        return CardChoice.from_constraint(rule, seat, self.hands[seat])
 
     def _legal_plays(self) -> tuple[Action, ...]:
         seat = self.to_move

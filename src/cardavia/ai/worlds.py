@@ -20,13 +20,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from cardavia.belote.cards import FULL_MASK, Card, Seat
+from cardavia.belote.observation import Observation
 from cardavia.belote.play import TrickTable, constraint, table_for
-
-if TYPE_CHECKING:
-    from cardavia.belote.observation import Observation
 
 Hands = tuple[int, int, int, int]
 """The four hands of a world, as masks, indexed by seat."""
