@@ -69,6 +69,7 @@ from cardavia.belote.play import (
     trick_points,
     winning_index,
 )
+from cardavia.belote.position import Position
 from cardavia.belote.rules import Rules
 from cardavia.belote.scoring import DealScore, score_deal
 
@@ -228,42 +229,30 @@ class DealState(NamedTuple):
         no announcement or belote is said before it. The hands may be short (an endgame):
         the deal then ends when they are empty, and its score counts only what is played.
         """
-        masks = [h.mask if isinstance(h, CardSet) else int(h) for h in hands]
-        if len(masks) != 4:
-            raise ValueError("a position needs four hands")
-        seen = 0
-        for mask in masks:
-            if mask & seen:
-                raise ValueError("a card is in two hands")
-            seen |= mask
-        done = len(tricks)
+        plays = tuple((Seat(s), c) for s, c in trick)
+        first = plays[0][0] if plays else (leader if leader is not None else dealer.next)
+        won = sum(1 for t in tricks if t.winner.team == Team.NS)
+        position = Position.from_rules(
+            rules,
+            contract.strain,
+            hands,
+            trick=plays,
+            leader=first,
+            tricks_won=(won, len(tricks) - won),
+        )
+        masks = position.hands
+        # The tricks listed, if any, account for every card not held or on the table.
+        seen = masks[0] | masks[1] | masks[2] | masks[3]
+        for _, card in plays:
+            seen |= 1 << card
         for completed in tricks:
             for card in completed.cards:
                 if seen >> card & 1:
                     raise ValueError(f"the {card_code(card)} is both held and played")
                 seen |= 1 << card
-        plays = tuple((Seat(s), c) for s, c in trick)
-        if len(plays) > 3:
-            raise ValueError("a trick in progress holds at most three cards")
-        first = plays[0][0] if plays else (leader if leader is not None else dealer.next)
-        for index, (seat, card) in enumerate(plays):
-            if seat != Seat((first + index) & 3):
-                raise ValueError("the trick's cards are not in turn order")
-            if seen >> card & 1:
-                raise ValueError(f"the {card_code(card)} is both held and played")
-            seen |= 1 << card
-        to_move = Seat((first + len(plays)) & 3)
-        # Each seat holds as many cards as there are tricks to play, less the one it has put
-        # in the current trick; the tricks listed, if any, account for the rest.
-        remaining = masks[first].bit_count() + (1 if plays else 0)
-        if not 1 <= remaining <= 8 or (tricks and remaining != 8 - done):
+        if tricks and position.tricks_left != 8 - len(tricks):
             raise ValueError("the hands do not match the tricks played")
-        for offset in range(4):
-            seat = Seat((first + offset) & 3)
-            expected = remaining - (1 if offset < len(plays) else 0)
-            if masks[seat].bit_count() != expected:
-                count = masks[seat].bit_count()
-                raise ValueError(f"{seat.name} should hold {expected} cards, not {count}")
+        to_move = position.to_move
         table = table_for(rules, contract.strain)
         points = [0, 0]
         for completed in tricks:
@@ -278,14 +267,27 @@ class DealState(NamedTuple):
             deck=(),
             phase=Phase.PLAYING,
             to_move=to_move,
-            hands=(masks[0], masks[1], masks[2], masks[3]),
+            hands=masks,
             contract=contract,
-            trick=plays,
+            trick=position.trick,
             tricks=tuple(tricks),
             points=(points[0], points[1]),
             table=table,
             belote_mask=belote_mask,
-            rule=constraint(rules, table, plays, to_move, masks[to_move]),
+            rule=constraint(rules, table, position.trick, to_move, masks[to_move]),
+        )
+
+    def position(self) -> Position:
+        """The position of a deal being played, every hand known (for the solver)."""
+        if self.contract is None or self.to_move is None or self.phase is not Phase.PLAYING:
+            raise ValueError("the deal is not in its play")
+        return Position.from_rules(
+            self.rules,
+            self.contract.strain,
+            self.hands,
+            trick=self.trick,
+            leader=self.trick[0][0] if self.trick else self.to_move,
+            tricks_won=self.tricks_won,
         )
 
     # -- what can be seen ----------------------------------------------------------------
