@@ -19,7 +19,7 @@ the site can word in any language, and ``state.apply(action)`` returns the next 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cache
 from typing import Any, Final, NamedTuple
 
@@ -49,6 +49,7 @@ from cardavia.belote.cards import (
     Suit,
     Team,
     card_code,
+    mask_cards,
 )
 from cardavia.belote.deal import (
     MESSAGES,
@@ -116,13 +117,6 @@ def _bids_above(
     return tuple(
         Bid(seat, value, strain) for value in values if value > floor for strain in strains
     )
-
-
-def _cards(mask: int) -> Iterator[Card]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def cut_and_shuffle(rng: random.Random) -> tuple[Card, ...]:
@@ -435,7 +429,7 @@ class DealState(NamedTuple):
         )
         if announce or belote_cards:
             extra: list[Action] = []
-            for card in _cards(allowed):
+            for card in mask_cards(allowed):
                 if announce:
                     extra.append(Play(seat, card, announce=True))
                 if belote_cards >> card & 1:
