@@ -30,26 +30,36 @@ from cardavia.ai.player import (
     told_the_score,
     with_declarations,
 )
-from cardavia.belote.actions import (
+from cardavia.belote import (
     CAPOT,
     GENERALE,
+    PRESETS,
     Action,
     Bid,
+    Card,
     Coinche,
+    DealState,
+    Deck,
     InvalidActionError,
+    Match,
+    Observation,
     Pass,
+    Phase,
     Play,
+    Reason,
+    Record,
+    RecordError,
+    Rules,
+    Seat,
+    Strain,
     Surcoinche,
     Take,
+    find_rules,
     parse_bid_value,
+    parse_card,
+    read_record,
+    table_for,
 )
-from cardavia.belote.cards import Card, Deck, Seat, parse_card
-from cardavia.belote.game import DealState, Phase, Reason
-from cardavia.belote.match import Match
-from cardavia.belote.notation import Record, RecordError, read_record
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import Strain, table_for
-from cardavia.belote.rules import PRESETS, Rules, find_rules
 from cardavia.query import serve
 
 app = typer.Typer(

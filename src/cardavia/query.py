@@ -45,13 +45,26 @@ from typing import IO, Any, Final
 
 from cardavia.ai.player import find_player
 from cardavia.ai.solver import KernelMissingError, playouts, solve_root
-from cardavia.belote.announcements import best_announcements
-from cardavia.belote.cards import Card, CardSet, Seat, Team, card_code, parse_card, parse_seat
-from cardavia.belote.deal import card_choice
-from cardavia.belote.notation import Record
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for, winning_index
-from cardavia.belote.position import Position
-from cardavia.belote.rules import Rules, find_rules
+from cardavia.belote import (
+    LAST_TRICK_BONUS,
+    Card,
+    CardSet,
+    Position,
+    Record,
+    Rules,
+    Seat,
+    Strain,
+    Team,
+    best_announcements,
+    card_choice,
+    card_code,
+    find_rules,
+    parse_card,
+    parse_seat,
+    table_for,
+    trick_points,
+    trick_winner,
+)
 
 Answer = dict[str, Any]
 
@@ -309,10 +322,10 @@ def query_trick(request: Mapping[str, Any]) -> Answer:
     if not isinstance(last, bool):
         raise QueryError("'last' must be true or false")
     table = table_for(rules, strain)
-    cards = [card for _, card in trick]
-    winner = trick[winning_index(table, cards)][0]
-    points = sum(table.points[card] for card in cards) + (LAST_TRICK_BONUS if last else 0)
-    return {"winner": winner.name, "points": points}
+    points = trick_points(table, [card for _, card in trick])
+    if last:
+        points += LAST_TRICK_BONUS
+    return {"winner": trick_winner(table, trick).name, "points": points}
 
 
 def query_announcements(request: Mapping[str, Any]) -> Answer:

@@ -29,9 +29,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from cardavia.belote.actions import CAPOT, GENERALE
-from cardavia.belote.cards import Card, Suit, parse_card
-from cardavia.belote.game import Reason
+from cardavia.belote import CAPOT, GENERALE, Card, Reason, Suit, parse_card
 from cardavia.teach import names
 from cardavia.teach.catalog import RTL_LANGUAGES
 from cardavia.teach.names import LANGUAGES as LANGUAGES  # the one list, re-exported

@@ -26,26 +26,32 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from cardavia.ai.player import Player, find_player, player_levels, told_the_score
-from cardavia.belote.actions import (
+from cardavia.belote import (
     CAPOT,
+    DECKS,
     GENERALE,
+    PRESETS,
     Action,
     Bid,
     Coinche,
+    CompletedTrick,
+    DealState,
+    Match,
+    Observation,
     Pass,
     Play,
+    Reason,
+    Record,
+    Seat,
+    Strain,
     Surcoinche,
     Take,
+    best_announcements,
+    card_code,
+    find_rules,
     parse_bid_value,
+    parse_card,
 )
-from cardavia.belote.announcements import best_announcements
-from cardavia.belote.cards import DECKS, Seat, card_code, parse_card
-from cardavia.belote.game import CompletedTrick, DealState, Reason
-from cardavia.belote.match import Match
-from cardavia.belote.notation import Record
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import Strain
-from cardavia.belote.rules import PRESETS, find_rules
 from cardavia.store.db import GameStore, StaleGameError, StoredGame, new_token, token_matches
 from cardavia.web.i18n import Catalogs, Wording, is_language
 
