@@ -19,6 +19,8 @@ test: uv
 	$(UV) run --frozen ruff check src tests bench
 	$(UV) run --frozen ruff format --check src tests bench
 	$(UV) run --frozen mypy
+	$(UV) run --frozen lint-imports
+	$(UV) run --frozen python -m doctest README.md
 	$(UV) run --frozen pytest -n 2
 
 bench: uv

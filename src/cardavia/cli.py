@@ -14,7 +14,7 @@ import io
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Annotated, Final, cast
@@ -30,25 +30,36 @@ from cardavia.ai.player import (
     told_the_score,
     with_declarations,
 )
-from cardavia.belote.actions import (
+from cardavia.belote import (
     CAPOT,
     GENERALE,
+    PRESETS,
     Action,
     Bid,
+    Card,
     Coinche,
+    DealState,
+    Deck,
     InvalidActionError,
+    Match,
+    Observation,
     Pass,
+    Phase,
     Play,
+    Reason,
+    Record,
+    RecordError,
+    Rules,
+    Seat,
+    Strain,
     Surcoinche,
     Take,
+    find_rules,
     parse_bid_value,
+    parse_card,
+    read_record,
+    table_for,
 )
-from cardavia.belote.cards import Card, Deck, Seat, parse_card
-from cardavia.belote.game import DealState, Phase, Reason
-from cardavia.belote.match import Match
-from cardavia.belote.notation import Record, RecordError, read_record
-from cardavia.belote.play import Strain, table_for
-from cardavia.belote.rules import PRESETS, Rules, find_rules
 from cardavia.query import serve
 
 app = typer.Typer(
@@ -60,6 +71,8 @@ app = typer.Typer(
 
 HUMAN: Final = Seat.S
 """The seat of the person at the terminal (RULES.md 2: South, at the bottom)."""
+Referee = Callable[[Action], Reason | None]
+"""The engine at the table: why it refuses an action, or ``None`` if it takes it."""
 SEAT_NAMES: Final = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
 RED_SUITS: Final = (1, 2)
 """Hearts and diamonds (copas and oros) are drawn in red."""
@@ -334,7 +347,9 @@ class Game:
             if state.phase == Phase.PLAYING and not state.trick:
                 self.show_trick_head(state)
             if seat == HUMAN:
-                action = self.human(state)
+                # The person sees what South may know, as a computer player does; the
+                # engine at the table is the referee of their choice.
+                action = self.human(state.observation(HUMAN), state.refusal)
             else:
                 player = told_the_score(self.players[seat], match.scores)
                 action = player.decide(state.observation(seat), self.ai_rng)
@@ -385,21 +400,22 @@ class Game:
             raise StopGameError
         return answer
 
-    def human(self, state: DealState) -> Action:
-        """The person's action: a bid or a card, asked again until the rules accept it."""
-        if state.phase == Phase.BIDDING:
-            return self.human_bid(state)
-        return self.human_card(state)
+    def human(self, observation: Observation, referee: Referee) -> Action:
+        """The person's action, chosen from South's observation: a bid or a card, asked
+        again until the ``referee`` (the rules engine at the table) accepts it."""
+        if observation.phase == Phase.BIDDING:
+            return self.human_bid(observation, referee)
+        return self.human_card(observation, referee)
 
-    def show_hand(self, state: DealState, legal: Sequence[Card] | None) -> None:
+    def show_hand(self, observation: Observation, legal: Sequence[Card] | None) -> None:
         """The hand by suit; in the play the legal cards numbered, the others dimmed (in
         brackets); ``legal`` is ``None`` in the bidding."""
-        hand = list(state.hand(HUMAN))
-        if state.contract is not None:
-            table = table_for(state.rules, state.contract.strain)
-            trump = state.contract.strain.suit
+        hand = list(observation.hand)
+        if observation.contract is not None:
+            table = table_for(observation.rules, observation.contract.strain)
+            trump = observation.contract.strain.suit
         else:
-            table = table_for(state.rules, Strain.NO_TRUMP)
+            table = table_for(observation.rules, Strain.NO_TRUMP)
             trump = None
         suits = sorted({c >> 3 for c in hand}, key=lambda s: (s != trump, s))
         self.table.say("Your hand:")
@@ -423,12 +439,12 @@ class Game:
                     line.append(")", style="dim")
             self.console.print(line)
 
-    def numbered_legal(self, state: DealState) -> list[Card]:
+    def numbered_legal(self, observation: Observation) -> list[Card]:
         """The legal cards in the order the hand shows them (their numbers)."""
-        allowed = state.legal_cards()
-        assert state.contract is not None
-        table = table_for(state.rules, state.contract.strain)
-        trump = state.contract.strain.suit
+        allowed = observation.card_choice().allowed
+        assert observation.contract is not None
+        table = table_for(observation.rules, observation.contract.strain)
+        trump = observation.contract.strain.suit
         return sorted(
             allowed,
             key=lambda c: (c >> 3 != trump, c >> 3, -table.order[c]),
@@ -447,35 +463,35 @@ class Game:
         self.console.print()
         self.table.say(head, style="bold")
 
-    def show_table(self, state: DealState) -> None:
+    def show_table(self, observation: Observation) -> None:
         """The cards on the table, or that it is the person's lead."""
-        if not state.trick:
+        if not observation.trick:
             self.table.say("You lead.")
             return
         line = Text("On the table: ")
-        for index, (seat, card) in enumerate(state.trick):
+        for index, (seat, card) in enumerate(observation.trick):
             if index:
                 line.append(", ")
             line.append(f"{SEAT_NAMES[seat]} ")
             line.append(self.words.card(card))
         self.console.print(line)
 
-    def human_card(self, state: DealState) -> Action:
+    def human_card(self, observation: Observation, referee: Referee) -> Action:
         """Ask for a card until a legal one is given."""
-        legal = self.numbered_legal(state)
-        self.show_table(state)
-        self.show_hand(state, legal)
+        legal = self.numbered_legal(observation)
+        self.show_table(observation)
+        self.show_hand(observation, legal)
         numbers = "1" if len(legal) == 1 else f"1–{len(legal)}"
         while True:
             answer = self.ask(f"Your card (code or number {numbers}, ? for the first)")
             card = self.read_card(answer, legal)
             if card is None:
                 continue
-            reason = state.refusal(Play(HUMAN, card))
+            reason = referee(Play(HUMAN, card))
             if reason is not None:
                 self.refuse(reason)
                 continue
-            return with_declarations(state.observation(HUMAN), card)
+            return with_declarations(observation, card)
 
     def read_card(self, answer: str, legal: Sequence[Card]) -> Card | None:
         """The card an answer names, or ``None`` (with a word why) if it names none."""
@@ -503,28 +519,27 @@ class Game:
         """Tell the person why the rules refuse their choice."""
         self.table.say(f"Not allowed: {reason.message}.", style="bold red")
 
-    def human_bid(self, state: DealState) -> Action:
+    def human_bid(self, observation: Observation, referee: Referee) -> Action:
         """Ask for a bid until a legal one is given."""
-        legal = state.legal_actions
-        options = self.bid_options(state, legal)
+        options = self.bid_options(observation.legal_actions)
         self.console.print()
-        self.show_hand(state, None)
+        self.show_hand(observation, None)
         listing = "   ".join(f"{i + 1}: {self.bid_words(a)}" for i, a in enumerate(options))
         self.table.say("You may: ", listing)
-        if state.rules.bidding == "auction":
+        if observation.rules.bidding == "auction":
             self.table.say("or bid a value and a suit, e.g. '100 H', 'capot S'.")
         while True:
             answer = self.ask("Your bid (? for the first)")
-            action = self.read_bid(answer, state, options)
+            action = self.read_bid(answer, options)
             if action is None:
                 continue
-            reason = state.refusal(action)
+            reason = referee(action)
             if reason is not None:
                 self.refuse(reason)
                 continue
             return action
 
-    def bid_options(self, state: DealState, legal: Sequence[Action]) -> list[Action]:
+    def bid_options(self, legal: Sequence[Action]) -> list[Action]:
         """The numbered choices: pass, coinche/surcoinche, each take, the lowest bid in each
         strain."""
         mine = [a for a in legal if a.seat == HUMAN]
@@ -549,7 +564,7 @@ class Game:
             return "coinche"
         return "surcoinche"
 
-    def read_bid(self, answer: str, state: DealState, options: Sequence[Action]) -> Action | None:
+    def read_bid(self, answer: str, options: Sequence[Action]) -> Action | None:
         """The bid an answer names, or ``None`` (with a word why)."""
         text = answer.lower().split()
         if not text or text[0] in ("help", "h"):

@@ -40,17 +40,31 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, Any, Final
 
 from cardavia.ai.player import find_player
-from cardavia.ai.solver import KernelMissingError, Position, playouts, solve_root
-from cardavia.belote.announcements import best_announcements
-from cardavia.belote.cards import Card, Seat, Team, card_code, parse_card, parse_seat
-from cardavia.belote.game import Reason
-from cardavia.belote.notation import Record
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, constraint, table_for, winning_index
-from cardavia.belote.rules import Rules, find_rules
+from cardavia.ai.solver import KernelMissingError, playouts, solve_root
+from cardavia.belote import (
+    LAST_TRICK_BONUS,
+    Card,
+    CardSet,
+    Position,
+    Record,
+    Rules,
+    Seat,
+    Strain,
+    Team,
+    best_announcements,
+    card_choice,
+    card_code,
+    find_rules,
+    parse_card,
+    parse_seat,
+    table_for,
+    trick_points,
+    trick_winner,
+)
 
 Answer = dict[str, Any]
 
@@ -230,16 +244,12 @@ def read_tricks_won(value: object) -> tuple[int, int]:
     return ns, ew
 
 
-def _cards(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
-
-
 def read_position(request: Mapping[str, Any]) -> tuple[Position, dict[Seat, list[Card]]]:
     """A position with all four hands known (``solve``, ``playouts``): the rules, the
     contract, the hands, the trick on the table (each card legal when it was played) or the
-    leader of an empty one, the tricks each side has taken. The hands must hold what is left
-    of whole tricks: the seats still to play to the trick one card more than the others.
-    The hands are also answered as given, for their order."""
+    leader of an empty one, the tricks each side has taken; the engine's
+    :class:`~cardavia.belote.Position` checks that they fit together. The hands are also
+    answered as given, for their order."""
     rules = read_rules(request.get("rules"))
     strain = read_contract(request.get("contract"))
     hands = read_hands(request.get("hands"))
@@ -247,44 +257,8 @@ def read_position(request: Mapping[str, Any]) -> tuple[Position, dict[Seat, list
     won = read_tricks_won(request.get("tricks_won", {"NS": 0, "EW": 0}))
     given = request.get("leader")
     leader = read_seat(given) if given is not None else None
-    if trick:
-        if leader is not None and leader != trick[0][0]:
-            raise QueryError(f"the leader is {leader.name}, but {trick[0][0].name} led the trick")
-        leader = trick[0][0]
-    elif leader is None:
+    if not trick and leader is None:
         raise QueryError("the trick is empty: say who leads it with 'leader'")
-    for _, card in trick:
-        for other in Seat:
-            if card in hands[other]:
-                raise QueryError(
-                    f"the {card_code(card)} is both in {other.name}'s hand and in the trick"
-                )
-    to_move = Seat((leader + len(trick)) & 3)
-    left = len(hands[to_move])
-    if left == 0:
-        raise QueryError(f"{to_move.name} is to play but holds no card")
-    played = {seat for seat, _ in trick}
-    for seat in Seat:
-        expected = left - 1 if seat in played else left
-        if len(hands[seat]) != expected:
-            raise QueryError(
-                f"{seat.name} holds {_cards(len(hands[seat]))}, not {expected}: "
-                f"{to_move.name}, to play, holds {_cards(left)}, and each seat one fewer once "
-                "it has played to the trick"
-            )
-    if won[0] + won[1] + left > 8:
-        raise QueryError(
-            f"{won[0] + won[1]} tricks taken and {left} to play: more than eight in the deal"
-        )
-    table = table_for(rules, strain)
-    for index, (seat, card) in enumerate(trick):
-        mask = 1 << card
-        for held in hands[seat]:
-            mask |= 1 << held
-        rule = constraint(rules, table, trick[:index], seat, mask)
-        if not rule.allowed >> card & 1:
-            message = Reason(rule.code, rule.reason_args()).message
-            raise QueryError(f"{seat.name} could not play the {card_code(card)}: {message}")
     position = Position.from_rules(
         rules,
         strain,
@@ -293,6 +267,10 @@ def read_position(request: Mapping[str, Any]) -> tuple[Position, dict[Seat, list
         leader=leader,
         tricks_won=won,
     )
+    refused = position.trick_refusal()
+    if refused is not None:
+        seat, card, reason = refused
+        raise QueryError(f"{seat.name} could not play the {card_code(card)}: {reason.message}")
     return position, hands
 
 
@@ -326,13 +304,10 @@ def query_legal(request: Mapping[str, Any]) -> Answer:
     for card in hand:
         if card in in_trick:
             raise QueryError(f"the {card_code(card)} is both in the hand and in the trick")
-    mask = 0
-    for card in hand:
-        mask |= 1 << card
-    rule = constraint(rules, table_for(rules, strain), trick, seat, mask)
-    message = Reason(rule.code, rule.reason_args()).message
-    legal = [card_code(c) for c in hand if rule.allowed >> c & 1]
-    illegal = {card_code(c): message for c in hand if not rule.allowed >> c & 1}
+    choice = card_choice(rules, strain, trick, seat, CardSet(hand))
+    message = choice.reason.message
+    legal = [card_code(c) for c in hand if c in choice.allowed]
+    illegal = {card_code(c): message for c in hand if c not in choice.allowed}
     return {"legal": legal, "illegal": illegal}
 
 
@@ -347,10 +322,10 @@ def query_trick(request: Mapping[str, Any]) -> Answer:
     if not isinstance(last, bool):
         raise QueryError("'last' must be true or false")
     table = table_for(rules, strain)
-    cards = [card for _, card in trick]
-    winner = trick[winning_index(table, cards)][0]
-    points = sum(table.points[card] for card in cards) + (LAST_TRICK_BONUS if last else 0)
-    return {"winner": winner.name, "points": points}
+    points = trick_points(table, [card for _, card in trick])
+    if last:
+        points += LAST_TRICK_BONUS
+    return {"winner": trick_winner(table, trick).name, "points": points}
 
 
 def query_announcements(request: Mapping[str, Any]) -> Answer:
@@ -437,8 +412,3 @@ HANDLERS: Final[dict[str, Callable[[Mapping[str, Any]], Answer]]] = {
     "decide": query_decide,
 }
 """The queries by name."""
-
-
-def answer_all(lines: Iterable[str]) -> list[str]:
-    """The answers to several lines (blank lines skipped), for tests and scripts."""
-    return [answer_line(line) for line in lines if line.strip()]

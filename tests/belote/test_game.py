@@ -907,6 +907,34 @@ def test_observation_played_and_unseen() -> None:
     assert len(view.unseen) == 32 - 6 - 7
 
 
+def test_card_choice_is_the_same_from_the_state_and_from_the_observation() -> None:
+    """One answer to "which cards, and why not the others" (RULES.md 5): the state's and the
+    observation of the seat to move agree on every position of random deals, and refusing a
+    card gives the reason the state's check gives."""
+    rng = random.Random(8)
+    for preset in ("maison", "coinche", "cardavia"):
+        state = DealState.deal(find_rules(preset), dealer=W, rng=rng)
+        while not state.is_over:
+            if state.phase == Phase.PLAYING:
+                seat = state.to_move
+                assert seat is not None
+                choice = state.card_choice()
+                view = state.observation(seat)
+                assert view.is_my_turn_to_play
+                assert view.card_choice() == choice
+                assert choice.allowed == state.legal_cards()
+                assert choice.allowed | choice.refused == state.hand(seat)
+                for card in choice.hand:
+                    assert choice.refusal(card) == state.refusal(Play(seat, card))
+                other = state.observation(seat.next)
+                assert not other.is_my_turn_to_play
+                with pytest.raises(ValueError, match="not to play a card now"):
+                    other.card_choice()
+            state = state.apply(state.legal_actions[rng.randrange(len(state.legal_actions))])
+    with pytest.raises(ValueError, match="no card is played now"):
+        state.card_choice()
+
+
 # ---------------------------------------------------------------------------------------------
 # Immutability
 # ---------------------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ from cardavia.belote.auction import (
     classic_strains,
     top_numbered_bid,
 )
-from cardavia.belote.cards import Card, Seat, Suit, Team
+from cardavia.belote.cards import Card, Seat, Suit, Team, mask_cards
 from cardavia.belote.game import DealState, Phase
 from cardavia.belote.observation import Observation
 from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
@@ -226,10 +226,6 @@ class World:
 # -- the deals ------------------------------------------------------------------------------
 
 
-def _cards(mask: int) -> list[Card]:
-    return [card for card in range(32) if mask >> card & 1]
-
-
 def deck_of(
     rules: Rules,
     dealer: Seat,
@@ -241,7 +237,7 @@ def deck_of(
     cards in the packets of the rules from the dealer's next, then at classic tables the
     turned card and the stock in the order it will be dealt."""
     sizes = rules.first_packets if rules.bidding == "classic" else rules.auction_packets
-    held = [_cards(hand) for hand in hands]
+    held = [list(mask_cards(hand)) for hand in hands]
     deck: list[Card] = []
     for size in (int(n) for n in sizes.split("-")):
         for offset in range(1, 5):
@@ -404,7 +400,7 @@ def draw_worlds(observation: Observation, rng: random.Random, budget: BiddingBud
         left = unseen
         mass = 1.0
         for seat in others:
-            cards = _cards(left)
+            cards = list(mask_cards(left))
             if seat == last:
                 hand = left
                 mass *= weight(seat, hand)
@@ -430,7 +426,7 @@ def draw_worlds(observation: Observation, rng: random.Random, budget: BiddingBud
     )
     worlds = []
     for hands, left in kept:
-        stock = _cards(left)
+        stock = list(mask_cards(left))
         rng.shuffle(stock)
         deck = deck_of(rules, observation.dealer, hands, turned, stock)
         state = DealState.from_deck(rules, dealer=observation.dealer, deck=deck)

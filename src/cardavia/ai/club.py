@@ -23,7 +23,7 @@ from cardavia.ai.player import with_declarations
 from cardavia.belote.actions import CAPOT, Action, Bid, Coinche, Pass, Play, Surcoinche, Take
 from cardavia.belote.announcements import RANK_MASKS, best_announcements
 from cardavia.belote.auction import auction_status
-from cardavia.belote.cards import FULL_MASK, SUIT_MASKS, Card, Rank, Seat
+from cardavia.belote.cards import FULL_MASK, SUIT_MASKS, Card, Rank, Seat, mask_cards
 from cardavia.belote.game import Phase
 from cardavia.belote.observation import Observation
 from cardavia.belote.play import Strain, TrickTable, table_for, trick_points, winning_index
@@ -46,15 +46,6 @@ CLASSIC_TAKE: Final = 44
 """Classic tables: the hand value (six known cards) from which the club player takes."""
 AUCTION_FLOOR: Final = 80
 """The lowest auction bid."""
-
-
-def _bits(mask: int) -> list[Card]:
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
-    return cards
 
 
 def _bit(card: Card) -> int:
@@ -441,26 +432,6 @@ def _last_bid_by(obs: Observation, seat: Seat) -> Bid | None:
     return None
 
 
-def _support(hand: int, strain: Strain) -> int:
-    """What this hand adds to the partner's bid in ``strain``: its trump honours and aces."""
-    value = 0
-    if strain.is_suit:
-        trump = int(strain)
-        trumps = hand & SUIT_MASKS[trump]
-        if trumps >> (trump * 8 + JACK) & 1:
-            value += 20
-        if trumps >> (trump * 8 + NINE) & 1:
-            value += 10
-        if trumps.bit_count() >= 3:
-            value += 10
-        for suit in range(4):
-            if suit != trump and hand >> (suit * 8 + ACE) & 1:
-                value += 10
-    else:
-        value = sum(10 for suit in range(4) if hand >> (suit * 8 + ACE) & 1)
-    return value
-
-
 def _bid_at(
     legal: tuple[Action, ...], seat: Seat, strain: Strain, value: int, floor: int
 ) -> Bid | None:
@@ -487,7 +458,7 @@ def choose_card(obs: Observation, know: Knowledge) -> Card:
     for action in obs.legal_actions:
         if isinstance(action, Play):
             legal |= _bit(action.card)
-    cards = _bits(legal)
+    cards = list(mask_cards(legal))
     if len(cards) == 1:
         return cards[0]
     if not obs.trick:
@@ -520,16 +491,16 @@ def _keep_cost(know: Knowledge, card: Card) -> int:
 
 
 def _cheapest(know: Knowledge, mask: int) -> Card:
-    return min(_bits(mask), key=lambda c: (_keep_cost(know, c), know.table.order[c]))
+    return min(mask_cards(mask), key=lambda c: (_keep_cost(know, c), know.table.order[c]))
 
 
 def _lowest(know: Knowledge, mask: int) -> Card:
     """The weakest card of a mask (least strength, then fewest points)."""
-    return min(_bits(mask), key=lambda c: (know.table.order[c], know.table.points[c]))
+    return min(mask_cards(mask), key=lambda c: (know.table.order[c], know.table.points[c]))
 
 
 def _highest(know: Knowledge, mask: int) -> Card:
-    return max(_bits(mask), key=lambda c: (know.table.order[c], know.table.points[c]))
+    return max(mask_cards(mask), key=lambda c: (know.table.order[c], know.table.points[c]))
 
 
 def _lead(obs: Observation, know: Knowledge, legal: int) -> Card:
@@ -555,7 +526,7 @@ def _lead(obs: Observation, know: Knowledge, legal: int) -> Card:
     # Cash the masters that no opponent can ruff.
     masters = [
         c
-        for c in _bits(legal & ~trumps)
+        for c in mask_cards(legal & ~trumps)
         if know.is_master(c)
         and not any(know.may_ruff(Seat(s), c >> 3) for s in (me.next, me.partner.next))
     ]
@@ -575,7 +546,7 @@ def _lead(obs: Observation, know: Knowledge, legal: int) -> Card:
     # Otherwise lead low in a plain suit, keeping tens and aces; trumps last for defenders.
     side = legal & ~trumps
     if side:
-        return min(_bits(side), key=lambda c: _lead_cost(know, c))
+        return min(mask_cards(side), key=lambda c: _lead_cost(know, c))
     return _lowest(know, legal)
 
 
@@ -616,7 +587,7 @@ def _follow(obs: Observation, know: Knowledge, legal: int) -> Card:
     def secure(card: Card) -> bool:
         return not any(know.could_beat(s, card, led) for s in opponents_after)
 
-    winners = [c for c in _bits(legal) if beats(c, best)]
+    winners = [c for c in mask_cards(legal) if beats(c, best)]
 
     if best_seat == me.partner:
         if secure(best):
@@ -625,7 +596,7 @@ def _follow(obs: Observation, know: Knowledge, legal: int) -> Card:
             pool = plain if plain else legal
             if plain:
                 return max(
-                    _bits(pool),
+                    mask_cards(pool),
                     key=lambda c: (
                         table.points[c] + (4 if not know.is_master(c) else -6),
                         -table.order[c],

@@ -38,13 +38,13 @@ from typing import Final
 from cardavia.ai.bidding import likelihood
 from cardavia.ai.resampling import systematic
 from cardavia.ai.strong import StrongPlayer, root_values, worlds_for
+from cardavia.ai.worlds import Hands, sample_worlds
 from cardavia.belote.actions import Action, Play
 from cardavia.belote.announcements import BELOTE_POINTS, Announcement, belote_pairs
 from cardavia.belote.cards import Card, Seat, Team
 from cardavia.belote.observation import Observation
 from cardavia.belote.play import constraint, table_for, winning_index
 from cardavia.belote.scoring import capot_value, deal_points, score_deal
-from cardavia.belote.worlds import Hands
 
 GIFT_LIKELIHOOD: Final = 0.3
 """How likely a player is to give the opponents' trick more points than it had to: rarely
@@ -313,7 +313,7 @@ class ExpertPlayer(StrongPlayer):
         """The mean value (score margin and a little of the card points) of each legal card
         over worlds drawn by their likelihood, more of them when the choice is close."""
         count = worlds_for(8 - len(observation.tricks), self.worlds)
-        drawn = observation.sample_worlds(rng, max(self.candidates, 4 * count))
+        drawn = sample_worlds(observation, rng, max(self.candidates, 4 * count))
         if not drawn:
             return {}
         reading = Reading.of(observation)

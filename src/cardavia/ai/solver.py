@@ -20,7 +20,7 @@ engine's :class:`~cardavia.belote.game.DealState`.
 Hearts are trump, West leads the last two tricks. Its jack and queen of diamonds are next to
 each other in strength, but not worth the same (2 and 3 points), so both are solved:
 
->>> from cardavia.belote import CardSet, Seat, Team, find_rules
+>>> from cardavia.belote import CardSet, Seat, Team, card_code, find_rules
 >>> hands = [CardSet.parse(h) for h in ("AD KC", "QH KD", "9S QS", "JD QD")]
 >>> position = Position.from_rules(find_rules("cardavia"), Strain.HEARTS, hands, leader=Seat.W)
 >>> {card_code(card): value for card, value in solve_root(position).items()}
@@ -33,28 +33,24 @@ each other in strength, but not worth the same (2 and 3 points), so both are sol
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import struct
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Final, Literal, Protocol, cast
+from typing import Final, Literal, Protocol, cast
 
-from cardavia.belote.cards import Card, CardSet, Seat, Team, card_code
+from cardavia.belote.cards import Card, CardSet, Seat, Team
 from cardavia.belote.play import (
     LAST_TRICK_BONUS,
     Strain,
     TrickTable,
     constraint,
-    trick_table,
+    table_for,
     winning_index,
 )
-from cardavia.belote.rules import AllTrumpPoints, NoTrumpPoints, Rules, Undertrump
+from cardavia.belote.position import Position
+from cardavia.belote.rules import Rules
 from cardavia.belote.scoring import USUAL_DEAL_TOTAL
-
-if TYPE_CHECKING:
-    from cardavia.belote.game import DealState
 
 __all__ = [
     "Backend",
@@ -74,236 +70,6 @@ Backend = Literal["c", "python"]
 _MASK64: Final = (1 << 64) - 1
 
 
-# -- the position ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Position:
-    """A position of the play with all four hands known: what the solver needs, no more.
-
-    ``hands``: each seat's cards as a mask; ``trick``: the cards on the table in play order,
-    each with its seat; ``leader``: the seat that led the trick (or leads it, if the table is
-    empty); ``tricks_won``: the tricks N–S and E–W have taken, for the capot. The knobs are
-    those of RULES.md 5 (which card may be played), the point scales of RULES.md 1 and the
-    capot of RULES.md 8; :meth:`from_rules` and :meth:`from_state` fill them in.
-    """
-
-    strain: Strain
-    hands: tuple[int, int, int, int]
-    trick: tuple[tuple[Seat, Card], ...] = ()
-    leader: Seat = Seat.N
-    tricks_won: tuple[int, int] = (0, 0)
-    undertrump: Undertrump = "required"
-    must_trump_partner: bool = False
-    overtrump_partner_on_trump_lead: bool = True
-    overtrump_when_trumping_partner: bool = True
-    no_trump_points: NoTrumpPoints = "scaled"
-    all_trump_points: AllTrumpPoints = "scaled"
-    capot_points: int = 252
-
-    def __post_init__(self) -> None:
-        setattr_ = object.__setattr__
-        hands = tuple(int(h) for h in self.hands)
-        if len(hands) != 4:
-            raise ValueError("a position needs four hands")
-        setattr_(self, "strain", Strain(self.strain))
-        setattr_(self, "leader", Seat(self.leader))
-        setattr_(self, "hands", hands)
-        setattr_(self, "trick", tuple((Seat(s), int(c)) for s, c in self.trick))
-        setattr_(self, "tricks_won", (int(self.tricks_won[0]), int(self.tricks_won[1])))
-        seen = 0
-        for mask in self.hands:
-            if not 0 <= mask < 1 << 32 or mask & seen:
-                raise ValueError("the hands must be disjoint sets of cards")
-            seen |= mask
-        if len(self.trick) > 3:
-            raise ValueError("a trick in progress holds at most three cards")
-        for index, (seat, card) in enumerate(self.trick):
-            if seat != (self.leader + index) & 3:
-                raise ValueError("the trick's cards are not in turn order from the leader")
-            if not 0 <= card < 32 or seen >> card & 1:
-                raise ValueError(f"card {card} is not a card, or is both held and played")
-            seen |= 1 << card
-        left = self.tricks_left
-        if not 1 <= left <= 8 or seen.bit_count() != 4 * left:
-            raise ValueError("a position has one to eight whole tricks to play")
-        for offset in range(4):
-            seat = Seat((self.leader + offset) & 3)
-            expected = left - (1 if offset < len(self.trick) else 0)
-            if self.hands[seat].bit_count() != expected:
-                raise ValueError(f"{seat.name} should hold {expected} cards")
-        if min(self.tricks_won) < 0 or sum(self.tricks_won) + left > 8:
-            raise ValueError("more than eight tricks in the deal")
-        self.rules  # noqa: B018 (checks the knobs as the engine does)
-
-    @classmethod
-    def from_rules(
-        cls,
-        rules: Rules,
-        strain: Strain,
-        hands: Sequence[CardSet | int],
-        *,
-        trick: Sequence[tuple[Seat, Card]] = (),
-        leader: Seat | None = None,
-        tricks_won: tuple[int, int] = (0, 0),
-    ) -> Position:
-        """A position under a rule set's knobs; the leader is the trick's first seat if
-        cards are on the table."""
-        masks = tuple(int(h) for h in hands)
-        if len(masks) != 4:
-            raise ValueError("a position needs four hands")
-        first = trick[0][0] if trick else leader
-        if first is None:
-            raise ValueError("an empty table needs a leader")
-        return cls(
-            strain=strain,
-            hands=(masks[0], masks[1], masks[2], masks[3]),
-            trick=tuple(trick),
-            leader=Seat(first),
-            tricks_won=tricks_won,
-            undertrump=rules.undertrump,
-            must_trump_partner=rules.must_trump_partner,
-            overtrump_partner_on_trump_lead=rules.overtrump_partner_on_trump_lead,
-            overtrump_when_trumping_partner=rules.overtrump_when_trumping_partner,
-            no_trump_points=rules.no_trump_points,
-            all_trump_points=rules.all_trump_points,
-            capot_points=rules.capot_points,
-        )
-
-    @classmethod
-    def from_state(cls, state: DealState) -> Position:
-        """The position of a deal being played (the state holds every hand)."""
-        if state.contract is None or state.to_move is None or state.is_over:
-            raise ValueError("the deal is not in its play")
-        return cls.from_rules(
-            state.rules,
-            state.contract.strain,
-            state.hands,
-            trick=state.trick,
-            leader=state.trick[0][0] if state.trick else state.to_move,
-            tricks_won=state.tricks_won,
-        )
-
-    @property
-    def rules(self) -> Rules:
-        """A rule set with this position's knobs, the others as in the default preset."""
-        return _rules(
-            self.undertrump,
-            self.must_trump_partner,
-            self.overtrump_partner_on_trump_lead,
-            self.overtrump_when_trumping_partner,
-            self.no_trump_points,
-            self.all_trump_points,
-            self.capot_points,
-        )
-
-    @property
-    def table(self) -> TrickTable:
-        """The engine's tables of the contract kind under this position's point scales."""
-        return trick_table(
-            self.strain,
-            no_trump_points=self.no_trump_points,
-            all_trump_points=self.all_trump_points,
-        )
-
-    @property
-    def to_move(self) -> Seat:
-        """The seat that plays next."""
-        return Seat((self.leader + len(self.trick)) & 3)
-
-    @property
-    def side_to_move(self) -> Team:
-        """The side of the seat that plays next."""
-        return self.to_move.team
-
-    @property
-    def tricks_left(self) -> int:
-        """The tricks still to complete, the one on the table included."""
-        return (sum(h.bit_count() for h in self.hands) + len(self.trick) + 3) // 4
-
-    @property
-    def remaining_points(self) -> int:
-        """The card points still to take: those in the hands and on the table."""
-        points = self.table.points
-        held = sum(points[c] for hand in self.hands for c in CardSet(hand))
-        return held + sum(points[c] for _, c in self.trick)
-
-    @property
-    def capot_open(self) -> tuple[bool, bool]:
-        """Whether N–S, E–W have taken every trick of the deal so far (so that the rest
-        would make capot): never in an endgame that does not count the earlier tricks."""
-        full = sum(self.tricks_won) + self.tricks_left == 8
-        ns, ew = self.tricks_won
-        return (full and ew == 0, full and ns == 0)
-
-    @property
-    def capot_bonus(self) -> int:
-        """What a capot adds to the points of the cards and the last trick (RULES.md 8:
-        ``capot_points`` in place of the 152 + 10 of the usual scales; the capot follows the
-        scale in force, so the bonus is the same under every scale,
-        :func:`cardavia.belote.scoring.capot_value`)."""
-        return self.capot_points - USUAL_DEAL_TOTAL
-
-    def legal_cards(self) -> CardSet:
-        """The cards the seat to move may play (the engine's rule, RULES.md 5)."""
-        seat = self.to_move
-        rule = constraint(self.rules, self.table, self.trick, seat, self.hands[seat])
-        return CardSet(rule.allowed)
-
-    def play(self, card: Card) -> Position:
-        """The position after the seat to move plays ``card`` (checked); ``ValueError`` if
-        it is the deal's last card."""
-        if card not in self.legal_cards():
-            raise ValueError(f"the {card_code(card)} may not be played now")
-        seat = self.to_move
-        hands = list(self.hands)
-        hands[seat] ^= 1 << card
-        trick = (*self.trick, (seat, card))
-        leader, won = self.leader, self.tricks_won
-        if len(trick) == 4:
-            if not any(hands):
-                raise ValueError("that card ends the deal")
-            leader = trick[winning_index(self.table, [c for _, c in trick])][0]
-            won = (won[0] + 1, won[1]) if leader.team == Team.NS else (won[0], won[1] + 1)
-            trick = ()
-        return dataclasses.replace(
-            self,
-            hands=(hands[0], hands[1], hands[2], hands[3]),
-            trick=trick,
-            leader=leader,
-            tricks_won=won,
-        )
-
-    def __str__(self) -> str:
-        hands = " / ".join(f"{Seat(s).name}: {CardSet(h)}" for s, h in enumerate(self.hands))
-        trick = " ".join(card_code(c) for _, c in self.trick) or "-"
-        return f"{self.strain.code} {hands} | {self.leader.name} led: {trick}"
-
-
-@cache
-def _rules(
-    undertrump: Undertrump,
-    must_trump_partner: bool,
-    overtrump_partner_on_trump_lead: bool,
-    overtrump_when_trumping_partner: bool,
-    no_trump_points: NoTrumpPoints,
-    all_trump_points: AllTrumpPoints,
-    capot_points: int,
-) -> Rules:
-    if capot_points not in (250, 252):
-        raise ValueError(f"capot_points: {capot_points!r} is not 250 or 252")
-    return Rules(
-        name="solver",
-        undertrump=undertrump,
-        must_trump_partner=must_trump_partner,
-        overtrump_partner_on_trump_lead=overtrump_partner_on_trump_lead,
-        overtrump_when_trumping_partner=overtrump_when_trumping_partner,
-        no_trump_points=no_trump_points,
-        all_trump_points=all_trump_points,
-        capot_points=252 if capot_points == 252 else 250,
-    )
-
-
 # -- the tables both implementations search with -------------------------------------------
 
 
@@ -314,7 +80,7 @@ class _Game:
     rules: Rules
     table: TrickTable
     bonus: int
-    """:attr:`Position.capot_bonus`."""
+    """:attr:`~cardavia.belote.position.Position.capot_bonus`."""
     above: tuple[tuple[Card, ...], ...]
     """``above[card]``: the cards of its suit that beat it, weakest first."""
     runs: tuple[tuple[Card, ...], ...]
@@ -331,9 +97,7 @@ _PARAMS: Final = struct.Struct("<32B32B32IIBBh")
 
 @cache
 def _game(rules: Rules, strain: Strain) -> _Game:
-    table = trick_table(
-        strain, no_trump_points=rules.no_trump_points, all_trump_points=rules.all_trump_points
-    )
+    table = table_for(rules, strain)
     bonus = rules.capot_points - USUAL_DEAL_TOTAL  # RULES.md 8: the same under every scale
     order, points = table.order, table.points
     above = tuple(

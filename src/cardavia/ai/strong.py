@@ -2,7 +2,7 @@
 information-set double-dummy search.
 
 As the best programs of card games do (bridge's GIB, Skat's Kermit): deal the hidden cards
-many times consistently with everything the seat has seen (:mod:`cardavia.belote.worlds`),
+many times consistently with everything the seat has seen (:mod:`cardavia.ai.worlds`),
 solve each world exactly with the double-dummy solver (:mod:`cardavia.ai.solver`), and play
 the card whose average is best. The player never sees the deal, only its observation.
 
@@ -26,6 +26,7 @@ from cardavia.ai.bidding import EXPERT_BIDDING, STRONG_BIDDING, BiddingBudget, b
 from cardavia.ai.club import ClubPlayer
 from cardavia.ai.player import Player, with_declarations
 from cardavia.ai.solver import Position, kernel_stats, solve_root
+from cardavia.ai.worlds import sample_worlds
 from cardavia.belote.actions import Action, Play
 from cardavia.belote.cards import Card
 from cardavia.belote.game import Phase
@@ -154,7 +155,7 @@ class StrongPlayer:
         """What each legal card is worth at this level: the mean card points over worlds
         drawn uniformly among those consistent with the observation."""
         count = worlds_for(8 - len(observation.tricks), self.worlds)
-        worlds = observation.sample_worlds(rng, count)
+        worlds = sample_worlds(observation, rng, count)
         return card_values(observation, worlds, node_budget=self.node_budget)
 
 

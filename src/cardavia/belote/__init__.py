@@ -1,6 +1,10 @@
 """The belote rules engine: pure functions and immutable values, no I/O, no clock, no global
 random. Everything else in Cardavia stands on it.
 
+This module is the engine's public face: what ``__all__`` names here is what the site, the
+terminal and the rules oracle use (an import-linter contract keeps them to it); the
+submodules are the engine's own business and the computer players'.
+
 >>> import random
 >>> from cardavia.belote import DealState, Seat, find_rules
 >>> state = DealState.deal(find_rules("maison"), dealer=Seat.N, rng=random.Random(1))
@@ -20,10 +24,13 @@ from cardavia.belote.actions import (
     Surcoinche,
     Take,
     parse_action,
+    parse_bid_value,
 )
 from cardavia.belote.announcements import Announcement, best_announcements
 from cardavia.belote.auction import Contract
 from cardavia.belote.cards import (
+    ALL_CARDS,
+    DECKS,
     FRENCH,
     SPANISH,
     Card,
@@ -35,32 +42,51 @@ from cardavia.belote.cards import (
     Suit,
     Team,
     card_code,
+    mask_cards,
     parse_card,
+    parse_seat,
 )
-from cardavia.belote.game import (
+from cardavia.belote.deal import (
+    BeloteEvent,
+    CardChoice,
     CompletedTrick,
-    DealState,
     IllegalActionError,
     Phase,
     Reason,
+    card_choice,
 )
+from cardavia.belote.game import DealState
 from cardavia.belote.match import Match
 from cardavia.belote.notation import DealRecord, Record, RecordError, read_record, write_record
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import Strain
-from cardavia.belote.rules import PRESETS, Rules, find_rules
+from cardavia.belote.observation import Declaration, Observation
+from cardavia.belote.play import (
+    LAST_TRICK_BONUS,
+    Strain,
+    TrickTable,
+    table_for,
+    trick_points,
+    trick_winner,
+)
+from cardavia.belote.position import Position
+from cardavia.belote.rules import ALIASES, PRESETS, Rules, find_rules
 from cardavia.belote.scoring import DealScore
 
 __all__ = [
+    "ALIASES",
+    "ALL_CARDS",
     "CAPOT",
+    "DECKS",
     "FRENCH",
     "GENERALE",
+    "LAST_TRICK_BONUS",
     "PRESETS",
     "SPANISH",
     "Action",
     "Announcement",
+    "BeloteEvent",
     "Bid",
     "Card",
+    "CardChoice",
     "CardSet",
     "Coinche",
     "CompletedTrick",
@@ -69,6 +95,7 @@ __all__ = [
     "DealScore",
     "DealState",
     "Deck",
+    "Declaration",
     "IllegalActionError",
     "InvalidActionError",
     "InvalidCardError",
@@ -77,6 +104,7 @@ __all__ = [
     "Pass",
     "Phase",
     "Play",
+    "Position",
     "Rank",
     "Reason",
     "Record",
@@ -88,11 +116,19 @@ __all__ = [
     "Surcoinche",
     "Take",
     "Team",
+    "TrickTable",
     "best_announcements",
+    "card_choice",
     "card_code",
     "find_rules",
+    "mask_cards",
     "parse_action",
+    "parse_bid_value",
     "parse_card",
+    "parse_seat",
     "read_record",
+    "table_for",
+    "trick_points",
+    "trick_winner",
     "write_record",
 ]

@@ -181,7 +181,12 @@ def parse_seat(code: str) -> Seat:
     return Seat("NESW".index(text))
 
 
-def _bits(mask: int) -> Iterator[Card]:
+def mask_cards(mask: int) -> Iterator[Card]:
+    """The cards of a mask, lowest code first: the one loop over set bits of the project.
+
+    >>> list(mask_cards(0b1010_0001))
+    [0, 5, 7]
+    """
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -245,10 +250,10 @@ class CardSet:
         return isinstance(card, int) and 0 <= card < 32 and bool(self.mask >> card & 1)
 
     def __iter__(self) -> Iterator[Card]:
-        return _bits(self.mask)
+        return mask_cards(self.mask)
 
     def __reversed__(self) -> Iterator[Card]:
-        return iter(sorted(_bits(self.mask), reverse=True))
+        return iter(sorted(mask_cards(self.mask), reverse=True))
 
     def __len__(self) -> int:
         return self.mask.bit_count()
@@ -258,7 +263,7 @@ class CardSet:
 
     def __hash__(self) -> int:
         # Equal to a frozenset of the same cards, so it must hash as one.
-        return hash(frozenset(_bits(self.mask)))
+        return hash(frozenset(mask_cards(self.mask)))
 
     def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
         return (CardSet, (self.mask,))

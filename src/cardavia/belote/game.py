@@ -19,11 +19,9 @@ the site can word in any language, and ``state.apply(action)`` returns the next 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from collections.abc import Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from cardavia.belote.actions import Action, Bid, Coinche, Pass, Play, Surcoinche, Take
 from cardavia.belote.announcements import (
@@ -45,7 +43,6 @@ from cardavia.belote.auction import (
 )
 from cardavia.belote.cards import (
     ALL_CARDS,
-    FRENCH,
     SEATS,
     Card,
     CardSet,
@@ -53,10 +50,19 @@ from cardavia.belote.cards import (
     Suit,
     Team,
     card_code,
-    parse_card,
+    mask_cards,
 )
+from cardavia.belote.deal import (
+    MESSAGES,
+    BeloteEvent,
+    CardChoice,
+    CompletedTrick,
+    IllegalActionError,
+    Phase,
+    Reason,
+)
+from cardavia.belote.observation import Declaration, Observation
 from cardavia.belote.play import (
-    REFUSAL_MESSAGES,
     Constraint,
     Strain,
     TrickTable,
@@ -65,109 +71,22 @@ from cardavia.belote.play import (
     trick_points,
     winning_index,
 )
+from cardavia.belote.position import Position
 from cardavia.belote.rules import Rules
 from cardavia.belote.scoring import DealScore, score_deal
 
-if TYPE_CHECKING:
-    from cardavia.belote.observation import Observation
-
-
-class Phase(StrEnum):
-    """The phases of a deal."""
-
-    BIDDING = "bidding"
-    PLAYING = "playing"
-    OVER = "over"
-    CANCELLED = "cancelled"
-
-
-MESSAGES: Final[Mapping[str, str]] = {
-    **REFUSAL_MESSAGES,
-    "wrong_phase": "that cannot be done now: the deal is {phase}",
-    "not_your_turn": "it is {to_move}'s turn, not {seat}'s",
-    "not_in_hand": "the {card} is not in {seat}'s hand",
-    "not_an_action": "not an action: {action}",
-    "must_take_turned_suit": "in the first round one may only take the turned suit ({suit})",
-    "strain_not_allowed": "{strain} cannot be named in this round",
-    "bid_too_low": "a bid must be higher than {value}",
-    "bid_not_allowed": "{value} {strain} is not a bid of these rules",
-    "cannot_coinche": "only an opponent of the last bidder may coinche, once",
-    "cannot_surcoinche": "only the bidding team may surcoinche, after a coinche",
-    "contract_frozen": "the coinche froze the contract: surcoinche or pass",
-    "no_announcement": "{seat} has no announcement to make",
-    "announce_too_late": "announcements are made with one's first card only",
-    "no_announcements_in_rules": "these rules have no announcements",
-    "belote_automatic": "belote is announced automatically at this table",
-    "belote_not_held": "belote is said with the first of the trump king and queen held together",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Reason:
-    """Why an action is refused: a code and its arguments (card and suit codes, seats), so
-    that the site can word it in the player's language; :attr:`message` words it in English."""
-
-    code: str
-    args: Mapping[str, str] = field(default_factory=dict)
-
-    @property
-    def message(self) -> str:
-        """The reason in English."""
-        args = dict(self.args)
-        if "suit" in args and len(args["suit"]) == 1:
-            args["suit"] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}.get(
-                args["suit"], args["suit"]
-            )
-        if "card" in args:
-            try:
-                args["card"] = FRENCH.name(parse_card(args["card"]))
-            except ValueError:
-                pass
-        return MESSAGES.get(self.code, self.code).format_map(_Default(args))
-
-    def __str__(self) -> str:
-        return self.message
-
-
-class _Default(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-class IllegalActionError(ValueError):
-    """An action that the rules refuse in this state, with its :class:`Reason`."""
-
-    def __init__(self, reason: Reason) -> None:
-        super().__init__(reason.message)
-        self.reason = reason
-
-
-@dataclass(frozen=True, slots=True)
-class CompletedTrick:
-    """A finished trick: who led, the four cards in play order, who won it, its card points."""
-
-    leader: Seat
-    cards: tuple[Card, Card, Card, Card]
-    winner: Seat
-    points: int
-
-    @property
-    def plays(self) -> tuple[tuple[Seat, Card], ...]:
-        """The cards with the seat that played each."""
-        return tuple((Seat((self.leader + i) & 3), card) for i, card in enumerate(self.cards))
-
-    def __str__(self) -> str:
-        cards = " ".join(card_code(c) for c in self.cards)
-        return f"{self.leader.name}: {cards} → {self.winner.name} ({self.points})"
-
-
-@dataclass(frozen=True, slots=True)
-class BeloteEvent:
-    """A player saying "belote" or "rebelote" as they put down a trump K or Q (RULES.md 6)."""
-
-    seat: Seat
-    card: Card
-    word: str
+__all__ = [
+    "MESSAGES",
+    "BeloteEvent",
+    "CardChoice",
+    "CompletedTrick",
+    "DealState",
+    "IllegalActionError",
+    "Phase",
+    "Reason",
+    "cut_and_shuffle",
+    "deal_packets",
+]
 
 
 def _new_state(fields: tuple[Any, ...]) -> DealState:
@@ -199,13 +118,6 @@ def _bids_above(
     return tuple(
         Bid(seat, value, strain) for value in values if value > floor for strain in strains
     )
-
-
-def _cards(mask: int) -> Iterator[Card]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def cut_and_shuffle(rng: random.Random) -> tuple[Card, ...]:
@@ -312,42 +224,30 @@ class DealState(NamedTuple):
         no announcement or belote is said before it. The hands may be short (an endgame):
         the deal then ends when they are empty, and its score counts only what is played.
         """
-        masks = [h.mask if isinstance(h, CardSet) else int(h) for h in hands]
-        if len(masks) != 4:
-            raise ValueError("a position needs four hands")
-        seen = 0
-        for mask in masks:
-            if mask & seen:
-                raise ValueError("a card is in two hands")
-            seen |= mask
-        done = len(tricks)
+        plays = tuple((Seat(s), c) for s, c in trick)
+        first = plays[0][0] if plays else (leader if leader is not None else dealer.next)
+        won = sum(1 for t in tricks if t.winner.team == Team.NS)
+        position = Position.from_rules(
+            rules,
+            contract.strain,
+            hands,
+            trick=plays,
+            leader=first,
+            tricks_won=(won, len(tricks) - won),
+        )
+        masks = position.hands
+        # The tricks listed, if any, account for every card not held or on the table.
+        seen = masks[0] | masks[1] | masks[2] | masks[3]
+        for _, card in plays:
+            seen |= 1 << card
         for completed in tricks:
             for card in completed.cards:
                 if seen >> card & 1:
                     raise ValueError(f"the {card_code(card)} is both held and played")
                 seen |= 1 << card
-        plays = tuple((Seat(s), c) for s, c in trick)
-        if len(plays) > 3:
-            raise ValueError("a trick in progress holds at most three cards")
-        first = plays[0][0] if plays else (leader if leader is not None else dealer.next)
-        for index, (seat, card) in enumerate(plays):
-            if seat != Seat((first + index) & 3):
-                raise ValueError("the trick's cards are not in turn order")
-            if seen >> card & 1:
-                raise ValueError(f"the {card_code(card)} is both held and played")
-            seen |= 1 << card
-        to_move = Seat((first + len(plays)) & 3)
-        # Each seat holds as many cards as there are tricks to play, less the one it has put
-        # in the current trick; the tricks listed, if any, account for the rest.
-        remaining = masks[first].bit_count() + (1 if plays else 0)
-        if not 1 <= remaining <= 8 or (tricks and remaining != 8 - done):
+        if tricks and position.tricks_left != 8 - len(tricks):
             raise ValueError("the hands do not match the tricks played")
-        for offset in range(4):
-            seat = Seat((first + offset) & 3)
-            expected = remaining - (1 if offset < len(plays) else 0)
-            if masks[seat].bit_count() != expected:
-                count = masks[seat].bit_count()
-                raise ValueError(f"{seat.name} should hold {expected} cards, not {count}")
+        to_move = position.to_move
         table = table_for(rules, contract.strain)
         points = [0, 0]
         for completed in tricks:
@@ -362,14 +262,27 @@ class DealState(NamedTuple):
             deck=(),
             phase=Phase.PLAYING,
             to_move=to_move,
-            hands=(masks[0], masks[1], masks[2], masks[3]),
+            hands=masks,
             contract=contract,
-            trick=plays,
+            trick=position.trick,
             tricks=tuple(tricks),
             points=(points[0], points[1]),
             table=table,
             belote_mask=belote_mask,
-            rule=constraint(rules, table, plays, to_move, masks[to_move]),
+            rule=constraint(rules, table, position.trick, to_move, masks[to_move]),
+        )
+
+    def position(self) -> Position:
+        """The position of a deal being played, every hand known (for the solver)."""
+        if self.contract is None or self.to_move is None or self.phase is not Phase.PLAYING:
+            raise ValueError("the deal is not in its play")
+        return Position.from_rules(
+            self.rules,
+            self.contract.strain,
+            self.hands,
+            trick=self.trick,
+            leader=self.trick[0][0] if self.trick else self.to_move,
+            tricks_won=self.tricks_won,
         )
 
     # -- what can be seen ----------------------------------------------------------------
@@ -426,9 +339,45 @@ class DealState(NamedTuple):
 
     def observation(self, seat: Seat) -> Observation:
         """What ``seat`` may know: its own hand and everything public, nothing else."""
-        from cardavia.belote.observation import observe
-
-        return observe(self, seat)
+        declarations = tuple(
+            Declaration(Seat(s), item.name, item.points)
+            for s in range(4)
+            for item in self.declared[s]
+        )
+        winner = self.announcement_winner
+        revealed: tuple[tuple[Seat, Announcement], ...] = ()
+        if winner is not None:
+            revealed = tuple((s, item) for s in winner.seats for item in self.declared[s])
+        is_classic = self.rules.bidding == "classic"
+        mine = tuple(a for a in self.legal_actions if a.seat == seat)
+        hands = self.hands
+        return Observation(
+            seat=Seat(seat),
+            rules=self.rules,
+            dealer=self.dealer,
+            phase=self.phase,
+            to_move=self.to_move,
+            hand=CardSet(hands[seat]),
+            hand_sizes=(
+                hands[0].bit_count(),
+                hands[1].bit_count(),
+                hands[2].bit_count(),
+                hands[3].bit_count(),
+            ),
+            turned_card=self.turned_card if is_classic else None,
+            history=self.history,
+            contract=self.contract,
+            trick=self.trick,
+            tricks=self.tricks,
+            points=self.points,
+            declarations=declarations,
+            revealed=revealed,
+            announcement_winner=winner,
+            own_announcements=self.declared[seat],
+            belote_events=self.belote_events,
+            legal_actions=mine,
+            result=self.result,
+        )
 
     # -- the rules of the next action -----------------------------------------------------
 
@@ -454,6 +403,14 @@ class DealState(NamedTuple):
             return CardSet()
         return CardSet(self.constraint().allowed)
 
+    def card_choice(self) -> CardChoice:
+        """Which cards the player to move may put down, and why not the others (playing
+        phase; ``ValueError`` otherwise)."""
+        rule = self.constraint()
+        seat = self.to_move
+        assert seat is not None
+        return CardChoice.from_constraint(rule, seat, self.hands[seat])
+
     def _legal_plays(self) -> tuple[Action, ...]:
         seat = self.to_move
         assert seat is not None
@@ -473,7 +430,7 @@ class DealState(NamedTuple):
         )
         if announce or belote_cards:
             extra: list[Action] = []
-            for card in _cards(allowed):
+            for card in mask_cards(allowed):
                 if announce:
                     extra.append(Play(seat, card, announce=True))
                 if belote_cards >> card & 1:

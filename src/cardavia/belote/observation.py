@@ -1,7 +1,8 @@
 """What one seat may know of a deal: its own hand and everything public, nothing else.
 
-Players (people in the browser, the computer players) are given an :class:`Observation`,
-never a :class:`~cardavia.belote.game.DealState`: the deck and the other hands are not in it.
+Players (people in the browser and the terminal, the computer players) are given an
+:class:`Observation`, never a ``DealState`` (:mod:`cardavia.belote.game` builds the one from
+the other): the deck and the other hands are not in it.
 Public are the bids, the contract, every card played, the kind and value of each
 announcement when it is made, the cards of the announcements that win the comparison
 (RULES.md 7), belote and rebelote as they are said, and the turned card of classic tables.
@@ -9,19 +10,15 @@ announcement when it is made, the cards of the announcements that win the compar
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from cardavia.belote.actions import Action
 from cardavia.belote.announcements import Announcement
 from cardavia.belote.auction import Contract
 from cardavia.belote.cards import Card, CardSet, Seat, Team
+from cardavia.belote.deal import BeloteEvent, CardChoice, CompletedTrick, Phase, card_choice
 from cardavia.belote.rules import Rules
 from cardavia.belote.scoring import DealScore
-
-if TYPE_CHECKING:
-    from cardavia.belote.game import BeloteEvent, CompletedTrick, DealState, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,55 +74,21 @@ class Observation:
             mask |= 1 << card
         return CardSet(mask)
 
-    def sample_worlds(self, rng: random.Random, count: int) -> list[tuple[int, int, int, int]]:
-        """``count`` deals of the hidden cards consistent with everything this seat has seen
-        (:mod:`cardavia.belote.worlds`), as the four hands' masks."""
-        from cardavia.belote.worlds import sample_worlds
+    @property
+    def is_my_turn_to_play(self) -> bool:
+        """Whether this seat is to put down a card now."""
+        return (
+            self.phase == Phase.PLAYING and self.to_move == self.seat and self.contract is not None
+        )
 
-        return sample_worlds(self, rng, count)
+    def card_choice(self) -> CardChoice:
+        """Which cards this seat may put down now, and why not the others, read off its own
+        hand and the trick on the table (``ValueError`` when it is not its turn to play)."""
+        if not self.is_my_turn_to_play or self.contract is None:
+            raise ValueError(f"{self.seat.name} is not to play a card now")
+        return card_choice(self.rules, self.contract.strain, self.trick, self.seat, self.hand)
 
     @property
     def unseen(self) -> CardSet:
         """The cards this seat has not seen: neither in its hand nor played."""
         return ~(self.hand | self.played)
-
-
-def observe(state: DealState, seat: Seat) -> Observation:
-    """The observation of ``state`` from ``seat``."""
-    declarations = tuple(
-        Declaration(Seat(s), item.name, item.points) for s in range(4) for item in state.declared[s]
-    )
-    winner = state.announcement_winner
-    revealed: tuple[tuple[Seat, Announcement], ...] = ()
-    if winner is not None:
-        revealed = tuple((s, item) for s in winner.seats for item in state.declared[s])
-    is_classic = state.rules.bidding == "classic"
-    legal = state.legal_actions
-    mine = tuple(a for a in legal if a.seat == seat)
-    return Observation(
-        seat=Seat(seat),
-        rules=state.rules,
-        dealer=state.dealer,
-        phase=state.phase,
-        to_move=state.to_move,
-        hand=CardSet(state.hands[seat]),
-        hand_sizes=(
-            state.hands[0].bit_count(),
-            state.hands[1].bit_count(),
-            state.hands[2].bit_count(),
-            state.hands[3].bit_count(),
-        ),
-        turned_card=state.turned_card if is_classic else None,
-        history=state.history,
-        contract=state.contract,
-        trick=state.trick,
-        tricks=state.tricks,
-        points=state.points,
-        declarations=declarations,
-        revealed=revealed,
-        announcement_winner=winner,
-        own_announcements=state.declared[seat],
-        belote_events=state.belote_events,
-        legal_actions=mine,
-        result=state.result,
-    )

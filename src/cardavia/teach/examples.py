@@ -38,8 +38,9 @@ from cardavia.belote.announcements import (
 )
 from cardavia.belote.auction import Contract
 from cardavia.belote.cards import CardSet, Seat, Team, card_code, parse_card, parse_seat
+from cardavia.belote.deal import card_choice
 from cardavia.belote.game import DealState
-from cardavia.belote.play import Strain, constraint, master, table_for, trick_points, trick_winner
+from cardavia.belote.play import Strain, master, table_for, trick_points, trick_winner
 from cardavia.belote.rules import Rules, find_rules
 from cardavia.belote.scoring import DealScore
 from cardavia.verify.announcements import announcement_strength
@@ -68,7 +69,7 @@ class LegalExample:
     """A position of RULES.md 11: whose turn it is, with what hand, on which trick.
 
     ``lesson`` names the explanation (:mod:`cardavia.teach.explain`) and ``rule`` the
-    engine's reason code that the lesson is about (:func:`cardavia.belote.play.constraint`):
+    engine's reason code that the lesson is about (:func:`cardavia.belote.card_choice`):
     a test requires the engine to decide the position by that very rule, so that the text
     explains what really happens. ``play`` is the card then put down, to show who wins.
     """
@@ -141,18 +142,17 @@ class LegalResult:
 
 def _engine_legal(example: LegalExample) -> LegalResult:
     rules = find_rules(example.rules)
-    table = table_for(rules, Strain.parse(example.contract))
+    strain = Strain.parse(example.contract)
+    table = table_for(rules, strain)
     trick = [(parse_seat(seat), parse_card(card)) for seat, card in example.trick]
     seat = parse_seat(example.seat)
-    hand = CardSet.parse(example.hand)
-    rule = constraint(rules, table, trick, seat, hand.mask)
-    allowed = CardSet(rule.allowed)
-    legal = tuple(code for code in example.hand if parse_card(code) in allowed)
+    choice = card_choice(rules, strain, trick, seat, CardSet.parse(example.hand))
+    legal = tuple(code for code in example.hand if parse_card(code) in choice.allowed)
     master_seat, master_card = master(table, trick) if trick else (None, None)
     result = LegalResult(
         example,
         legal,
-        rule.code,
+        choice.reason.code,
         master_seat.name if master_seat is not None else None,
         card_code(master_card) if master_card is not None else None,
     )
@@ -163,7 +163,7 @@ def _engine_legal(example: LegalExample) -> LegalResult:
     return LegalResult(
         example,
         legal,
-        rule.code,
+        choice.reason.code,
         result.master,
         result.master_card,
         winner=trick_winner(table, full).name,

@@ -426,12 +426,6 @@ def suit_name(suit: int, lang: str, deck: str = "french", *, form: SuitForm = "n
     return suit_words(suit, lang, deck).form(form)
 
 
-def suit_symbol(suit: int, deck: str = "french") -> str:
-    """The French deck's printed symbol (♠ ♥ ♦ ♣); the Spanish deck has none in Unicode, so
-    its pictures are drawn (:mod:`cardavia.teach.pictures`) and this answers ``""``."""
-    return FRENCH_SYMBOLS[int(suit)] if deck == "french" else ""
-
-
 def _with_article(lang: str, words: RankWords, text: str) -> str:
     """A card's name with the definite article: French, Spanish and English."""
     if lang == "fr":

@@ -32,8 +32,7 @@ from starlette.responses import Response
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardavia.ai.player import player_levels
-from cardavia.belote.cards import ALL_CARDS, DECKS, card_code
-from cardavia.belote.rules import PRESETS
+from cardavia.belote import ALL_CARDS, DECKS, PRESETS, card_code
 from cardavia.store.db import GameStore
 from cardavia.web.i18n import (
     DEFAULT_LANGUAGE,

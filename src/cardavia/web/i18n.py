@@ -29,15 +29,13 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from cardavia.belote.actions import CAPOT, GENERALE
-from cardavia.belote.cards import Card, Suit, parse_card
-from cardavia.belote.game import Reason
+from cardavia.belote import CAPOT, GENERALE, Card, Reason, Suit, parse_card
 from cardavia.teach import names
+from cardavia.teach.catalog import RTL_LANGUAGES
+from cardavia.teach.names import LANGUAGES as LANGUAGES  # the one list, re-exported
 
 log = logging.getLogger(__name__)
 
-LANGUAGES: Final = ("fr", "en", "ar", "pl", "hi", "es")
-"""The site's languages, in the order the language menu lists them."""
 DEFAULT_LANGUAGE: Final = "en"
 LANGUAGE_NAMES: Final[Mapping[str, str]] = {
     "fr": "Français",
@@ -48,7 +46,6 @@ LANGUAGE_NAMES: Final[Mapping[str, str]] = {
     "es": "Español",
 }
 """Each language's own name for itself (the language menu)."""
-RTL_LANGUAGES: Final = frozenset({"ar"})
 DOMAIN: Final = "messages"
 LOCALE_DIR: Final = Path(__file__).parent / "locale"
 

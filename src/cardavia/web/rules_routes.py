@@ -25,7 +25,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
-from cardavia.belote.rules import ALIASES, PRESETS
+from cardavia.belote import ALIASES, PRESETS
 from cardavia.teach import pages
 from cardavia.teach.catalog import RulesText, rules_text
 from cardavia.teach.explain import preset_title

@@ -26,26 +26,32 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from cardavia.ai.player import Player, find_player, player_levels, told_the_score
-from cardavia.belote.actions import (
+from cardavia.belote import (
     CAPOT,
+    DECKS,
     GENERALE,
+    PRESETS,
     Action,
     Bid,
     Coinche,
+    CompletedTrick,
+    DealState,
+    Match,
+    Observation,
     Pass,
     Play,
+    Reason,
+    Record,
+    Seat,
+    Strain,
     Surcoinche,
     Take,
+    best_announcements,
+    card_code,
+    find_rules,
     parse_bid_value,
+    parse_card,
 )
-from cardavia.belote.announcements import best_announcements
-from cardavia.belote.cards import DECKS, Seat, card_code, parse_card
-from cardavia.belote.game import CompletedTrick, DealState, Phase, Reason
-from cardavia.belote.match import Match
-from cardavia.belote.notation import Record
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import Strain, constraint, table_for
-from cardavia.belote.rules import PRESETS, find_rules
 from cardavia.store.db import GameStore, StaleGameError, StoredGame, new_token, token_matches
 from cardavia.web.i18n import Catalogs, Wording, is_language
 
@@ -258,26 +264,19 @@ def _bid_entry(action: Action, wording: Wording, deck: str) -> dict[str, Any]:
 def refusals(observation: Observation, wording: Wording) -> dict[str, dict[str, Any]]:
     """Why each card of the hand that may not be played now is refused, when it is this
     seat's turn to play; worked out from the observation alone (the seat's hand and the trick
-    on the table), as the engine's :func:`~cardavia.belote.play.constraint` does."""
-    if (
-        observation.phase != Phase.PLAYING
-        or observation.to_move != observation.seat
-        or observation.contract is None
-    ):
+    on the table) by :meth:`~cardavia.belote.Observation.card_choice`."""
+    if not observation.is_my_turn_to_play:
         return {}
-    rules = observation.rules
-    table = table_for(rules, observation.contract.strain)
-    rule = constraint(rules, table, observation.trick, observation.seat, observation.hand.mask)
-    out: dict[str, dict[str, Any]] = {}
-    for card in observation.hand:
-        if not rule.allowed >> card & 1:
-            reason = Reason(rule.code, rule.reason_args())
-            out[card_code(card)] = {
-                "code": reason.code,
-                "message": wording.reason(reason, rules.deck),
-                "args": dict(reason.args),
-            }
-    return out
+    choice = observation.card_choice()
+    reason = choice.reason
+    return {
+        card_code(card): {
+            "code": reason.code,
+            "message": wording.reason(reason, observation.rules.deck),
+            "args": dict(reason.args),
+        }
+        for card in choice.refused
+    }
 
 
 def _result(observation: Observation, wording: Wording) -> dict[str, Any] | None:

@@ -20,13 +20,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from cardavia.belote.cards import FULL_MASK, Card, Seat
+from cardavia.belote.cards import FULL_MASK, Card, Seat, mask_cards
+from cardavia.belote.observation import Observation
 from cardavia.belote.play import TrickTable, constraint, table_for
-
-if TYPE_CHECKING:
-    from cardavia.belote.observation import Observation
 
 Hands = tuple[int, int, int, int]
 """The four hands of a world, as masks, indexed by seat."""
@@ -84,13 +81,10 @@ def excluded_cards(observation: Observation, table: TrickTable) -> tuple[int, in
     for trick, seat, card in _past_plays(observation):
         if seat == observation.seat:
             continue
-        candidates = unknown & ~excluded[seat]
-        while candidates:
-            low = candidates & -candidates
-            candidates ^= low
-            hand = (1 << card) | low
+        for other in mask_cards(unknown & ~excluded[seat]):
+            hand = (1 << card) | (1 << other)
             if not constraint(rules, table, trick, seat, hand).allowed >> card & 1:
-                excluded[seat] |= low
+                excluded[seat] |= 1 << other
     return (excluded[0], excluded[1], excluded[2], excluded[3])
 
 

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
+from cardavia.ai.worlds import excluded_cards, is_consistent, known_cards, sample_worlds
 from cardavia.belote import PRESETS, DealState, IllegalActionError, Phase, Seat
-from cardavia.belote.worlds import excluded_cards, is_consistent, known_cards, sample_worlds
 
 
 def positions(preset: str, seed: int, count: int) -> list[DealState]:
