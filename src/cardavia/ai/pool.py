@@ -1,0 +1,188 @@
+"""The computer players' decisions off the event loop, on every core, fairly shared.
+
+The web layer awaits one function for every computer decision::
+
+    pool = DecisionPool.from_env()          # once, at start-up
+    action = await pool.decide("expert", observation, seed, match_scores=(500, 820),
+                               client=game_id)
+    await pool.close()                      # at shut-down
+
+``observation`` is the seat's :class:`~cardavia.belote.Observation` (never a deal state),
+``seed`` an int (draw it from the table's generator, ``table.rng.getrandbits(64)``, so that
+a seeded game replays), ``match_scores`` the match score before the deal when the table
+plays a match, ``client`` whoever the work is for (a game, a user): the key of the cap on
+concurrent search work per client (``None``: no cap). The result is the same as
+``told_the_score(find_player(level), match_scores).decide(observation, random.Random(seed))``
+in any configuration (:func:`decide_here`).
+
+Two lanes, so that cheap decisions never wait behind costly ones:
+
+- ``beginner`` and ``club`` decide in microseconds: a thread of their own, always in this
+  process (a round trip to a queue would cost more than the decision).
+- ``strong`` and ``expert`` search: a pool of threads, one per core of the machine
+  (``os.sched_getaffinity``), each decision holding a core (:class:`~cardavia.ai.spread.Cores`)
+  and spreading its worlds over the cores no other decision holds
+  (:mod:`cardavia.ai.spread`: the same decision, nodes and worlds as serial). The solver's
+  kernel releases the GIL, so the threads search in parallel. A client has at most
+  ``per_client`` search decisions running or queued at a time (by default half the cores,
+  at least one): its other tables wait behind its own work, not everyone's.
+
+With ``CARDAVIA_REDIS_URL`` set (:meth:`DecisionPool.from_env`), the search lane sends its
+decisions to a queue on Redis instead, served by ``cardavia ai-worker`` processes on any
+machine (:mod:`cardavia.ai.worker`): AI capacity grows by adding workers. The queue is arq's
+(see :mod:`cardavia.ai.worker` for why). Without it, everything runs in this process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from cardavia.ai.player import find_player, told_the_score
+from cardavia.ai.spread import Cores, lending
+from cardavia.belote.actions import Action
+from cardavia.belote.observation import Observation
+
+if TYPE_CHECKING:
+    from cardavia.ai.worker import DecisionQueue
+
+CHEAP_LEVELS: Final = frozenset({"beginner", "club"})
+"""The levels decided in their own lane, always in this process."""
+
+REDIS_URL_VARIABLE: Final = "CARDAVIA_REDIS_URL"
+
+
+def machine_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every system
+        return max(1, os.cpu_count() or 1)
+
+
+def decide_here(
+    level: str,
+    observation: Observation,
+    seed: int,
+    match_scores: tuple[int, int] | None = None,
+) -> Action:
+    """The decision of a player of ``level``, in the calling thread: what every lane and
+    every worker computes."""
+    player = find_player(level)
+    if match_scores is not None:
+        player = told_the_score(player, match_scores)
+    return player.decide(observation, random.Random(seed))
+
+
+@dataclass
+class _Client:
+    """One client's cap: a semaphore, and how many decisions use it (dropped at zero)."""
+
+    semaphore: asyncio.Semaphore
+    users: int = 0
+
+
+class DecisionPool:
+    """Computer players' decisions, awaited from the event loop (see the module)."""
+
+    def __init__(
+        self,
+        *,
+        cores: int | None = None,
+        per_client: int | None = None,
+        queue: DecisionQueue | None = None,
+    ) -> None:
+        self.cores = Cores(cores or machine_cores())
+        """The cores the search lane holds and spreads worlds over."""
+        self.per_client = per_client or max(1, self.cores.count // 2)
+        """The most search decisions of one client running or queued at a time."""
+        self.queue = queue
+        """The Redis queue that decides the search levels, or ``None``: this process."""
+        self._search = ThreadPoolExecutor(self.cores.count, thread_name_prefix="cardavia-ai")
+        self._cheap = ThreadPoolExecutor(1, thread_name_prefix="cardavia-ai-cheap")
+        self._clients: dict[str, _Client] = {}
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> DecisionPool:
+        """A pool for this process: with ``CARDAVIA_REDIS_URL`` set, the search levels go
+        to the workers' queue on Redis; without it, everything runs here."""
+        url = (os.environ if environ is None else environ).get(REDIS_URL_VARIABLE, "").strip()
+        if not url:
+            return cls()
+        from cardavia.ai.worker import DecisionQueue
+
+        return cls(queue=DecisionQueue(url))
+
+    async def decide(
+        self,
+        level: str,
+        observation: Observation,
+        seed: int,
+        *,
+        match_scores: tuple[int, int] | None = None,
+        client: str | None = None,
+    ) -> Action:
+        """The action of a computer player of ``level`` for ``observation`` (see the
+        module); ``ValueError`` for an unknown level."""
+        key = level.strip().lower()
+        find_player(key)  # an unknown level fails here, not in a worker
+        loop = asyncio.get_running_loop()
+        if key in CHEAP_LEVELS:
+            return await loop.run_in_executor(
+                self._cheap, decide_here, key, observation, seed, match_scores
+            )
+        if client is None:
+            return await self._search_decision(key, observation, seed, match_scores)
+        entry = self._clients.get(client)
+        if entry is None:
+            entry = self._clients[client] = _Client(asyncio.Semaphore(self.per_client))
+        entry.users += 1
+        try:
+            async with entry.semaphore:
+                return await self._search_decision(key, observation, seed, match_scores)
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._clients[client]
+
+    async def _search_decision(
+        self,
+        level: str,
+        observation: Observation,
+        seed: int,
+        match_scores: tuple[int, int] | None,
+    ) -> Action:
+        if self.queue is not None:
+            return await self.queue.decide(level, observation, seed, match_scores)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._search, self._decide_on_a_core, level, observation, seed, match_scores
+        )
+
+    def _decide_on_a_core(
+        self,
+        level: str,
+        observation: Observation,
+        seed: int,
+        match_scores: tuple[int, int] | None,
+    ) -> Action:
+        with self.cores.hold(), lending(self.cores):
+            return decide_here(level, observation, seed, match_scores)
+
+    async def close(self) -> None:
+        """Stop the threads (the decisions running finish first) and the queue's
+        connection."""
+        if self.queue is not None:
+            await self.queue.close()
+        loop = asyncio.get_running_loop()
+        for executor in (self._cheap, self._search):
+            await loop.run_in_executor(None, executor.shutdown)
+        self.cores.close()
+
+
+__all__ = ["CHEAP_LEVELS", "DecisionPool", "decide_here", "machine_cores"]

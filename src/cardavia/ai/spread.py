@@ -1,0 +1,134 @@
+"""Spreading one decision's worlds over the machine's idle cores, with the serial result.
+
+The search levels solve their worlds one after the other and stop when a node budget is
+spent (:func:`cardavia.ai.strong.card_values`, :meth:`cardavia.ai.expert.ExpertPlayer.play_values`).
+:func:`in_order` keeps that loop as it is: it answers the worlds' results in their order,
+one by one, while spare cores solve the next worlds ahead of time. The loop reads the
+results in the same order and stops at the same world as it would alone, so the decision,
+the worlds solved and the nodes counted are exactly the serial ones; a world solved ahead
+and not needed is only wasted work. The solver's kernel releases the GIL and keeps its
+table per thread, so the helper threads search in parallel.
+
+Helpers come only from spare cores: the decision pool (:mod:`cardavia.ai.pool`) lends a
+:class:`Cores` to the decisions it runs (:func:`lending`); a core goes to a world ahead only
+while no decision waits for one. Outside the pool, or with no core spare, everything runs in
+the calling thread, as before.
+
+>>> list(in_order(lambda x: x * x, range(4)))
+[0, 1, 4, 9]
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Generator, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Cores:
+    """The machine's cores as the decision pool shares them: a decision holds one while it
+    runs (:meth:`hold`: waiting its turn if none is free), and helpers take the free ones
+    (:meth:`spare`) only while no decision waits."""
+
+    def __init__(self, count: int) -> None:
+        if count < 1:
+            raise ValueError("at least one core")
+        self.count = count
+        self._free = count
+        self._waiting = 0
+        self._changed = threading.Condition()
+        self.helpers = ThreadPoolExecutor(max(1, count - 1), thread_name_prefix="cardavia-world")
+        """The threads that solve worlds ahead (one core is the decision's own)."""
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        """One core for a decision, for the time of the block."""
+        with self._changed:
+            self._waiting += 1
+            try:
+                while self._free == 0:
+                    self._changed.wait()
+            finally:
+                self._waiting -= 1
+            self._free -= 1
+        try:
+            yield
+        finally:
+            self.give()
+
+    def spare(self) -> bool:
+        """Take a free core for a helper, if one is free and no decision waits."""
+        with self._changed:
+            if self._free == 0 or self._waiting:
+                return False
+            self._free -= 1
+            return True
+
+    def give(self) -> None:
+        """Give back a core."""
+        with self._changed:
+            self._free += 1
+            self._changed.notify()
+
+    @property
+    def free(self) -> int:
+        """The cores free now."""
+        with self._changed:
+            return self._free
+
+    def close(self) -> None:
+        """Stop the helper threads (the pool's end)."""
+        self.helpers.shutdown(wait=False, cancel_futures=True)
+
+
+_lent: ContextVar[Cores | None] = ContextVar("cardavia_ai_cores", default=None)
+
+
+@contextmanager
+def lending(cores: Cores | None) -> Iterator[None]:
+    """Let the decisions made in this block (in this thread or context) spread their worlds
+    over ``cores``' spare cores."""
+    token = _lent.set(cores)
+    try:
+        yield
+    finally:
+        _lent.reset(token)
+
+
+def in_order(function: Callable[[T], R], items: Iterable[T]) -> Generator[R, None, None]:
+    """``function(item)`` for each item, in order, computed ahead on spare cores when the
+    pool lends them; the same results as ``map(function, items)``. Close the iterator (or
+    exhaust it) to stop the work ahead: worlds not started are dropped."""
+    cores = _lent.get()
+    if cores is None:
+        yield from map(function, items)
+        return
+    todo = list(items)
+    ahead: dict[int, Future[R]] = {}
+    submitted = 0  # the items before this index have been submitted or computed
+    try:
+        for index, item in enumerate(todo):
+            following = max(submitted, index + 1)
+            while following < len(todo) and cores.spare():
+                future = cores.helpers.submit(function, todo[following])
+                future.add_done_callback(lambda _: cores.give())
+                ahead[following] = future
+                following += 1
+            submitted = following
+            future_of_item = ahead.pop(index, None)
+            if future_of_item is None or future_of_item.cancel():
+                yield function(item)
+            else:
+                yield future_of_item.result()
+    finally:
+        for future in ahead.values():
+            future.cancel()
+
+
+__all__ = ["Cores", "in_order", "lending"]
