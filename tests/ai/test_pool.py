@@ -5,17 +5,20 @@ lane of their own, a cap per client."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
 from cardavia.ai import find_player
 from cardavia.ai.expert import ExpertPlayer
 from cardavia.ai.player import LEVELS, register_player
-from cardavia.ai.pool import DecisionPool, decide_here, machine_cores
+from cardavia.ai.pool import DecisionPool, Kind, decide_here, machine_cores
 from cardavia.ai.spread import Cores, in_order, lending
 from cardavia.ai.strong import StrongPlayer
 from cardavia.belote import DealState, Observation, Seat, find_rules
@@ -97,7 +100,7 @@ def test_helpers_wait_for_decisions() -> None:
         assert cores.spare()  # a helper has the only core
         waiting = threading.Thread(target=decision)
         waiting.start()
-        while not cores._waiting:
+        while not cores.waiting:
             time.sleep(0.001)
         cores.give()  # the helper is done: the core is the waiting decision's, not a helper's
         assert not cores.spare()
@@ -127,9 +130,10 @@ def test_spread_worlds_give_the_serial_values(preset: str) -> None:
         cores.close()
 
 
-def test_the_pool_decides_as_the_players_do() -> None:
+@pytest.mark.parametrize("kind", ["process", "thread"])
+def test_the_pool_decides_as_the_players_do(kind: Kind) -> None:
     async def main() -> list[tuple[Action, Action]]:
-        pool = DecisionPool(cores=3)
+        pool = DecisionPool(cores=3, kind=kind)
         try:
             pairs = []
             work = []
@@ -151,7 +155,7 @@ def test_the_pool_decides_as_the_players_do() -> None:
 
 def test_an_unknown_level_is_refused() -> None:
     async def main() -> None:
-        pool = DecisionPool(cores=1)
+        pool = DecisionPool(cores=1, kind="thread")
         try:
             with pytest.raises(ValueError, match="unknown level"):
                 await pool.decide("grandmaster", observations("coinche", 1, 1)[0], 1)
@@ -191,7 +195,7 @@ def gate() -> Iterator[_Gate]:
 
 def test_cheap_decisions_do_not_wait_for_the_search_lane(gate: _Gate) -> None:
     async def main() -> None:
-        pool = DecisionPool(cores=2)
+        pool = DecisionPool(cores=2, kind="thread")  # the fake level lives in this process
         observation = observations("coinche", 3, 1)[0]
         try:
             busy = [asyncio.ensure_future(pool.decide("gated", observation, i)) for i in range(4)]
@@ -210,7 +214,7 @@ def test_cheap_decisions_do_not_wait_for_the_search_lane(gate: _Gate) -> None:
 
 def test_one_client_waits_behind_its_own_cap(gate: _Gate) -> None:
     async def main() -> None:
-        pool = DecisionPool(cores=4, per_client=1)
+        pool = DecisionPool(cores=4, per_client=1, kind="thread")
         observation = observations("coinche", 3, 1)[0]
         try:
             mine = [
@@ -229,3 +233,23 @@ def test_one_client_waits_behind_its_own_cap(gate: _Gate) -> None:
             await pool.close()
 
     asyncio.run(main())
+
+
+def test_the_process_pool_outlives_a_killed_process() -> None:
+    observation = observations("coinche", 12, 1)[0]
+    expected = decide_here("strong", observation, 3)
+
+    async def main() -> tuple[Action, Action]:
+        pool = DecisionPool(cores=1, kind="process")
+        try:
+            first = await pool.decide("strong", observation, 3)
+            executor = pool._search
+            assert isinstance(executor, ProcessPoolExecutor)
+            for process in list(executor._processes.values()):
+                os.kill(process.pid, signal.SIGKILL)
+                process.join()
+            return first, await pool.decide("strong", observation, 3)
+        finally:
+            await pool.close()
+
+    assert asyncio.run(main()) == (expected, expected)

@@ -19,13 +19,17 @@ Two lanes, so that cheap decisions never wait behind costly ones:
 
 - ``beginner`` and ``club`` decide in microseconds: a thread of their own, always in this
   process (a round trip to a queue would cost more than the decision).
-- ``strong`` and ``expert`` search: a pool of threads, one per core of the machine
-  (``os.sched_getaffinity``), each decision holding a core (:class:`~cardavia.ai.spread.Cores`)
-  and spreading its worlds over the cores no other decision holds
-  (:mod:`cardavia.ai.spread`: the same decision, nodes and worlds as serial). The solver's
-  kernel releases the GIL, so the threads search in parallel. A client has at most
-  ``per_client`` search decisions running or queued at a time (by default half the cores,
-  at least one): its other tables wait behind its own work, not everyone's.
+- ``strong`` and ``expert`` search: a pool of processes, one per core of the machine
+  (``os.sched_getaffinity``), each decision holding a core (:class:`~cardavia.ai.spread.Cores`,
+  counted in shared memory across the processes) and spreading its worlds over the cores no
+  other decision holds (:mod:`cardavia.ai.spread`: threads, since the solver's kernel
+  releases the GIL; the same decision, nodes and worlds as serial). Processes rather than
+  threads because half of an expert decision is Python (the reading of the bids, the
+  scoring), which the threads of one process run one at a time, and which would hold up
+  the event loop of the web process; ``kind="thread"`` keeps the lane in this process. A
+  client has at most ``per_client`` search decisions running or queued at a time (by
+  default half the cores, at least one): its other tables wait behind its own work, not
+  everyone's.
 
 With ``CARDAVIA_REDIS_URL`` set (:meth:`DecisionPool.from_env`), the search lane sends its
 decisions to a queue on Redis instead, served by ``cardavia ai-worker`` processes on any
@@ -36,12 +40,14 @@ machine (:mod:`cardavia.ai.worker`): AI capacity grows by adding workers. The qu
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import random
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from cardavia.ai.player import find_player, told_the_score
 from cardavia.ai.spread import Cores, lending
@@ -55,6 +61,12 @@ CHEAP_LEVELS: Final = frozenset({"beginner", "club"})
 """The levels decided in their own lane, always in this process."""
 
 REDIS_URL_VARIABLE: Final = "CARDAVIA_REDIS_URL"
+
+Kind = Literal["process", "thread"]
+"""How the search lane runs its decisions here: in processes of their own (the default:
+half of an expert decision is Python, which threads of one process run one at a time, and
+which would slow the event loop's own work), or in threads of this process (the kernel
+searches in parallel, the rest shares the GIL)."""
 
 
 def machine_cores() -> int:
@@ -79,6 +91,24 @@ def decide_here(
     return player.decide(observation, random.Random(seed))
 
 
+_here: list[Cores] = []
+"""In a pool process: the cores shared with the pool's other processes."""
+
+
+def _start_process(count: int, condition: Any, counts: Any) -> None:
+    _here.append(Cores(count, condition=condition, counts=counts))
+
+
+def _decide_in_process(
+    level: str, observation: Observation, seed: int, match_scores: tuple[int, int] | None
+) -> Action:
+    """A search decision in a pool process, on a core of the machine, its worlds spread
+    over the cores no process is using."""
+    cores = _here[0]
+    with cores.hold(), lending(cores):
+        return decide_here(level, observation, seed, match_scores)
+
+
 @dataclass
 class _Client:
     """One client's cap: a semaphore, and how many decisions use it (dropped at zero)."""
@@ -96,16 +126,42 @@ class DecisionPool:
         cores: int | None = None,
         per_client: int | None = None,
         queue: DecisionQueue | None = None,
+        kind: Kind = "process",
     ) -> None:
-        self.cores = Cores(cores or machine_cores())
+        count = cores or machine_cores()
+        self.kind: Kind = kind
+        self._context = multiprocessing.get_context("spawn")
+        if kind == "process":
+            self._condition: Any = self._context.Condition()
+            self._counts: Any = self._context.RawArray("i", [count, 0])
+            self.cores = Cores(count, condition=self._condition, counts=self._counts)
+        elif kind == "thread":
+            self.cores = Cores(count)
+        else:
+            raise ValueError(f"kind: {kind!r} is not 'process' or 'thread'")
         """The cores the search lane holds and spreads worlds over."""
         self.per_client = per_client or max(1, self.cores.count // 2)
         """The most search decisions of one client running or queued at a time."""
         self.queue = queue
         """The Redis queue that decides the search levels, or ``None``: this process."""
-        self._search = ThreadPoolExecutor(self.cores.count, thread_name_prefix="cardavia-ai")
+        self._search: Executor | None = None
         self._cheap = ThreadPoolExecutor(1, thread_name_prefix="cardavia-ai-cheap")
         self._clients: dict[str, _Client] = {}
+
+    def _search_executor(self) -> Executor:
+        """The search lane's threads or processes (started on first use)."""
+        if self._search is None:
+            count = self.cores.count
+            if self.kind == "process":
+                self._search = ProcessPoolExecutor(
+                    count,
+                    mp_context=self._context,
+                    initializer=_start_process,
+                    initargs=(count, self._condition, self._counts),
+                )
+            else:
+                self._search = ThreadPoolExecutor(count, thread_name_prefix="cardavia-ai")
+        return self._search
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> DecisionPool:
@@ -160,9 +216,25 @@ class DecisionPool:
         if self.queue is not None:
             return await self.queue.decide(level, observation, seed, match_scores)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._search, self._decide_on_a_core, level, observation, seed, match_scores
-        )
+        if self.kind == "thread":
+            return await loop.run_in_executor(
+                self._search_executor(),
+                self._decide_on_a_core, level, observation, seed, match_scores,
+            )  # fmt: skip
+        try:
+            return await loop.run_in_executor(
+                self._search_executor(), _decide_in_process, level, observation, seed, match_scores
+            )
+        except BrokenProcessPool:
+            # A pool process died (killed, out of memory): start new ones and try once more.
+            broken, self._search = self._search, None
+            if broken is not None:
+                broken.shutdown(wait=False, cancel_futures=True)
+            with self._condition:
+                self._counts[0], self._counts[1] = self.cores.count, 0
+            return await loop.run_in_executor(
+                self._search_executor(), _decide_in_process, level, observation, seed, match_scores
+            )
 
     def _decide_on_a_core(
         self,
@@ -181,8 +253,9 @@ class DecisionPool:
             await self.queue.close()
         loop = asyncio.get_running_loop()
         for executor in (self._cheap, self._search):
-            await loop.run_in_executor(None, executor.shutdown)
+            if executor is not None:
+                await loop.run_in_executor(None, executor.shutdown)
         self.cores.close()
 
 
-__all__ = ["CHEAP_LEVELS", "DecisionPool", "decide_here", "machine_cores"]
+__all__ = ["CHEAP_LEVELS", "DecisionPool", "Kind", "decide_here", "machine_cores"]

@@ -21,11 +21,12 @@ the calling thread, as before.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, MutableSequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TypeVar
+from types import TracebackType
+from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -34,29 +35,41 @@ R = TypeVar("R")
 class Cores:
     """The machine's cores as the decision pool shares them: a decision holds one while it
     runs (:meth:`hold`: waiting its turn if none is free), and helpers take the free ones
-    (:meth:`spare`) only while no decision waits."""
+    (:meth:`spare`) only while no decision waits.
 
-    def __init__(self, count: int) -> None:
+    By default the count lives in this process; the process pool gives its processes one
+    count in shared memory (``condition``: a ``multiprocessing`` condition, ``counts``: a
+    shared array of two ints), so that a decision spreads its worlds only over the cores no
+    process is using."""
+
+    def __init__(
+        self,
+        count: int,
+        *,
+        condition: ConditionLike | None = None,
+        counts: MutableSequence[int] | None = None,
+    ) -> None:
         if count < 1:
             raise ValueError("at least one core")
         self.count = count
-        self._free = count
-        self._waiting = 0
-        self._changed = threading.Condition()
+        self._changed: ConditionLike = condition or threading.Condition()
+        self._counts: MutableSequence[int] = [count, 0] if counts is None else counts
+        """The cores free, and the decisions waiting for one."""
         self.helpers = ThreadPoolExecutor(max(1, count - 1), thread_name_prefix="cardavia-world")
         """The threads that solve worlds ahead (one core is the decision's own)."""
 
     @contextmanager
     def hold(self) -> Iterator[None]:
         """One core for a decision, for the time of the block."""
+        counts = self._counts
         with self._changed:
-            self._waiting += 1
+            counts[1] += 1
             try:
-                while self._free == 0:
+                while counts[0] <= 0:
                     self._changed.wait()
             finally:
-                self._waiting -= 1
-            self._free -= 1
+                counts[1] -= 1
+            counts[0] -= 1
         try:
             yield
         finally:
@@ -64,27 +77,49 @@ class Cores:
 
     def spare(self) -> bool:
         """Take a free core for a helper, if one is free and no decision waits."""
+        counts = self._counts
         with self._changed:
-            if self._free == 0 or self._waiting:
+            if counts[0] <= 0 or counts[1]:
                 return False
-            self._free -= 1
+            counts[0] -= 1
             return True
 
     def give(self) -> None:
         """Give back a core."""
         with self._changed:
-            self._free += 1
+            self._counts[0] += 1
             self._changed.notify()
 
     @property
     def free(self) -> int:
         """The cores free now."""
         with self._changed:
-            return self._free
+            return self._counts[0]
+
+    @property
+    def waiting(self) -> int:
+        """The decisions waiting for a core now."""
+        with self._changed:
+            return self._counts[1]
 
     def close(self) -> None:
         """Stop the helper threads (the pool's end)."""
         self.helpers.shutdown(wait=False, cancel_futures=True)
+
+
+class ConditionLike(Protocol):
+    """A ``threading.Condition`` or a ``multiprocessing`` one."""
+
+    def __enter__(self) -> bool: ...
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+        /,
+    ) -> None: ...
+    def wait(self, timeout: float | None = None) -> bool: ...
+    def notify(self, n: int = 1) -> None: ...
 
 
 _lent: ContextVar[Cores | None] = ContextVar("cardavia_ai_cores", default=None)

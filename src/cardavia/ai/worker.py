@@ -3,8 +3,9 @@
 With ``CARDAVIA_REDIS_URL`` set, the web processes' :class:`~cardavia.ai.pool.DecisionPool`
 puts each ``strong`` or ``expert`` decision on a queue on Redis (:class:`DecisionQueue`), and
 any number of ``cardavia ai-worker`` processes, on this machine or others, take them, each
-deciding on its cores with its own in-process pool (threads, the worlds spread over its idle
-cores), and send the action back. AI capacity grows by starting workers.
+deciding with its own pool (:class:`~cardavia.ai.pool.DecisionPool`: one process per job,
+the worlds spread over the idle cores), and send the action back. AI capacity grows by
+starting workers.
 
 A job carries the level, the seat's :class:`~cardavia.belote.Observation` (what that seat may
 see, never the deal's state: the hidden cards stay in the web process), the seed and the
@@ -38,7 +39,7 @@ from arq import create_pool
 from arq.connections import ArqRedis, RedisSettings
 from arq.worker import Worker, func
 
-from cardavia.ai.pool import REDIS_URL_VARIABLE, DecisionPool, machine_cores
+from cardavia.ai.pool import REDIS_URL_VARIABLE, DecisionPool, Kind, machine_cores
 from cardavia.belote.actions import Action
 from cardavia.belote.observation import Observation
 
@@ -126,7 +127,9 @@ def make_worker(url: str, *, jobs: int | None = None, burst: bool = False) -> Wo
     jobs = jobs or machine_cores()
 
     async def startup(ctx: dict[str, Any]) -> None:
-        ctx["pool"] = DecisionPool(cores=jobs, per_client=jobs)
+        # One job: decide in this process; more: in a pool of processes, one per job.
+        kind: Kind = "thread" if jobs == 1 else "process"
+        ctx["pool"] = DecisionPool(cores=jobs, per_client=jobs, kind=kind)
 
     async def shutdown(ctx: dict[str, Any]) -> None:
         pool = ctx.get("pool")
