@@ -49,6 +49,14 @@ def observations(preset: str, seed: int, count: int) -> list[Observation]:
     return found
 
 
+def wait_until_free(cores: Cores) -> None:
+    """Every core given back (helpers finish the world they are solving, then give it)."""
+    deadline = time.monotonic() + 30
+    while cores.free != cores.count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert cores.free == cores.count
+
+
 def test_machine_cores() -> None:
     assert 1 <= machine_cores() <= 4096
 
@@ -78,10 +86,7 @@ def test_in_order_stops_the_work_ahead_when_closed() -> None:
             results = in_order(lambda x: x, range(100))
             assert next(results) == 0
             results.close()
-        deadline = time.monotonic() + 5
-        while cores.free != 2 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert cores.free == 2
+        wait_until_free(cores)
     finally:
         cores.close()
 
@@ -125,7 +130,7 @@ def test_spread_worlds_give_the_serial_values(preset: str) -> None:
                 with lending(cores):
                     spread = player.play_values(observation, random.Random(index))
                 assert spread == serial
-        assert cores.free == 4
+        wait_until_free(cores)  # a world solved ahead and not needed may still be running
     finally:
         cores.close()
 
