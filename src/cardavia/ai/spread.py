@@ -26,10 +26,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import TracebackType
-from typing import Protocol, TypeVar
+from typing import Final, Protocol, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+HELPERS: Final = 3
+"""The most threads of a process that solve worlds ahead: half of a decision is Python, which
+they do not speed up, and each thread's solver keeps a 32 MiB table."""
 
 
 class Cores:
@@ -55,7 +60,9 @@ class Cores:
         self._changed: ConditionLike = condition or threading.Condition()
         self._counts: MutableSequence[int] = [count, 0] if counts is None else counts
         """The cores free, and the decisions waiting for one."""
-        self.helpers = ThreadPoolExecutor(max(1, count - 1), thread_name_prefix="cardavia-world")
+        self.helpers = ThreadPoolExecutor(
+            max(1, min(count - 1, HELPERS)), thread_name_prefix="cardavia-world"
+        )
         """The threads that solve worlds ahead (one core is the decision's own)."""
 
     @contextmanager
@@ -146,21 +153,36 @@ def in_order(function: Callable[[T], R], items: Iterable[T]) -> Generator[R, Non
         return
     todo = list(items)
     ahead: dict[int, Future[R]] = {}
-    submitted = 0  # the items before this index have been submitted or computed
+    done: dict[int, R] = {}  # computed here ahead of their turn, while a helper was busy
+    claimed = 0  # the items before this index are a helper's or this thread's
+
+    def top_up() -> None:
+        nonlocal claimed
+        while claimed < len(todo) and cores.spare():
+            future = cores.helpers.submit(function, todo[claimed])
+            future.add_done_callback(lambda _: cores.give())
+            ahead[claimed] = future
+            claimed += 1
+
     try:
         for index, item in enumerate(todo):
-            following = max(submitted, index + 1)
-            while following < len(todo) and cores.spare():
-                future = cores.helpers.submit(function, todo[following])
-                future.add_done_callback(lambda _: cores.give())
-                ahead[following] = future
-                following += 1
-            submitted = following
-            future_of_item = ahead.pop(index, None)
-            if future_of_item is None or future_of_item.cancel():
+            if index in done:
+                top_up()
+                yield done.pop(index)
+                continue
+            future = ahead.pop(index, None)
+            if future is None or future.cancel():
+                claimed = max(claimed, index + 1)
+                top_up()
                 yield function(item)
-            else:
-                yield future_of_item.result()
+                continue
+            # A helper has it: rather than wait, work on the next item nobody has.
+            while not future.done() and claimed < len(todo):
+                following = claimed
+                claimed += 1
+                top_up()
+                done[following] = function(todo[following])
+            yield future.result()
     finally:
         for future in ahead.values():
             future.cancel()
