@@ -9,11 +9,13 @@ by the club level, seeded):
    decision at a time on 1, then 2 cores (each decision's worlds spread over both).
 2. **Worker processes** (``cardavia ai-worker``, a redis-server of its own): 1, then 2 worker
    processes of one job each, all decisions queued at once.
-3. **Club waits**: club decisions asked every 20 ms, alone and while the pool of 2 cores is
-   full of expert work (the cheap levels have a lane of their own).
+3. **Club waits**: club decisions asked every 20 ms, with the pool idle and while 12 expert
+   tables ask for decisions one after another (the cheap levels have a lane of their own).
 
 Every configuration is measured once a round, in turn, and the best round kept. Prints
-decisions/s and the ratio of 2 to 1, and before and after, how much parallelism the
+decisions/s, the ratio of 2 to 1, the CPU time per decision of all the processes at work
+(the web side's, the pool's or the workers', Redis's: what parallel work wastes or adds
+shows there, whatever else runs on the machine), and before and after, how much parallelism the
 machine offers at the time (the same pure kernel work in 2 processes against 1: on a
 machine shared with other work, the ratios above are bounded by it). Run:
 ``uv run python bench/ai_workers.py [--decisions N] [--rounds R] [--skip-workers]``.
@@ -36,6 +38,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from cardavia.ai import find_player
 from cardavia.ai.pool import DecisionPool, Kind
@@ -67,19 +70,61 @@ def expert_cases(preset: str, count: int, seed: int) -> list[Case]:
     return cases
 
 
-async def all_at_once(pool: DecisionPool, cases: Sequence[Case]) -> float:
-    """Decisions/s with every decision submitted at once."""
-    start = time.perf_counter()
+def cpu_seconds(pids: Sequence[int]) -> float:
+    """The CPU time (user and system) the processes have used so far (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+def pids_of(pool: DecisionPool) -> list[int]:
+    """This process and the pool's processes."""
+    executor = pool._search
+    children = list(executor._processes) if isinstance(executor, ProcessPoolExecutor) else []
+    return [os.getpid(), *children]
+
+
+class Tally:
+    """The best rate of each configuration, and its mean CPU time per decision."""
+
+    def __init__(self) -> None:
+        self.best: dict[object, float] = {}
+        self.cpu: dict[object, list[float]] = {}
+
+    def add(self, key: object, decisions: int, wall: float, cpu: float) -> None:
+        self.best[key] = max(self.best.get(key, 0.0), decisions / wall)
+        self.cpu.setdefault(key, []).append(cpu / decisions)
+
+    def line(self, label: str, key: object, base: object = None, note: str = "") -> None:
+        value = self.best[key]
+        ratio = f"  ({value / self.best[base]:.2f}x{note})" if base is not None else ""
+        cpu = 1000 * statistics.fmean(self.cpu[key])
+        print(f"  {label:24}{value:7.2f} expert decisions/s  {cpu:6.0f} ms CPU each{ratio}")
+
+
+async def all_at_once(pool: DecisionPool, cases: Sequence[Case], tally: Tally, key: object) -> None:
+    """Every decision submitted at once."""
+    pids = pids_of(pool)
+    cpu, start = cpu_seconds(pids), time.perf_counter()
     await asyncio.gather(*(pool.decide("expert", o, s) for o, s in cases))
-    return len(cases) / (time.perf_counter() - start)
+    tally.add(key, len(cases), time.perf_counter() - start, cpu_seconds(pids) - cpu)
 
 
-async def one_at_a_time(pool: DecisionPool, cases: Sequence[Case]) -> float:
-    """Decisions/s with one decision at a time (each may spread its worlds)."""
-    start = time.perf_counter()
+async def one_at_a_time(
+    pool: DecisionPool, cases: Sequence[Case], tally: Tally, key: object
+) -> None:
+    """One decision at a time (each may spread its worlds)."""
+    pids = pids_of(pool)
+    cpu, start = cpu_seconds(pids), time.perf_counter()
     for observation, seed in cases:
         await pool.decide("expert", observation, seed)
-    return len(cases) / (time.perf_counter() - start)
+    tally.add(key, len(cases), time.perf_counter() - start, cpu_seconds(pids) - cpu)
 
 
 async def warm(pool: DecisionPool, cases: Sequence[Case]) -> DecisionPool:
@@ -93,20 +138,19 @@ async def in_process(cases: Sequence[Case], kind: Kind, rounds: int) -> None:
     load of other work on the machine comes and goes)."""
     modes = [(1, all_at_once), (2, all_at_once), (1, one_at_a_time), (2, one_at_a_time)]
     pools = {cores: await warm(DecisionPool(cores=cores, kind=kind), cases) for cores in (1, 2)}
-    rates: dict[tuple[int, object], float] = {}
+    tally = Tally()
     try:
         for _ in range(rounds):
             for cores, mode in modes:
-                value = await mode(pools[cores], cases)
-                rates[cores, mode] = max(rates.get((cores, mode), 0.0), value)
+                await mode(pools[cores], cases, tally, (cores, mode))
     finally:
         for pool in pools.values():
             await pool.close()
     print(f"in process (DecisionPool, kind={kind}; best of {rounds} rounds):")
-    rate("1 core, all at once", rates[1, all_at_once])
-    rate("2 cores, all at once", rates[2, all_at_once], rates[1, all_at_once])
-    rate("1 core, one at a time", rates[1, one_at_a_time])
-    rate("2 cores, one at a time", rates[2, one_at_a_time], rates[1, one_at_a_time], ", spread")
+    tally.line("1 core, all at once", (1, all_at_once))
+    tally.line("2 cores, all at once", (2, all_at_once), (1, all_at_once))
+    tally.line("1 core, one at a time", (1, one_at_a_time))
+    tally.line("2 cores, one at a time", (2, one_at_a_time), (1, one_at_a_time), ", spread")
 
 
 def kernel_work(positions: Sequence[Position]) -> float:
@@ -148,12 +192,6 @@ def calibrate(cases: Sequence[Case]) -> None:
     print(f"the machine now: pure kernel work in 2 processes at once {2 * one / two:.2f}x of 1")
 
 
-def rate(label: str, value: float, base: float | None = None, note: str = "") -> None:
-    """One line: decisions/s, and the ratio to ``base``."""
-    ratio = f"  ({value / base:.2f}x{note})" if base else ""
-    print(f"  {label:24}{value:7.2f} expert decisions/s{ratio}")
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -184,17 +222,18 @@ async def with_workers(cases: Sequence[Case], rounds: int) -> None:
         )  # fmt: skip
         workers = [start_worker(urls[count]) for count in (1, 2, 2)]
         queues = {count: DecisionQueue(url) for count, url in urls.items()}
-        rates: dict[int, float] = {}
+        tally = Tally()
+        pids = [os.getpid(), server.pid, *(worker.pid for worker in workers)]
         try:
             for queue in queues.values():
                 # Each worker imports and answers before the clock starts.
                 await asyncio.gather(*(queue.decide("expert", o, s) for o, s in cases[:4]))
             for _ in range(rounds):
                 for count, queue in queues.items():
-                    start = time.perf_counter()
+                    cpu, start = cpu_seconds(pids), time.perf_counter()
                     await asyncio.gather(*(queue.decide("expert", o, s) for o, s in cases))
-                    value = len(cases) / (time.perf_counter() - start)
-                    rates[count] = max(rates.get(count, 0.0), value)
+                    wall = time.perf_counter() - start
+                    tally.add(count, len(cases), wall, cpu_seconds(pids) - cpu)
         finally:
             for queue in queues.values():
                 await queue.close()
@@ -205,8 +244,8 @@ async def with_workers(cases: Sequence[Case], rounds: int) -> None:
             server.terminate()
             server.wait(10)
     print(f"worker processes (cardavia ai-worker --jobs 1, Redis; best of {rounds} rounds):")
-    rate("1 worker", rates[1])
-    rate("2 workers", rates[2], rates[1])
+    tally.line("1 worker", 1)
+    tally.line("2 workers", 2, 1)
 
 
 async def club_waits(cases: Sequence[Case], club_cases: Sequence[Case], kind: Kind) -> None:
@@ -222,18 +261,22 @@ async def club_waits(cases: Sequence[Case], club_cases: Sequence[Case], kind: Ki
     pool = await warm(DecisionPool(cores=2, kind=kind), cases)
     try:
         idle = await club_latencies(pool)
-        expert = asyncio.ensure_future(
-            asyncio.gather(
-                *(
-                    pool.decide("expert", o, s, client=f"t{i % 12}")
-                    for i, (o, s) in enumerate(cases)
-                )
-            )
-        )
+        stop = asyncio.Event()
+        expert_done = 0
+
+        async def table(index: int) -> None:
+            """An expert table: one decision after another until the club ones are done."""
+            nonlocal expert_done
+            while not stop.is_set():
+                observation, seed = cases[(index + expert_done) % len(cases)]
+                await pool.decide("expert", observation, seed, client=f"t{index}")
+                expert_done += 1
+
+        tables = [asyncio.ensure_future(table(i)) for i in range(12)]
         await asyncio.sleep(0.2)
         busy = await club_latencies(pool)
-        still_running = not expert.done()
-        await expert
+        stop.set()
+        await asyncio.gather(*tables)
     finally:
         await pool.close()
 
@@ -245,10 +288,7 @@ async def club_waits(cases: Sequence[Case], club_cases: Sequence[Case], kind: Ki
 
     print(f"club decisions ({len(club_cases)}, one every 20 ms, pool of 2 cores, kind={kind}):")
     print(f"  pool idle               {line(idle)}")
-    print(
-        f"  pool full of expert     {line(busy)}"
-        + ("" if still_running else "  (expert work ended first)")
-    )
+    print(f"  12 expert tables        {line(busy)}  ({expert_done} expert decisions meanwhile)")
 
 
 def main() -> None:
@@ -272,7 +312,7 @@ def main() -> None:
     if not args.skip_workers:
         asyncio.run(with_workers(cases, args.rounds))
     for kind in kinds:
-        asyncio.run(club_waits(cases * 2, club_cases, kind))
+        asyncio.run(club_waits(cases, club_cases, kind))
     calibrate(cases)
 
 
