@@ -135,10 +135,12 @@ def test_spread_worlds_give_the_serial_values(preset: str) -> None:
         cores.close()
 
 
-@pytest.mark.parametrize("kind", ["process", "thread"])
-def test_the_pool_decides_as_the_players_do(kind: Kind) -> None:
+@pytest.mark.parametrize(
+    ("kind", "spread"), [("process", True), ("thread", True), ("thread", False)]
+)
+def test_the_pool_decides_as_the_players_do(kind: Kind, spread: bool) -> None:
     async def main() -> list[tuple[Action, Action]]:
-        pool = DecisionPool(cores=3, kind=kind)
+        pool = DecisionPool(cores=3, kind=kind, spread=spread)
         try:
             pairs = []
             work = []

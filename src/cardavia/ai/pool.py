@@ -100,12 +100,16 @@ def _start_process(count: int, condition: Any, counts: Any) -> None:
 
 
 def _decide_in_process(
-    level: str, observation: Observation, seed: int, match_scores: tuple[int, int] | None
+    level: str,
+    observation: Observation,
+    seed: int,
+    match_scores: tuple[int, int] | None,
+    spread: bool = True,
 ) -> Action:
     """A search decision in a pool process, on a core of the machine, its worlds spread
     over the cores no process is using."""
     cores = _here[0]
-    with cores.hold(), lending(cores):
+    with cores.hold(), lending(cores if spread else None):
         return decide_here(level, observation, seed, match_scores)
 
 
@@ -127,9 +131,12 @@ class DecisionPool:
         per_client: int | None = None,
         queue: DecisionQueue | None = None,
         kind: Kind = "process",
+        spread: bool = True,
     ) -> None:
         count = cores or machine_cores()
         self.kind: Kind = kind
+        self.spread = spread
+        """Whether a decision spreads its worlds over the idle cores (the same result)."""
         self._context = multiprocessing.get_context("spawn")
         if kind == "process":
             self._condition: Any = self._context.Condition()
@@ -223,8 +230,9 @@ class DecisionPool:
             )  # fmt: skip
         try:
             return await loop.run_in_executor(
-                self._search_executor(), _decide_in_process, level, observation, seed, match_scores
-            )
+                self._search_executor(),
+                _decide_in_process, level, observation, seed, match_scores, self.spread,
+            )  # fmt: skip
         except BrokenProcessPool:
             # A pool process died (killed, out of memory): start new ones and try once more.
             broken, self._search = self._search, None
@@ -233,8 +241,9 @@ class DecisionPool:
             with self._condition:
                 self._counts[0], self._counts[1] = self.cores.count, 0
             return await loop.run_in_executor(
-                self._search_executor(), _decide_in_process, level, observation, seed, match_scores
-            )
+                self._search_executor(),
+                _decide_in_process, level, observation, seed, match_scores, self.spread,
+            )  # fmt: skip
 
     def _decide_on_a_core(
         self,
@@ -243,7 +252,7 @@ class DecisionPool:
         seed: int,
         match_scores: tuple[int, int] | None,
     ) -> Action:
-        with self.cores.hold(), lending(self.cores):
+        with self.cores.hold(), lending(self.cores if self.spread else None):
             return decide_here(level, observation, seed, match_scores)
 
     async def close(self) -> None:
