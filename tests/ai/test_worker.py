@@ -201,6 +201,20 @@ def test_a_worker_without_a_url_says_so() -> None:
     assert "no Redis URL" in done.stderr
 
 
+def test_with_redis_down_the_pool_decides_here() -> None:
+    observation = observations("coinche", 13, 1)[0]
+
+    async def main() -> object:
+        url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+        pool = DecisionPool.from_env({"CARDAVIA_REDIS_URL": url})
+        try:
+            return await pool.decide("strong", observation, 4)
+        finally:
+            await pool.close()
+
+    assert asyncio.run(main()) == decide_here("strong", observation, 4)
+
+
 def test_without_a_redis_url_everything_stays_here() -> None:
     async def main() -> None:
         pool = DecisionPool.from_env({})

@@ -34,12 +34,15 @@ Two lanes, so that cheap decisions never wait behind costly ones:
 With ``CARDAVIA_REDIS_URL`` set (:meth:`DecisionPool.from_env`), the search lane sends its
 decisions to a queue on Redis instead, served by ``cardavia ai-worker`` processes on any
 machine (:mod:`cardavia.ai.worker`): AI capacity grows by adding workers. The queue is arq's
-(see :mod:`cardavia.ai.worker` for why). Without it, everything runs in this process.
+(see :mod:`cardavia.ai.worker` for why). Without it, everything runs in this process; with
+it, should Redis be unreachable, the decision is made in this process (the same one) and a
+warning logged.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import random
@@ -61,6 +64,8 @@ CHEAP_LEVELS: Final = frozenset({"beginner", "club"})
 """The levels decided in their own lane, always in this process."""
 
 REDIS_URL_VARIABLE: Final = "CARDAVIA_REDIS_URL"
+
+log = logging.getLogger(__name__)
 
 Kind = Literal["process", "thread"]
 """How the search lane runs its decisions here: in processes of their own (the default:
@@ -221,7 +226,13 @@ class DecisionPool:
         match_scores: tuple[int, int] | None,
     ) -> Action:
         if self.queue is not None:
-            return await self.queue.decide(level, observation, seed, match_scores)
+            from cardavia.ai.worker import QueueUnreachableError
+
+            try:
+                return await self.queue.decide(level, observation, seed, match_scores)
+            except QueueUnreachableError:
+                # Redis is down: the game goes on, decided here (the same decision).
+                log.warning("the AI queue is unreachable: deciding in this process")
         loop = asyncio.get_running_loop()
         if self.kind == "thread":
             return await loop.run_in_executor(

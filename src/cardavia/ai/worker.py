@@ -38,6 +38,7 @@ from typing import Any, Final, cast
 from arq import create_pool
 from arq.connections import ArqRedis, RedisSettings
 from arq.worker import Worker, func
+from redis.exceptions import RedisError
 
 from cardavia.ai.pool import REDIS_URL_VARIABLE, DecisionPool, Kind, machine_cores
 from cardavia.belote.actions import Action
@@ -57,11 +58,16 @@ looks for a result: a decision's latency through the queue is about this much mo
 log = logging.getLogger(__name__)
 
 
+class QueueUnreachableError(ConnectionError):
+    """Redis could not be reached to queue a decision (nothing was queued)."""
+
+
 class DecisionQueue:
     """The web process's end: sends decisions to the queue and awaits their results."""
 
     def __init__(self, url: str, *, timeout: float = JOB_TIMEOUT) -> None:
         self.settings = RedisSettings.from_dsn(url)
+        self.settings.conn_retries = 0  # Redis down: say so at once (the pool decides here)
         self.timeout = timeout
         self._redis: ArqRedis | None = None
         self._connecting = asyncio.Lock()
@@ -81,17 +87,21 @@ class DecisionQueue:
         match_scores: tuple[int, int] | None = None,
     ) -> Action:
         """A worker's decision (:func:`cardavia.ai.pool.decide_here`); ``TimeoutError`` if
-        none answers within :attr:`timeout`; a worker's exception is raised here."""
-        redis = await self.redis()
-        job = await redis.enqueue_job(
-            "decide",
-            level,
-            observation,
-            seed,
-            match_scores,
-            _queue_name=QUEUE_NAME,
-            _expires=timedelta(seconds=self.timeout),
-        )
+        none answers within :attr:`timeout`, ``QueueUnreachableError`` if Redis cannot be
+        reached; a worker's exception is raised here."""
+        try:
+            redis = await self.redis()
+            job = await redis.enqueue_job(
+                "decide",
+                level,
+                observation,
+                seed,
+                match_scores,
+                _queue_name=QUEUE_NAME,
+                _expires=timedelta(seconds=self.timeout),
+            )
+        except (OSError, RedisError) as error:
+            raise QueueUnreachableError(f"the AI queue on Redis: {error}") from error
         assert job is not None  # no job id is given, so it is never a duplicate
         try:
             result = await job.result(timeout=self.timeout, poll_delay=POLL_DELAY)
@@ -176,4 +186,11 @@ if __name__ == "__main__":
     main()
 
 
-__all__ = ["QUEUE_NAME", "DecisionQueue", "decide_job", "main", "make_worker"]
+__all__ = [
+    "QUEUE_NAME",
+    "DecisionQueue",
+    "QueueUnreachableError",
+    "decide_job",
+    "main",
+    "make_worker",
+]
