@@ -242,6 +242,20 @@ def test_one_client_waits_behind_its_own_cap(gate: _Gate) -> None:
     asyncio.run(main())
 
 
+def test_start_starts_the_processes() -> None:
+    async def main() -> int:
+        pool = DecisionPool(cores=2, kind="process")
+        try:
+            await pool.start()
+            executor = pool._search
+            assert isinstance(executor, ProcessPoolExecutor)
+            return len(executor._processes)
+        finally:
+            await pool.close()
+
+    assert asyncio.run(main()) == 2
+
+
 def test_the_process_pool_outlives_a_killed_process() -> None:
     observation = observations("coinche", 12, 1)[0]
     expected = decide_here("strong", observation, 3)

@@ -3,6 +3,7 @@
 The web layer awaits one function for every computer decision::
 
     pool = DecisionPool.from_env()          # once, at start-up
+    await pool.start()                      # (optional) its processes started now
     action = await pool.decide("expert", observation, seed, match_scores=(500, 820),
                                client=game_id)
     await pool.close()                      # at shut-down
@@ -102,6 +103,12 @@ _here: list[Cores] = []
 
 def _start_process(count: int, condition: Any, counts: Any) -> None:
     _here.append(Cores(count, condition=condition, counts=counts))
+    for level in ("strong", "expert"):  # imported now rather than at the first decision
+        find_player(level)
+
+
+def _ready() -> bool:
+    return True
 
 
 def _decide_in_process(
@@ -174,6 +181,17 @@ class DecisionPool:
             else:
                 self._search = ThreadPoolExecutor(count, thread_name_prefix="cardavia-ai")
         return self._search
+
+    async def start(self) -> None:
+        """Start the search lane's processes now (a second or two), rather than at the first
+        search decision: call it at the site's start-up."""
+        if self.queue is None and self.kind == "process":
+            loop = asyncio.get_running_loop()
+            executor = self._search_executor()
+            # One call per process: the executor starts a process for each call it cannot
+            # give to an idle one.
+            calls = [loop.run_in_executor(executor, _ready) for _ in range(self.cores.count)]
+            await asyncio.gather(*calls)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> DecisionPool:
