@@ -27,7 +27,11 @@ Two lanes, so that cheap decisions never wait behind costly ones:
   releases the GIL; the same decision, nodes and worlds as serial). Processes rather than
   threads because half of an expert decision is Python (the reading of the bids, the
   scoring), which the threads of one process run one at a time, and which would hold up
-  the event loop of the web process; ``kind="thread"`` keeps the lane in this process. A
+  the event loop of the web process; ``kind="thread"`` keeps the lane in this process (for
+  tests with levels registered on the fly, which the processes would not know). The
+  processes are spawned, so the program's main module must be importable without side
+  effects (multiprocessing's ``if __name__ == "__main__"`` rule; ``cardavia serve`` and
+  uvicorn are). A
   client has at most ``per_client`` search decisions running or queued at a time (by
   default half the cores, at least one): its other tables wait behind its own work, not
   everyone's.
