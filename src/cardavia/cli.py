@@ -828,5 +828,19 @@ def serve_site(
     )
 
 
+@app.command("ai-worker")
+def ai_worker(
+    redis_url: Annotated[
+        str, typer.Option(help="The Redis URL of the queue (default: $CARDAVIA_REDIS_URL).")
+    ] = "",
+    jobs: Annotated[int, typer.Option(help="Decisions at once (default: the cores).")] = 0,
+) -> None:
+    """Run an AI worker: decide the computer players' moves from the queue on Redis
+    (cardavia.ai.worker), so that AI capacity grows with the workers started."""
+    from cardavia.ai.worker import main as worker_main
+
+    worker_main([*(["--redis-url", redis_url] if redis_url else []), "--jobs", str(jobs)])
+
+
 if __name__ == "__main__":
     app()

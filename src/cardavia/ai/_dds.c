@@ -19,9 +19,11 @@
  * A position is the tuple (hand N, hand E, hand S, hand W, trick bytes, leader, capot bits):
  * capot bit 0, N-S has taken every trick of the deal so far; bit 1, E-W.
  *
- * The module keeps one transposition table for the process, each entry stamped with the
- * call that wrote it, so that a call never reads another's. It is not reentrant: the GIL is
- * held throughout.
+ * Each thread keeps its own transposition table (allocated on its first search, freed when
+ * the thread ends), each entry stamped with the call that wrote it, so that a call never
+ * reads another's; the unpacked tables of the last contract and the figures of the last
+ * search are per thread too. A search runs with the GIL released, so searches in several
+ * threads run in parallel, and each gives exactly what it gives alone (the tests check it).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -29,6 +31,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define THREAD_LOCAL __thread
+#else
+#define THREAD_LOCAL _Thread_local
+#endif
 
 #define NO_TRUMP 4
 #define ALL_TRUMP 5
@@ -85,9 +94,9 @@ static uint32_t read_u32(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static Game cached_game;
-static uint8_t cached_params[PARAMS_SIZE];
-static int have_cached_game = 0;
+static THREAD_LOCAL Game cached_game;
+static THREAD_LOCAL uint8_t cached_params[PARAMS_SIZE];
+static THREAD_LOCAL int have_cached_game = 0;
 
 /* The tables of a params string (the last is kept: calls come in runs of one contract). */
 static const Game *parse_game(PyObject *params) {
@@ -369,18 +378,29 @@ typedef struct {
 
 #define TABLE_BITS 20 /* 1Mi entries of 32 bytes (32 MiB), in buckets of 4 (two cache lines) */
 #define BUCKET 4
-static Entry *table = NULL;
-static uint32_t current_call = 0;
-static long long last_nodes = 0, last_evictions = 0, evictions = 0;
+static THREAD_LOCAL Entry *table = NULL;
+static THREAD_LOCAL uint32_t current_call = 0;
+static THREAD_LOCAL long long last_nodes = 0, last_evictions = 0, evictions = 0;
+
+/* The key whose destructor frees a thread's table when the thread ends (the memory block
+ * as allocated; `table` is it aligned to a cache line). */
+static pthread_key_t table_key;
+static pthread_once_t table_key_once = PTHREAD_ONCE_INIT;
+static int table_key_failed = 0;
+
+static void make_table_key(void) { table_key_failed = pthread_key_create(&table_key, free) != 0; }
 
 static int table_ready(void) {
     if (table) return 1;
+    pthread_once(&table_key_once, make_table_key);
     size_t size = ((size_t)1 << TABLE_BITS) * sizeof(Entry);
-    void *memory = calloc(1, size + 64); /* never freed: the table lives with the process */
+    void *memory = calloc(1, size + 64);
     if (!memory) {
         PyErr_NoMemory();
         return 0;
     }
+    /* freed with the thread; the main thread's lives with the process */
+    if (!table_key_failed) pthread_setspecific(table_key, memory);
     table = (Entry *)(((uintptr_t)memory + 63) & ~(uintptr_t)63); /* buckets on cache lines */
     return 1;
 }
@@ -622,7 +642,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     Search s;
     if (!PyArg_ParseTuple(args, "SOi", &params, &state, &side)) return NULL;
     if (!start(params, state, side, &s)) return NULL;
-    int value = exact(&s, upper_bound(&s) / 2);
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    value = exact(&s, upper_bound(&s) / 2);
+    Py_END_ALLOW_THREADS
     finish(&s);
     return PyLong_FromLong(value);
 }
@@ -633,7 +656,10 @@ static PyObject *py_reaches(PyObject *self, PyObject *args) {
     Search s;
     if (!PyArg_ParseTuple(args, "SOii", &params, &state, &side, &target)) return NULL;
     if (!start(params, state, side, &s)) return NULL;
-    int value = search(&s, target);
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    value = search(&s, target);
+    Py_END_ALLOW_THREADS
     finish(&s);
     return PyBool_FromLong(value >= target);
 }
@@ -650,6 +676,7 @@ static PyObject *py_solve_root(PyObject *self, PyObject *args) {
     int values[32], known[32] = {0};
     uint8_t list[8];
     int count = moves(&s, legal, -1, list), guess = upper_bound(&s) / 2;
+    Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < count; i++) {
         int card = list[i], points = 0;
         Undo u;
@@ -660,6 +687,7 @@ static PyObject *py_solve_root(PyObject *self, PyObject *args) {
         known[card] = 1;
         guess = values[card];
     }
+    Py_END_ALLOW_THREADS
     /* the cards left out as equivalent, strongest first, take the value of the card above */
     for (int strength = 7; strength >= 0; strength--)
         for (int suit = 0; suit < 4; suit++) {
@@ -705,6 +733,7 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
     }
     uint64_t rng = seed;
     long long totals[2] = {0, 0};
+    Py_BEGIN_ALLOW_THREADS
     for (long long i = 0; i < n; i++) {
         Search s = begin;
         while (!is_over(&s)) {
@@ -719,6 +748,7 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
             if (side >= 0) totals[side] += points;
         }
     }
+    Py_END_ALLOW_THREADS
     return Py_BuildValue("(LL)", totals[0], totals[1]);
 }
 
@@ -738,7 +768,7 @@ static PyMethodDef methods[] = {
     {"playouts", py_playouts, METH_VARARGS,
      "playouts(params, position, n, seed) -> total points (N-S, E-W) of n random playouts"},
     {"stats", py_stats, METH_NOARGS,
-     "stats() -> (nodes, table replacements) of the last search"},
+     "stats() -> (nodes, table replacements) of this thread's last search"},
     {NULL, NULL, 0, NULL},
 };
 

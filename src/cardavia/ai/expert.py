@@ -31,12 +31,15 @@ from __future__ import annotations
 import random
 import statistics
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass
+from functools import partial
 from math import sqrt
 from typing import Final
 
 from cardavia.ai.bidding import likelihood
 from cardavia.ai.resampling import systematic
+from cardavia.ai.spread import in_order
 from cardavia.ai.strong import StrongPlayer, root_values, worlds_for
 from cardavia.ai.worlds import Hands, sample_worlds
 from cardavia.belote.actions import Action, Play
@@ -338,18 +341,22 @@ class ExpertPlayer(StrongPlayer):
         solved: dict[Hands, dict[Card, float]] = {}
         outcomes: list[dict[Card, float]] = []
         nodes = 0
-        for index, world in enumerate(worlds):
-            # Past the first worlds or the first budget, go on only while the choice is close.
-            spent = len(outcomes) >= 2 and nodes >= self.node_budget
-            if (index >= count or spent) and (
-                is_clear(outcomes) or nodes >= self.node_budget + self.close_budget
-            ):
-                break
-            if world not in solved:
-                points, work = root_values(observation, world)
-                nodes += work
-                solved[world] = {card: value(already + p) for card, p in points.items()}
-            outcomes.append(solved[world])
+        # Each distinct world solved once, in order, ahead of time on the decision pool's
+        # spare cores (:func:`cardavia.ai.spread.in_order`: the same result as alone).
+        distinct = list(dict.fromkeys(worlds))
+        with closing(in_order(partial(root_values, observation), distinct)) as results:
+            for index, world in enumerate(worlds):
+                # Past the first worlds or the first budget, go on only while it is close.
+                spent = len(outcomes) >= 2 and nodes >= self.node_budget
+                if (index >= count or spent) and (
+                    is_clear(outcomes) or nodes >= self.node_budget + self.close_budget
+                ):
+                    break
+                if world not in solved:
+                    points, work = next(results)
+                    nodes += work
+                    solved[world] = {card: value(already + p) for card, p in points.items()}
+                outcomes.append(solved[world])
         return {card: statistics.fmean(o[card] for o in outcomes) for card in outcomes[0]}
 
 

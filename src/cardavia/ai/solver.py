@@ -186,8 +186,10 @@ def kernel_legal_mask(position: Position) -> int:
 
 
 def kernel_stats() -> tuple[int, int]:
-    """The nodes the C kernel's last search visited, and how many transposition-table
-    entries of that search it had to overwrite (for the benchmark and the tests)."""
+    """The nodes the C kernel's last search in this thread visited, and how many
+    transposition-table entries of that search it had to overwrite (for the node budgets,
+    the benchmark and the tests). The kernel keeps its table per thread and releases the
+    GIL while it searches, so searches in several threads run in parallel."""
     return _kernel().stats()
 
 

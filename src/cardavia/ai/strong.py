@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
+from functools import partial
 
 from cardavia.ai.bidding import EXPERT_BIDDING, STRONG_BIDDING, BiddingBudget, bid_by_simulation
 from cardavia.ai.club import ClubPlayer
 from cardavia.ai.player import Player, with_declarations
 from cardavia.ai.solver import Position, kernel_stats, solve_root
+from cardavia.ai.spread import in_order
 from cardavia.ai.worlds import sample_worlds
 from cardavia.belote.actions import Action, Play
 from cardavia.belote.cards import Card
@@ -87,18 +90,20 @@ def card_values(
 
     With ``node_budget``, worlds are solved in order until the solver has visited that many
     nodes (at least ``min_worlds``): a budget in work rather than in time, so that a decision
-    stays quick on hard deals and is still the same on every machine.
+    stays quick on hard deals and is still the same on every machine, and on any number of
+    cores (:func:`cardavia.ai.spread.in_order`).
     """
     totals: dict[Card, float] = {}
     nodes = solved = 0
-    for world in worlds:
-        if node_budget is not None and solved >= min_worlds and nodes >= node_budget:
-            break
-        values, work = root_values(observation, world)
-        for card, value in values.items():
-            totals[card] = totals.get(card, 0.0) + value
-        nodes += work
-        solved += 1
+    # Solved in order, ahead of time on the decision pool's spare cores (the same result).
+    with closing(in_order(partial(root_values, observation), worlds)) as results:
+        for values, work in results:
+            if node_budget is not None and solved >= min_worlds and nodes >= node_budget:
+                break
+            for card, value in values.items():
+                totals[card] = totals.get(card, 0.0) + value
+            nodes += work
+            solved += 1
     return {card: total / solved for card, total in totals.items()} if solved else {}
 
 
