@@ -85,10 +85,13 @@ def test_best_in_expectation_but_losing_double_dummy_is_bad_luck() -> None:
     )
     assert review.double_dummy_cost > 100
     assert review.verdict == "bad_luck"
-    # The card that won in the deal was, from N's view, a mistake.
+    # The card that won in the deal was worse from N's view, but within the worlds' noise:
+    # neither a mistake nor bad luck.
     lucky = review_card(state, parse_card("8H"), number=0, facts=DealFacts(), seed=1, worlds=40)
     assert lucky.double_dummy_cost == 0
-    assert lucky.verdict == "mistake"
+    assert lucky.seat_view_best == parse_card("TD")
+    assert 0 < lucky.seat_view_cost < 2 * lucky.seat_view_error
+    assert lucky.verdict == "best"
 
 
 def test_the_seat_view_reads_no_hidden_card() -> None:
@@ -136,7 +139,7 @@ def test_the_moments_give_the_better_card_and_its_line() -> None:
     after = state.apply(actions[0])
     line, _ = best_line(after)
     actions += [Play(seat, card) for seat, card in line]
-    analysis = analyse_play(state, actions, seed=1, worlds=10)
+    analysis = analyse_play(state, actions, seed=1, worlds=40)
     assert len(analysis.cards) == 8
     assert analysis.cards[0].verdict == "mistake"
     (moment,) = analysis.moments
@@ -174,7 +177,9 @@ def test_a_whole_deal_is_analysed_the_same_from_a_seed(club_deal: Record) -> Non
         if review.verdict == "forced":
             assert len(legal) == 1
         assert review.double_dummy_cost >= 0 and review.seat_view_cost >= 0
-        assert (review.verdict == "mistake") == (review.seat_view_cost > one.margin)
+        assert (review.verdict == "mistake") == (
+            review.seat_view_cost > max(one.margin, 2 * review.seat_view_error)
+        )
         if review.verdict == "bad_luck":
             assert review.double_dummy_cost > 0
     # The last trick is forced; the first lead is not.

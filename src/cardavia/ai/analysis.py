@@ -11,7 +11,8 @@ contract costs the contract), in two lights:
   light never reads a hidden card: it is given the seat's observation only.
 
 A card's cost is how much less it scores than the best legal card in that light. A card is a
-**mistake** only when its seat-view cost is beyond :data:`MISTAKE_MARGIN`; a card that was
+**mistake** only when its seat-view cost is beyond :data:`MISTAKE_MARGIN` (and beyond the
+worlds' noise); a card that was
 best (within the margin) from its seat's view but cost something double-dummy is **bad
 luck**: the cards lay against it. "The moments of the deal" are the decisions that moved the
 score most double-dummy, each with the better card and the double-dummy line that follows it.
@@ -27,8 +28,10 @@ generator, seeded by the seed and the decision's number.
 from __future__ import annotations
 
 import random
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import sqrt
 from typing import Final, Literal
 
 from cardavia.ai.expert import belote_points, known_announcements
@@ -48,18 +51,18 @@ from cardavia.belote.scoring import capot_value, deal_outcome, deal_points, roun
 
 MISTAKE_MARGIN: Final = 10
 """A card is a mistake when, from its seat's view, it scores more than this many points of
-the deal's score below the best card (the worlds' noise and the rounding of scores stay
-under it)."""
+the deal's score below the best card (the rounding of scores stays under it), and more than
+twice the standard error of that difference over the worlds (the worlds' noise)."""
 
-VIEW_WORLDS: Final = 6
+VIEW_WORLDS: Final = 8
 """Worlds for a seat-view decision early in the deal (more later, when each costs less)."""
 
-VIEW_NODES: Final = 400_000
+VIEW_NODES: Final = 1_000_000
 """The solver's work for one seat-view decision, in nodes: once spent (and at least
 :data:`MIN_WORLDS` solved), the worlds left are not solved. A budget in work, not time, so
 that the analysis is the same on every machine."""
 
-MIN_WORLDS: Final = 3
+MIN_WORLDS: Final = 4
 
 MOMENTS: Final = 3
 """How many moments of the deal are kept."""
@@ -186,6 +189,30 @@ def world_margins(
     return margins, nodes
 
 
+def seat_outcomes(
+    observation: Observation,
+    rng: random.Random,
+    *,
+    worlds: int = VIEW_WORLDS,
+    node_budget: int = VIEW_NODES,
+) -> list[dict[Card, int]]:
+    """The score margin of each legal card in each world solved, the worlds drawn
+    consistently with ``observation`` (more of them later in the deal, while the node budget
+    lasts). Only the observation is read: never a hidden card."""
+    tricks_left = 8 - len(observation.tricks)
+    count = worlds if tricks_left >= 7 else worlds * 2 if tricks_left >= 5 else worlds * 4
+    facts = DealFacts.of_observation(observation)
+    outcomes: list[dict[Card, int]] = []
+    nodes = 0
+    for world in observation.sample_worlds(rng, count):
+        if len(outcomes) >= MIN_WORLDS and nodes >= node_budget:
+            break
+        margins, work = world_margins(observation, world, facts)
+        outcomes.append(margins)
+        nodes += work
+    return outcomes
+
+
 def seat_view(
     observation: Observation,
     rng: random.Random,
@@ -193,23 +220,20 @@ def seat_view(
     worlds: int = VIEW_WORLDS,
     node_budget: int = VIEW_NODES,
 ) -> tuple[dict[Card, float], int]:
-    """The mean score margin of each legal card over worlds consistent with ``observation``
-    (more worlds later in the deal), and how many worlds were solved. Only the observation
-    is read: never a hidden card."""
-    tricks_left = 8 - len(observation.tricks)
-    count = worlds if tricks_left >= 7 else worlds * 2 if tricks_left >= 5 else worlds * 4
-    facts = DealFacts.of_observation(observation)
-    totals: dict[Card, float] = {}
-    nodes = solved = 0
-    for world in observation.sample_worlds(rng, count):
-        if solved >= MIN_WORLDS and nodes >= node_budget:
-            break
-        margins, work = world_margins(observation, world, facts)
-        for card, margin in margins.items():
-            totals[card] = totals.get(card, 0.0) + margin
-        nodes += work
-        solved += 1
-    return ({card: total / solved for card, total in totals.items()} if solved else {}), solved
+    """The mean score margin of each legal card over the worlds of :func:`seat_outcomes`,
+    and how many worlds were solved."""
+    outcomes = seat_outcomes(observation, rng, worlds=worlds, node_budget=node_budget)
+    if not outcomes:
+        return {}, 0
+    return {c: statistics.fmean(o[c] for o in outcomes) for c in outcomes[0]}, len(outcomes)
+
+
+def _error(outcomes: Sequence[dict[Card, int]], best: Card, card: Card) -> float:
+    """The standard error of the mean of ``best``'s lead over ``card`` across the worlds."""
+    if len(outcomes) < 2:
+        return 0.0
+    differences = [o[best] - o[card] for o in outcomes]
+    return statistics.stdev(differences) / sqrt(len(differences))
 
 
 # -- the data -------------------------------------------------------------------------------
@@ -243,6 +267,9 @@ class CardReview:
     seat_view_best: Card
     seat_view_cost: float
     """Deal-score points lost against the best card, from the seat's view."""
+    seat_view_error: float
+    """The standard error of :attr:`seat_view_cost` over the worlds: a mistake's cost is
+    beyond twice it, as well as beyond the margin."""
     verdict: Verdict
 
     @property
@@ -352,11 +379,12 @@ def review_card(
         value = actual[card]
         return CardReview(
             number, seat, card, (CardValue(card, value, float(value)),), 0,
-            card, 0, card, 0.0, "forced",
+            card, 0, card, 0.0, 0.0, "forced",
         )  # fmt: skip
-    view, solved = seat_view(
+    outcomes = seat_outcomes(
         observation, _rng(seed, "card", number), worlds=worlds, node_budget=node_budget
     )
+    view = {c: statistics.fmean(o[c] for o in outcomes) for c in legal}
     points = table_for(state.rules, observation.contract.strain).points  # type: ignore[union-attr]
 
     def best_of(values: dict[Card, float] | dict[Card, int]) -> Card:
@@ -366,8 +394,9 @@ def review_card(
     dd_best, view_best = best_of(actual), best_of(view)
     dd_cost = actual[dd_best] - actual[card]
     view_cost = round(view[view_best] - view[card], 6)
+    error = round(_error(outcomes, view_best, card), 6)
     verdict: Verdict
-    if view_cost > margin:
+    if view_cost > margin and view_cost > 2 * error:
         verdict = "mistake"
     elif dd_cost > 0:
         verdict = "bad_luck"
@@ -375,8 +404,9 @@ def review_card(
         verdict = "best"
     values = tuple(CardValue(c, actual[c], round(view[c], 6)) for c in sorted(legal))
     return CardReview(
-        number, seat, card, values, solved, dd_best, dd_cost, view_best, view_cost, verdict
-    )
+        number, seat, card, values, len(outcomes), dd_best, dd_cost, view_best, view_cost,
+        error, verdict,
+    )  # fmt: skip
 
 
 def best_line(state: DealState) -> tuple[tuple[tuple[Seat, Card], ...], DealState]:
