@@ -104,11 +104,11 @@ class DealFacts:
         return cls(result.belote, result.announcements)
 
 
-def score_margin(
+def deal_margin(
     rules: Rules,
     contract: Contract,
-    team: Team,
     *,
+    team: Team,
     before: tuple[int, int],
     value: int,
     remaining: int,
@@ -179,8 +179,8 @@ def world_margins(
     capot_open = _capot_open(observation, world)
     team = observation.seat.team
     margins = {
-        card: score_margin(
-            observation.rules, contract, team,
+        card: deal_margin(
+            observation.rules, contract, team=team,
             before=observation.points, value=value, remaining=remaining,
             capot_open=capot_open, facts=facts,
         )
@@ -642,9 +642,9 @@ __all__ = [
     "analyse_play",
     "best_line",
     "contract_values",
+    "deal_margin",
     "review_bidding",
     "review_card",
-    "score_margin",
     "seat_view",
     "text_report",
     "world_margins",
