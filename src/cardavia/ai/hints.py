@@ -134,7 +134,8 @@ def _trump_card(table: TrickTable, *, rank: int) -> Card | None:
     return None if suit is None else int(suit) * 8 + rank
 
 
-def _bid_reason(action: Action) -> Reason:
+def bid_reason(action: Action) -> Reason:
+    """Why a bid: what the simulation found it pays (the reason codes of bids)."""
     if isinstance(action, Pass):
         return Reason("pass_pays")
     if isinstance(action, Coinche | Surcoinche):
@@ -162,7 +163,7 @@ def hint(
         action = bid_by_simulation(observation, rng, STRONG_BIDDING)
         if action is None or action not in observation.legal_actions:
             action = ClubPlayer().decide(observation, rng)
-        return Hint(action, _bid_reason(action))
+        return Hint(action, bid_reason(action))
     contract = observation.contract
     assert contract is not None
     table = table_for(observation.rules, contract.strain)
@@ -184,4 +185,4 @@ def hint(
     )
 
 
-__all__ = ["HINT_NODES", "REASONS", "Hint", "Reason", "hint", "play_reason"]
+__all__ = ["HINT_NODES", "REASONS", "Hint", "Reason", "bid_reason", "hint", "play_reason"]

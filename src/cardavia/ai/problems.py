@@ -1,13 +1,16 @@
-"""Training problems: positions from deals the computer players play where one card is
-clearly best from the seat's view, each with its solution, theme and explanation.
+"""Training problems: positions from deals the computer players play where one card (or
+one bid) is clearly best from the seat's view, each with its solution, theme and explanation.
 
 A candidate is every decision of a deal with two legal cards or more. It is kept when, over
 many worlds drawn consistently with the seat's observation (never the hidden cards), the best
 card's mean deal-score margin is ahead of the second's by :data:`PROBLEM_MARGIN` or more, and
 by more than twice the standard error of that difference
-(:func:`cardavia.ai.expert.is_clear`). The worlds come from a generator seeded by the
-problem's seed, so that :func:`check_problem` finds the same values again with the solver:
-the test suite re-checks every committed problem that way.
+(:func:`cardavia.ai.expert.is_clear`). Bidding problems are found the same way among the
+actions the bidding simulation considers (:func:`cardavia.ai.bidding.evaluate`: each deal
+drawn, the bidding finished by the club player's rules, the contract valued by the solver
+and its playouts). The worlds come from a generator seeded by the problem's seed, so that
+:func:`check_problem` finds the same values again with the solver: the test suite re-checks
+every committed problem that way.
 
 The committed set (``cardavia/teach/data/problems.json``) is made by::
 
@@ -16,7 +19,9 @@ The committed set (``cardavia/teach/data/problems.json``) is made by::
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import random
 import statistics
 import sys
@@ -26,8 +31,10 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from cardavia.ai.analysis import DealFacts, world_margins
+from cardavia.ai.bidding import STRONG_BIDDING, candidates, draw_worlds, evaluate
+from cardavia.ai.club import ClubPlayer
 from cardavia.ai.expert import is_clear
-from cardavia.ai.hints import play_reason
+from cardavia.ai.hints import bid_reason, play_reason
 from cardavia.ai.player import find_player
 from cardavia.ai.strong import legal_cards
 from cardavia.belote.actions import Action, Play, parse_action
@@ -42,6 +49,9 @@ PROBLEM_MARGIN: Final = 20
 
 PROBLEM_WORLDS: Final = 24
 """The worlds a problem is judged on."""
+
+BID_WORLDS: Final = 40
+"""The deals a bidding problem is judged on."""
 
 Theme = Literal["leads", "trumping", "last_tricks", "defence", "bidding", "play"]
 """What a problem teaches (``play``: the taker's side, none of the others)."""
@@ -61,15 +71,17 @@ class Problem:
     deck: tuple[Card, ...]
     actions: tuple[Action, ...]
     seat: Seat
-    solution: Card
+    solution: Action
+    """The card to play (a :class:`Play`, without announcements) or the bid."""
     theme: Theme
     explanation: str
     """A reason code of :data:`cardavia.ai.hints.REASONS`."""
     arguments: tuple[tuple[str, str | int | float], ...]
     margin: float
-    """The mean deal-score gap between the solution and the second best card."""
-    values: tuple[tuple[Card, float], ...]
-    """Each legal card's mean deal-score margin for the seat's team over the worlds."""
+    """The mean deal-score gap between the solution and the second best action."""
+    values: tuple[tuple[Action, float], ...]
+    """Each action's mean deal-score margin for the seat's team over the worlds: every legal
+    card, or the bids the simulation considers."""
     seed: int
     worlds: int
 
@@ -86,12 +98,12 @@ class Problem:
             "deck": " ".join(card_code(c) for c in self.deck),
             "actions": [str(a) for a in self.actions],
             "seat": self.seat.name,
-            "solution": card_code(self.solution),
+            "solution": str(self.solution),
             "theme": self.theme,
             "explanation": self.explanation,
             "arguments": dict(self.arguments),
             "margin": self.margin,
-            "values": {card_code(c): v for c, v in self.values},
+            "values": {str(a): v for a, v in self.values},
             "seed": self.seed,
             "worlds": self.worlds,
         }
@@ -105,12 +117,12 @@ class Problem:
             deck=tuple(parse_card(c) for c in str(data["deck"]).split()),
             actions=tuple(parse_action(a) for a in data["actions"]),
             seat=Seat[data["seat"]],
-            solution=parse_card(data["solution"]),
+            solution=parse_action(data["solution"]),
             theme=data["theme"],
             explanation=str(data["explanation"]),
             arguments=tuple(data["arguments"].items()),
             margin=float(data["margin"]),
-            values=tuple((parse_card(c), float(v)) for c, v in data["values"].items()),
+            values=tuple((parse_action(a), float(v)) for a, v in data["values"].items()),
             seed=int(data["seed"]),
             worlds=int(data["worlds"]),
         )
@@ -151,41 +163,110 @@ def theme_of(observation: Observation, card: Card) -> Theme:
     return "play"
 
 
+def judge_bid(
+    observation: Observation, seed: int, worlds: int = BID_WORLDS
+) -> tuple[dict[Action, float], float, bool]:
+    """The bidding simulation's mean score margin of each action it considers, over
+    ``worlds`` deals drawn from the observation (by a generator seeded with ``seed``), the gap
+    between the best two, and whether the best is ahead by more than twice the standard
+    error of that gap."""
+    budget = dataclasses.replace(STRONG_BIDDING, worlds=worlds)
+    actions = candidates(observation, budget)
+    baseline = ClubPlayer().decide(observation, random.Random(0))
+    if baseline not in actions:
+        actions.append(baseline)
+    if len(actions) < 2:
+        return {}, 0.0, False
+    drawn = draw_worlds(observation, random.Random(f"problem:{seed}"), budget)
+    estimates = evaluate(observation, actions, drawn, budget)
+    means = {action: round(estimate.mean, 3) for action, estimate in estimates.items()}
+    best, second = sorted(actions, key=lambda a: -means[a])[:2]
+    gains = [
+        a - b for a, b in zip(estimates[best].by_world, estimates[second].by_world, strict=True)
+    ]
+    gap = round(means[best] - means[second], 3)
+    error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.inf
+    return means, gap, gap > 2 * error
+
+
+def _card_problem(
+    final: DealState, state: DealState, number: int, seat: Seat, seed: int, worlds: int
+) -> Problem | None:
+    observation = state.observation(seat)
+    values, gap, clear = judge(observation, seed, worlds)
+    if gap < PROBLEM_MARGIN or not clear:
+        return None
+    best = max(values, key=lambda c: values[c])
+    assert observation.contract is not None
+    table = table_for(observation.rules, observation.contract.strain)
+    reason = play_reason(observation, best, values, table)
+    return Problem(
+        id=f"{final.rules.name}-{seed // 1000}-{number}",
+        rules=final.rules.name,
+        dealer=final.dealer,
+        deck=final.deck,
+        actions=final.history[:number],
+        seat=seat,
+        solution=Play(seat, best),
+        theme=theme_of(observation, best),
+        explanation=reason.code,
+        arguments=reason.args,
+        margin=gap,
+        values=tuple((Play(seat, c), v) for c, v in sorted(values.items())),
+        seed=seed,
+        worlds=worlds,
+    )
+
+
+def _bid_problem(
+    final: DealState, state: DealState, number: int, seat: Seat, seed: int, worlds: int
+) -> Problem | None:
+    observation = state.observation(seat)
+    if observation.to_move != seat or len(observation.legal_actions) < 2:
+        return None
+    values, gap, clear = judge_bid(observation, seed, worlds)
+    if gap < PROBLEM_MARGIN or not clear:
+        return None
+    best = max(values, key=lambda a: values[a])
+    reason = bid_reason(best)
+    return Problem(
+        id=f"{final.rules.name}-{seed // 1000}-{number}",
+        rules=final.rules.name,
+        dealer=final.dealer,
+        deck=final.deck,
+        actions=final.history[:number],
+        seat=seat,
+        solution=best,
+        theme="bidding",
+        explanation=reason.code,
+        arguments=reason.args,
+        margin=gap,
+        values=tuple(values.items()),
+        seed=seed,
+        worlds=worlds,
+    )
+
+
 def problems_of_deal(
-    final: DealState, *, seed: int, worlds: int = PROBLEM_WORLDS, margin: float = PROBLEM_MARGIN
+    final: DealState,
+    *,
+    seed: int,
+    worlds: int = PROBLEM_WORLDS,
+    bid_worlds: int = BID_WORLDS,
 ) -> list[Problem]:
-    """The problems found in a finished deal (its card plays)."""
+    """The problems found in a finished deal: its card plays and its bids."""
     found: list[Problem] = []
     state = final.initial()
     for number, action in enumerate(final.history):
+        problem_seed = seed * 1000 + number
+        problem: Problem | None = None
         if isinstance(action, Play) and state.phase is Phase.PLAYING:
-            observation = state.observation(action.seat)
-            if len(legal_cards(observation)) > 1:
-                problem_seed = seed * 1000 + number
-                values, gap, clear = judge(observation, problem_seed, worlds)
-                if gap >= margin and clear:
-                    best = max(values, key=lambda c: values[c])
-                    assert observation.contract is not None
-                    table = table_for(observation.rules, observation.contract.strain)
-                    reason = play_reason(observation, best, values, table)
-                    found.append(
-                        Problem(
-                            id=f"{final.rules.name}-{seed}-{number}",
-                            rules=final.rules.name,
-                            dealer=final.dealer,
-                            deck=final.deck,
-                            actions=final.history[:number],
-                            seat=action.seat,
-                            solution=best,
-                            theme=theme_of(observation, best),
-                            explanation=reason.code,
-                            arguments=reason.args,
-                            margin=gap,
-                            values=tuple(sorted(values.items())),
-                            seed=problem_seed,
-                            worlds=worlds,
-                        )
-                    )
+            if len(legal_cards(state.observation(action.seat))) > 1:
+                problem = _card_problem(final, state, number, action.seat, problem_seed, worlds)
+        elif state.phase is Phase.BIDDING and bid_worlds:
+            problem = _bid_problem(final, state, number, action.seat, problem_seed, bid_worlds)
+        if problem is not None:
+            found.append(problem)
         state = state.apply(action)
     return found
 
@@ -227,15 +308,21 @@ def check_problem(problem: Problem) -> bool:
     """Whether the solver, on the problem's worlds, still finds its solution best by its
     margin and the same values."""
     state = problem.state()
-    if state.to_move != problem.seat:
+    if state.to_move != problem.seat and problem.theme != "bidding":
         return False
-    values, gap, clear = judge(state.observation(problem.seat), problem.seed, problem.worlds)
-    best = max(values, key=lambda c: values[c])
+    observation = state.observation(problem.seat)
+    values: dict[Action, float]
+    if problem.theme == "bidding":
+        values, gap, clear = judge_bid(observation, problem.seed, problem.worlds)
+    else:
+        by_card, gap, clear = judge(observation, problem.seed, problem.worlds)
+        values = {Play(problem.seat, c): v for c, v in sorted(by_card.items())}
+    best = max(values, key=lambda a: values[a]) if values else None
     return (
         best == problem.solution
         and clear
         and abs(gap - problem.margin) < 1e-6
-        and tuple(sorted(values.items())) == problem.values
+        and tuple(values.items()) == problem.values
     )
 
 
