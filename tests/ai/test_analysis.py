@@ -182,6 +182,13 @@ def test_a_whole_deal_is_analysed_the_same_from_a_seed(club_deal: Record) -> Non
         )
         if review.verdict == "bad_luck":
             assert review.double_dummy_cost > 0
+    # The last card's double-dummy value is the deal's actual score margin.
+    last = one.cards[-1]
+    team = last.seat.team
+    assert last.values[0].double_dummy == one.scores[team] - one.scores[team.other]
+    # Each seat's summary adds up its cards.
+    assert sum(one.summary(seat).cards for seat in Seat) == 32
+    assert sum(one.summary(seat).mistakes for seat in Seat) == len(one.mistakes)
     # The last trick is forced; the first lead is not.
     assert all(r.verdict == "forced" for r in one.cards[28:])
     assert one.moments == tuple(sorted(one.moments, key=lambda m: m.number))

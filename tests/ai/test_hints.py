@@ -12,7 +12,7 @@ from cardavia.ai.player import find_player
 from cardavia.belote import DealState, Observation, Play, Seat, find_rules
 from cardavia.belote.auction import Contract
 from cardavia.belote.cards import parse_card
-from cardavia.belote.game import Phase
+from cardavia.belote.game import Phase, deal_packets
 from cardavia.belote.play import Strain, table_for
 
 Views = Callable[[DealState, Seat, Seat, Seat], tuple[Observation, Observation]]
@@ -121,3 +121,20 @@ def test_a_bid_hint() -> None:
     given = hint(observation, 2)
     assert given.action in observation.legal_actions
     assert given.reason.code in ("bid_pays", "pass_pays")
+
+
+def test_swapped_hidden_hands_give_the_same_bid_hint() -> None:
+    """The same deal with E's and W's cards exchanged: N, first to bid, sees the same."""
+    rules = find_rules("coinche")
+    deck = list(DealState.deal(rules, dealer=Seat.W, rng=random.Random(9)).deck)
+    packets = [int(n) for n in rules.auction_packets.split("-")]
+    places, _ = deal_packets(Seat.W, list(range(32)), packets)
+    east = [i for i in range(32) if places[Seat.E] >> i & 1]
+    west = [i for i in range(32) if places[Seat.W] >> i & 1]
+    swapped = list(deck)
+    for e, w in zip(east, west, strict=True):
+        swapped[e], swapped[w] = deck[w], deck[e]
+    one, two = (DealState.from_deck(rules, dealer=Seat.W, deck=d) for d in (deck, swapped))
+    assert one.hands[Seat.E] == two.hands[Seat.W]
+    assert one.observation(Seat.N) == two.observation(Seat.N)
+    assert hint(one.observation(Seat.N), 6) == hint(two.observation(Seat.N), 6)

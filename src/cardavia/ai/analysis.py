@@ -325,6 +325,19 @@ class ContractValue:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """A seat's cards, mistakes and bad luck, and what its cards cost in all, from its view
+    and double-dummy (deal-score points)."""
+
+    seat: Seat
+    cards: int
+    mistakes: int
+    bad_luck: int
+    seat_view_cost: float
+    double_dummy_cost: int
+
+
+@dataclass(frozen=True, slots=True)
 class DealAnalysis:
     """The whole analysis of one deal."""
 
@@ -341,6 +354,18 @@ class DealAnalysis:
 
     def of_seat(self, seat: Seat) -> tuple[CardReview, ...]:
         return tuple(review for review in self.cards if review.seat == seat)
+
+    def summary(self, seat: Seat) -> SeatSummary:
+        """One seat's play in a few numbers."""
+        mine = self.of_seat(seat)
+        return SeatSummary(
+            seat=seat,
+            cards=len(mine),
+            mistakes=sum(1 for r in mine if r.verdict == "mistake"),
+            bad_luck=sum(1 for r in mine if r.verdict == "bad_luck"),
+            seat_view_cost=round(sum(r.seat_view_cost for r in mine), 6),
+            double_dummy_cost=sum(r.double_dummy_cost for r in mine),
+        )
 
     @property
     def mistakes(self) -> tuple[CardReview, ...]:
@@ -606,6 +631,12 @@ def text_report(analysis: DealAnalysis) -> str:
         for turn in analysis.bids:
             mark = "" if turn.agrees else "  <-"
             lines.append(f"  {turn.action} / {turn.suggested}{mark}")
+    for seat in Seat:
+        total = analysis.summary(seat)
+        lines.append(
+            f"{seat.name}: {total.mistakes} mistakes, {total.bad_luck} bad luck; cost "
+            f"{total.seat_view_cost:.0f} from its view, {total.double_dummy_cost} double-dummy"
+        )
     lines.append("Cards (cost double-dummy / from the seat's view, in deal score):")
     for review in analysis.cards:
         text = f"  {review.trick}. {review.seat.name} {card_code(review.card)}"
@@ -637,6 +668,7 @@ __all__ = [
     "DealAnalysis",
     "DealFacts",
     "Moment",
+    "SeatSummary",
     "Verdict",
     "analyse",
     "analyse_play",
