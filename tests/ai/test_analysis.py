@@ -3,6 +3,7 @@ from its seat's view; mistakes, bad luck, the moments of the deal, the bidding."
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -11,6 +12,7 @@ from cardavia.ai.analysis import (
     DealFacts,
     analyse,
     analyse_play,
+    analysis_data,
     best_line,
     review_card,
     text_report,
@@ -18,7 +20,7 @@ from cardavia.ai.analysis import (
 from cardavia.ai.player import find_player, play_deal, with_declarations
 from cardavia.belote import DealState, Play, Seat, find_rules
 from cardavia.belote.auction import Contract
-from cardavia.belote.cards import Team, parse_card
+from cardavia.belote.cards import Team, card_code, parse_card
 from cardavia.belote.notation import Record
 from cardavia.belote.play import Strain
 
@@ -197,6 +199,10 @@ def test_a_whole_deal_is_analysed_the_same_from_a_seed(club_deal: Record) -> Non
     assert {(c.strain, c.team) for c in one.contracts} == {
         (s, t) for s in Strain if s < 4 for t in Team
     }
+    data = analysis_data(one)
+    assert json.loads(json.dumps(data)) == data
+    assert [c["card"] for c in data["cards"]] == [card_code(r.card) for r in one.cards]
+    assert set(data["seats"]) == {"N", "E", "S", "W"}
     text = text_report(one)
     assert text.startswith("Contract ")
     assert text.count("\n  ") >= 32

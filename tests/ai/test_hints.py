@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cardavia.ai.hints import REASONS, hint, play_reason
+from cardavia.ai.hints import REASONS, hint, hint_data, play_reason
 from cardavia.ai.player import find_player
 from cardavia.belote import DealState, Observation, Play, Seat, find_rules
 from cardavia.belote.auction import Contract
@@ -62,6 +62,9 @@ def test_every_turn_has_a_legal_hint_with_a_known_reason(club_deal: list[DealSta
         assert given.action in observation.legal_actions
         assert given.reason.code in REASONS
         assert given == hint(observation, 1)
+        data = hint_data(given)
+        assert data["action"] == str(given.action)
+        assert data["reason"]["code"] == given.reason.code
 
 
 def _position(hands: tuple[str, str, str, str], trick: str, taker: Seat) -> DealState:

@@ -27,12 +27,13 @@ generator, seeded by the seed and the decision's number.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from cardavia.ai.expert import belote_points, known_announcements
 from cardavia.ai.player import find_player, with_declarations
@@ -603,6 +604,85 @@ def analyse(
     )  # fmt: skip
 
 
+# -- as data for the site ------------------------------------------------------------------
+
+
+def analysis_data(analysis: DealAnalysis) -> dict[str, Any]:
+    """The analysis as JSON-ready data: seats by name (``N``), cards by code (``JH``),
+    actions as the records write them, verdicts as codes; no words, for the site to word."""
+
+    def line(plays: Sequence[tuple[Seat, Card]]) -> list[list[str]]:
+        return [[seat.name, card_code(card)] for seat, card in plays]
+
+    return {
+        "contract": str(analysis.contract),
+        "scores": list(analysis.scores),
+        "seed": analysis.seed,
+        "margin": analysis.margin,
+        "cards": [
+            {
+                "number": r.number,
+                "trick": r.trick,
+                "seat": r.seat.name,
+                "card": card_code(r.card),
+                "verdict": r.verdict,
+                "double_dummy": {
+                    "best": card_code(r.double_dummy_best),
+                    "cost": r.double_dummy_cost,
+                },
+                "seat_view": {
+                    "best": card_code(r.seat_view_best),
+                    "cost": r.seat_view_cost,
+                    "error": r.seat_view_error,
+                    "worlds": r.worlds,
+                },
+                "values": {
+                    card_code(v.card): {"double_dummy": v.double_dummy, "seat_view": v.seat_view}
+                    for v in r.values
+                },
+            }
+            for r in analysis.cards
+        ],
+        "moments": [
+            {
+                "number": m.number,
+                "seat": m.seat.name,
+                "played": card_code(m.played),
+                "better": card_code(m.better),
+                "cost": m.cost,
+                "verdict": m.verdict,
+                "line": line(m.line),
+                "scores": list(m.scores),
+            }
+            for m in analysis.moments
+        ],
+        "bids": [
+            {
+                "number": b.number,
+                "seat": b.seat.name,
+                "action": str(b.action),
+                "suggested": str(b.suggested),
+                "agrees": b.agrees,
+            }
+            for b in analysis.bids
+        ],
+        "contracts": [
+            {
+                "strain": c.strain.code,
+                "team": c.team.name,
+                "points": c.points,
+                "bid": c.bid,
+                "scores": list(c.scores),
+            }
+            for c in analysis.contracts
+        ],
+        "seats": {
+            seat.name: dataclasses.asdict(analysis.summary(seat)) | {"seat": seat.name}
+            for seat in Seat
+        },
+    }
+
+
 # -- in words, for the command line ------------------------------------------------------------
 
 _VERDICT_TEXT: Final = {
@@ -672,6 +752,7 @@ __all__ = [
     "Verdict",
     "analyse",
     "analyse_play",
+    "analysis_data",
     "best_line",
     "contract_values",
     "deal_margin",

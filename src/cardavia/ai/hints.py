@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from cardavia.ai.bidding import STRONG_BIDDING, bid_by_simulation
 from cardavia.ai.club import ClubPlayer
 from cardavia.ai.expert import ExpertPlayer
 from cardavia.ai.player import with_declarations
 from cardavia.ai.strong import legal_cards
-from cardavia.belote.actions import Action, Bid, Coinche, Pass, Surcoinche, Take
+from cardavia.belote.actions import Action, Bid, Coinche, Pass, Play, Surcoinche, Take
 from cardavia.belote.cards import Card, card_code
 from cardavia.belote.game import Phase
 from cardavia.belote.observation import Observation
@@ -185,4 +185,25 @@ def hint(
     )
 
 
-__all__ = ["HINT_NODES", "REASONS", "Hint", "Reason", "bid_reason", "hint", "play_reason"]
+def hint_data(given: Hint) -> dict[str, Any]:
+    """A hint as JSON-ready data: the action as the records write it (``S JH``, ``N bid 90
+    H``), the card's code for a card, the reason's code and arguments."""
+    action = given.action
+    return {
+        "action": str(action),
+        "card": card_code(action.card) if isinstance(action, Play) else None,
+        "reason": {"code": given.reason.code, "args": dict(given.reason.args)},
+        "values": {card_code(card): value for card, value in given.values},
+    }
+
+
+__all__ = [
+    "HINT_NODES",
+    "REASONS",
+    "Hint",
+    "Reason",
+    "bid_reason",
+    "hint",
+    "hint_data",
+    "play_reason",
+]
