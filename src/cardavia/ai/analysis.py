@@ -11,10 +11,10 @@ contract costs the contract), in two lights:
   light never reads a hidden card: it is given the seat's observation only.
 
 A card's cost is how much less it scores than the best legal card in that light. A card is a
-**mistake** only when its seat-view cost is beyond :data:`MISTAKE_MARGIN` (and beyond the
-worlds' noise); a card that was
-best (within the margin) from its seat's view but cost something double-dummy is **bad
-luck**: the cards lay against it. "The moments of the deal" are the decisions that moved the
+**mistake** only when its seat-view cost is beyond :data:`MISTAKE_MARGIN` and beyond the
+worlds' noise (twice the standard error: otherwise it is **unclear**); a card that was best
+(within the margin) from its seat's view but cost something double-dummy is **bad luck**:
+the cards lay against it. "The moments of the deal" are the decisions that moved the
 score most double-dummy, each with the better card and the double-dummy line that follows it.
 The bidding is reviewed too: what a level would have bid at each turn, and what each contract
 would have scored double-dummy.
@@ -68,10 +68,11 @@ MIN_WORLDS: Final = 4
 MOMENTS: Final = 3
 """How many moments of the deal are kept."""
 
-Verdict = Literal["forced", "best", "bad_luck", "mistake"]
+Verdict = Literal["forced", "best", "bad_luck", "unclear", "mistake"]
 """What a card was: the only legal card; best (within the margin) from the seat's view and in
-the actual deal; best from the seat's view but costly in the actual deal; worse from the
-seat's own view."""
+the actual deal; best (within the margin) from the seat's view but costly in the actual deal;
+worse from the seat's view by more than the margin but within the worlds' noise (neither
+blamed nor excused); worse from the seat's own view, clearly."""
 
 Hands = tuple[int, int, int, int]
 
@@ -422,8 +423,8 @@ def review_card(
     view_cost = round(view[view_best] - view[card], 6)
     error = round(_error(outcomes, view_best, card), 6)
     verdict: Verdict
-    if view_cost > margin and view_cost > 2 * error:
-        verdict = "mistake"
+    if view_cost > margin:
+        verdict = "mistake" if view_cost > 2 * error else "unclear"
     elif dd_cost > 0:
         verdict = "bad_luck"
     else:
@@ -689,6 +690,7 @@ _VERDICT_TEXT: Final = {
     "forced": "forced",
     "best": "best",
     "bad_luck": "bad luck",
+    "unclear": "unclear",
     "mistake": "MISTAKE",
 }
 
