@@ -27,3 +27,4 @@ bench: uv
 	$(UV) run --frozen python bench/solver.py
 	$(UV) run --frozen python bench/decisions.py
 	$(UV) run --frozen python bench/card_play.py
+	$(UV) run --frozen python bench/analysis.py
