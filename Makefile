@@ -30,3 +30,4 @@ bench: uv
 	$(UV) run --frozen python bench/decisions.py
 	$(UV) run --frozen python bench/card_play.py
 	$(UV) run --frozen python bench/ai_workers.py
+	$(UV) run --frozen python bench/analysis.py

@@ -842,5 +842,90 @@ def ai_worker(
     worker_main([*(["--redis-url", redis_url] if redis_url else []), "--jobs", str(jobs)])
 
 
+# -- learning from a deal: its analysis, and checking its shuffle (issue 12) -----------------
+
+
+def _record_or_exit(file: Path) -> Record:
+    """The record in ``file`` (text or JSON), or a message and exit code 1."""
+    try:
+        text = file.read_text(encoding="utf-8")
+        return Record.from_json(text) if text.lstrip().startswith("{") else read_record(text)
+    except (OSError, UnicodeDecodeError, RecordError) as error:
+        typer.echo(f"error: {file}: {error}", err=True)
+        raise typer.Exit(1) from None
+
+
+@app.command()
+def analyse(
+    file: Annotated[Path, typer.Argument(help="A record: the text form or its JSON.")],
+    deal: Annotated[int, typer.Option(help="Which deal of the record, from 1 (the last: 0).")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="The worlds of the seat-view light are drawn from it.")
+    ] = 0,
+    bidding: Annotated[
+        str, typer.Option(help=f"The level that reviews the bidding: {', '.join(player_levels())}.")
+    ] = "club",
+) -> None:
+    """What each card of a finished deal cost in deal score, double-dummy and from its seat's
+    view (mistakes and bad luck), the moments of the deal, and the bidding."""
+    from cardavia.ai.analysis import analyse as analyse_deal
+    from cardavia.ai.analysis import text_report
+
+    record = _record_or_exit(file)
+    try:
+        analysis = analyse_deal(record, deal=deal - 1, seed=seed, bidding_level=bidding)
+    except (ValueError, IndexError, RecordError) as error:
+        typer.echo(f"error: {file}: {error}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(text_report(analysis))
+
+
+@app.command("verify-deal")
+def verify_deal(
+    seed: Annotated[str, typer.Argument(help="The seed revealed after the deal (64 hex digits).")],
+    commitment: Annotated[
+        str, typer.Argument(help="The SHA-256 hash shown before the deal (64 hex digits).")
+    ],
+    deck: Annotated[
+        str | None, typer.Option(help='The deck dealt, as a record writes it: "7S 8S ...".')
+    ] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="A record whose deal's deck is checked.")
+    ] = None,
+    deal: Annotated[int, typer.Option(help="Which deal of the record, from 1 (the last: 0).")] = 0,
+) -> None:
+    """Check a deal's shuffle (docs/fair-deals.md): the seed's hash is the one shown before
+    the deal, and the deck is the one the seed gives."""
+    from cardavia.belote.cards import card_code
+    from cardavia.belote.fair import check_deal
+
+    dealt: list[Card] | None = None
+    if deck is not None:
+        try:
+            dealt = [parse_card(code) for code in deck.replace(",", " ").split()]
+        except ValueError as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(2) from None
+    elif record is not None:
+        deals = _record_or_exit(record).deals
+        if not -len(deals) <= deal - 1 < len(deals):
+            typer.echo(f"error: {record} has {len(deals)} deals", err=True)
+            raise typer.Exit(2)
+        dealt = list(deals[deal - 1].deck)
+    check = check_deal(seed, commitment, dealt)
+    messages = {
+        "bad_seed": "the seed is not 64 hexadecimal digits",
+        "bad_hash": "the hash is not 64 hexadecimal digits",
+        "seed_mismatch": "the seed's SHA-256 is not the hash shown before the deal",
+        "deck_mismatch": "the deck dealt is not the deck the seed gives",
+    }
+    if check.deck:
+        typer.echo("Deck: " + " ".join(card_code(c) for c in check.deck))
+    if check.problem is not None:
+        typer.echo(f"FAILED: {messages[check.problem]}")
+        raise typer.Exit(1)
+    typer.echo("OK: the seed matches the hash" + (" and the deck dealt" if dealt else ""))
+
+
 if __name__ == "__main__":
     app()
