@@ -54,6 +54,8 @@ from cardavia.belote import (
     Strain,
     Surcoinche,
     Take,
+    card_code,
+    check_deal,
     find_rules,
     parse_bid_value,
     parse_card,
@@ -896,9 +898,6 @@ def verify_deal(
 ) -> None:
     """Check a deal's shuffle (docs/fair-deals.md): the seed's hash is the one shown before
     the deal, and the deck is the one the seed gives."""
-    from cardavia.belote.cards import card_code
-    from cardavia.belote.fair import check_deal
-
     dealt: list[Card] | None = None
     if deck is not None:
         try:

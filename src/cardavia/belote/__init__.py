@@ -55,6 +55,7 @@ from cardavia.belote.deal import (
     Reason,
     card_choice,
 )
+from cardavia.belote.fair import DealCheck, check_deal, deck_from_seed, seed_hash
 from cardavia.belote.game import DealState
 from cardavia.belote.match import Match
 from cardavia.belote.notation import DealRecord, Record, RecordError, read_record, write_record
@@ -91,6 +92,7 @@ __all__ = [
     "Coinche",
     "CompletedTrick",
     "Contract",
+    "DealCheck",
     "DealRecord",
     "DealScore",
     "DealState",
@@ -120,6 +122,8 @@ __all__ = [
     "best_announcements",
     "card_choice",
     "card_code",
+    "check_deal",
+    "deck_from_seed",
     "find_rules",
     "mask_cards",
     "parse_action",
@@ -127,6 +131,7 @@ __all__ = [
     "parse_card",
     "parse_seat",
     "read_record",
+    "seed_hash",
     "table_for",
     "trick_points",
     "trick_winner",
