@@ -20,15 +20,21 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
 
 from sqlalchemy import DateTime, Engine, Integer, String, Text, create_engine, event, update
+from sqlalchemy.exc import InterfaceError, InternalError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger(__name__)
 
 DATABASE_URL_VARIABLE: Final = "CARDAVIA_DATABASE_URL"
 DEFAULT_DATABASE_URL: Final = "sqlite:///cardavia.db"
@@ -134,6 +140,26 @@ class StaleGameError(RuntimeError):
     """The record changed since it was loaded (another server saved it): nothing was saved."""
 
 
+class StoreUnavailableError(RuntimeError):
+    """The database cannot do what was asked now (disk full, read-only, unreachable):
+    nothing was written, and what was saved before is intact."""
+
+
+_UNAVAILABLE: Final = (OperationalError, InternalError, InterfaceError)
+"""The driver's errors that say the database cannot serve, rather than that the request is
+wrong: SQLite's "database or disk is full" and "attempt to write a readonly database",
+PostgreSQL's disk full, read-only transaction or lost connection."""
+
+
+@contextmanager
+def _unavailable() -> Iterator[None]:
+    """Turn the database's "cannot serve now" errors into :class:`StoreUnavailableError`."""
+    try:
+        yield
+    except _UNAVAILABLE as error:
+        raise StoreUnavailableError(str(error.orig or error)) from error
+
+
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     """SQLite: wait for a lock rather than fail at once, and let readers work while a game is
     saved (write-ahead log)."""
@@ -162,7 +188,12 @@ class GameStore:
         engine: Engine = create_engine(url, **options)
         if is_sqlite and not in_memory:
             event.listen(engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(engine)
+        try:
+            Base.metadata.create_all(engine)
+        except _UNAVAILABLE:
+            # A read-only database whose tables exist still serves its saved games; one that
+            # cannot be reached at all fails on first use, with a clear error then.
+            log.warning("the database's tables could not be checked", exc_info=True)
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
@@ -184,7 +215,7 @@ class GameStore:
             created_at=now,
             updated_at=now,
         )
-        with self._sessions.begin() as session:
+        with _unavailable(), self._sessions.begin() as session:
             session.add(row)
             session.flush()
             return StoredGame.of(row)
@@ -193,7 +224,7 @@ class GameStore:
         """The game of that id, or ``None``."""
         if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_ID_LENGTH:
             return None
-        with Session(self.engine) as session:
+        with _unavailable(), Session(self.engine) as session:
             row = session.get(GameRow, game_id)
             return StoredGame.of(row) if row is not None else None
 
@@ -201,7 +232,7 @@ class GameStore:
         """Replace a game's record in one transaction, if it is still at ``revision``;
         answers the new revision. :class:`StaleGameError` if it moved on meanwhile (or is
         gone): nothing is written then."""
-        with self._sessions.begin() as session:
+        with _unavailable(), self._sessions.begin() as session:
             result = session.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id, GameRow.revision == revision)

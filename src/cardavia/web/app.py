@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, FastAPI, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
@@ -56,6 +57,8 @@ from cardavia.web.table import (
     Listener,
     TableService,
     decode_message,
+    dump_message,
+    printable,
 )
 
 log = logging.getLogger(__name__)
@@ -65,6 +68,14 @@ RULES_ROUTES: Final = "cardavia.web.rules_routes"
 """The rules pages' module (its ``router`` is included when it is installed)."""
 HTTP_STATUS: Final[Mapping[str, int]] = {
     "too_large": 413,
+    "bad_origin": 403,
+    "not_json": 415,
+    "method_not_allowed": 405,
+    "body_timeout": 408,
+    "unavailable": 503,
+    "rate_limited": 429,
+    "too_many_games": 429,
+    "too_many_sockets": 429,
     "missing_token": 401,
     "bad_token": 403,
     "game_not_found": 404,
@@ -77,10 +88,25 @@ CLOSE_CODES: Final[Mapping[str, int]] = {
     "missing_token": 4401,
     "bad_token": 4403,
     "game_not_found": 4404,
+    "bad_origin": 4403,
+    "too_many_sockets": 4429,
+    "unavailable": 1013,
     "internal": 1011,
 }
 """WebSocket close codes when a connection cannot open a game (after the ``error``
 message that says why)."""
+CONTENT_SECURITY_POLICY: Final = (
+    "default-src 'self'; script-src 'self' 'unsafe-hashes' "
+    "'sha256-GZIcz60Uwd6wT3vaYke/atSr53TehbYAPepOa3d03Vw='; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""Scripts from the site only (the table's strings are a JSON ``<script>``, not code; the
+one inline handler allowed is the settings form's ``onsubmit="return false"``, by its hash);
+inline styles are allowed for the rules pages' and the cards' custom properties; no page may
+be framed by another site."""
+BODY_TIMEOUT: Final = 10.0
+"""Seconds a request body may take to arrive (a slow client holds no worker longer)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,19 +121,29 @@ class Settings:
     seed: int | None = None
     """Seed the shuffles and the computer players (tests); ``None``: the system's randomness."""
     max_message_bytes: int = MAX_MESSAGE_BYTES
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (``https://cardavia.example``) allowed besides the site's own host, for a
+    ``POST`` or a WebSocket coming from a browser."""
+    body_timeout: float = BODY_TIMEOUT
     web_dir: Path = WEB_DIR
     """Where ``templates/``, ``static/`` and ``locale/`` are."""
 
     @classmethod
     def from_env(cls) -> Settings:
-        """The settings of the environment: ``CARDAVIA_DATABASE_URL`` and
-        ``CARDAVIA_AI_DELAY`` (``0.4-0.9``, seconds)."""
+        """The settings of the environment: ``CARDAVIA_DATABASE_URL``,
+        ``CARDAVIA_AI_DELAY`` (``0.4-0.9``, seconds) and ``CARDAVIA_ALLOWED_ORIGINS``
+        (comma-separated)."""
         delay = DEFAULT_AI_DELAY
         text = os.environ.get("CARDAVIA_AI_DELAY")
         if text:
             low, _, high = text.partition("-")
             delay = (float(low), float(high or low))
-        return cls(database_url=os.environ.get("CARDAVIA_DATABASE_URL"), ai_delay=delay)
+        origins = os.environ.get("CARDAVIA_ALLOWED_ORIGINS", "")
+        return cls(
+            database_url=os.environ.get("CARDAVIA_DATABASE_URL"),
+            ai_delay=delay,
+            allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
+        )
 
     @property
     def templates_dir(self) -> Path:
@@ -249,27 +285,55 @@ def not_found_page(catalogs: Catalogs, lang: str = DEFAULT_LANGUAGE) -> HTMLResp
 # -- helpers of the API ----------------------------------------------------------------------
 
 
+class SafeJSONResponse(JSONResponse):
+    """JSON that can always be sent: a lone surrogate in it is written as a ``\\u``
+    escape rather than fail while encoding."""
+
+    def render(self, content: Any) -> bytes:
+        return dump_message(content).encode("utf-8")
+
+
 def error_response(error: ClientError, wording: Wording, deck: str = "french") -> JSONResponse:
     """A refused request: the protocol's ``error`` object, in the player's language, with the
     status of its code."""
-    return JSONResponse(
+    return SafeJSONResponse(
         error.message(wording, deck),
         status_code=HTTP_STATUS.get(error.code, 400),
         headers={"Cache-Control": "no-store"},
     )
 
 
-async def read_json_body(request: Request, limit: int) -> dict[str, Any]:
-    """The request's body as a JSON object, read no further than ``limit`` bytes."""
+async def read_json_body(request: Request, limit: int, timeout: float) -> dict[str, Any]:
+    """The request's body as a JSON object, read no further than ``limit`` bytes and for no
+    longer than ``timeout`` seconds; it must say it is JSON (``application/json``)."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise ClientError("too_large", {"count": limit})
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media_type != "application/json":
+        raise ClientError("not_json")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise ClientError("too_large", {"count": limit})
+    try:
+        async with asyncio.timeout(timeout):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > limit:
+                    raise ClientError("too_large", {"count": limit})
+    except TimeoutError:
+        raise ClientError("body_timeout") from None
     return decode_message(bytes(body), limit=limit)
+
+
+def origin_allowed(headers: Mapping[str, str], allowed: tuple[str, ...] = ()) -> bool:
+    """Whether a request may act: no ``Origin`` (not a browser's cross-site request), or the
+    site's own (the ``Host`` it was sent to), or one of ``allowed``."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc == headers.get("host", "")
 
 
 def request_token(request: Request) -> str | None:
@@ -282,10 +346,19 @@ def request_token(request: Request) -> str | None:
 
 
 async def _pump(websocket: WebSocket, listener: Listener) -> None:
-    """Send a connection's queued messages, in order, until it closes."""
-    while True:
-        message = await listener.queue.get()
-        await websocket.send_json(message)
+    """Send a connection's queued messages, in order, until it closes. Should sending fail,
+    the connection is closed (and the failure logged): a connection never stays open with
+    nobody sending to it."""
+    try:
+        while True:
+            message = await listener.queue.get()
+            await websocket.send_text(dump_message(message))
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.warning("a connection could not be sent its messages", exc_info=True)
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1011)
 
 
 # -- the application -------------------------------------------------------------------------
@@ -325,15 +398,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         response: Response = await call_next(request)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Frame-Options", "DENY")
         return response
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, error: Exception) -> Response:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=error)
+        lang = choose_language(None, request.headers.get("accept-language"))
+        return error_response(ClientError("internal"), catalogs.wording(lang))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         path = request.url.path
         lang = choose_language(None, request.headers.get("accept-language"))
-        if path.startswith("/api/"):
-            code = "not_found" if error.status_code == 404 else "internal"
+        if error.status_code == 405 or path.startswith("/api/"):
+            code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "internal")
             response = error_response(ClientError(code), catalogs.wording(lang))
+            if error.headers:
+                response.headers.update(error.headers)
             response.status_code = error.status_code
             return response
         if error.status_code == 404:
@@ -356,12 +439,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             request.query_params.get("lang"), request.headers.get("accept-language")
         )
         try:
-            data = await read_json_body(request, settings.max_message_bytes)
+            if not origin_allowed(request.headers, settings.allowed_origins):
+                raise ClientError("bad_origin")
+            data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
             if is_language(data.get("lang")):
                 lang = data["lang"]
             for key in data:
                 if key not in ("rules", "level", "lang", "deck"):
-                    raise ClientError("unknown_field", {"field": str(key)[:24]})
+                    raise ClientError("unknown_field", {"field": printable(str(key))[:24]})
             game = await service.create_game(
                 data.get("rules", "cardavia"),
                 data.get("level", "club"),
@@ -385,17 +470,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
         view = service.view(table, asked if asked and is_language(asked) else table.lang)
-        return JSONResponse(view, headers={"Cache-Control": "no-store"})
+        return SafeJSONResponse(view, headers={"Cache-Control": "no-store"})
 
     @app.websocket("/ws/games/{game_id}")
     async def table_socket(websocket: WebSocket, game_id: str) -> None:
         asked = websocket.query_params.get("lang")
         await websocket.accept()
         try:
+            if not origin_allowed(websocket.headers, settings.allowed_origins):
+                raise ClientError("bad_origin")
             table = await service.open(game_id, websocket.query_params.get("token"))
         except ClientError as error:
             lang = choose_language(asked, websocket.headers.get("accept-language"))
-            await websocket.send_json(error.message(catalogs.wording(lang), "french"))
+            await websocket.send_text(dump_message(error.message(catalogs.wording(lang), "french")))
             await websocket.close(code=CLOSE_CODES.get(error.code, 1008))
             return
         listener = service.listen(table, asked if asked and is_language(asked) else table.lang)

@@ -19,6 +19,7 @@ import contextlib
 import json
 import logging
 import random
+import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -46,7 +47,15 @@ from cardavia.belote.notation import Record
 from cardavia.belote.observation import Observation
 from cardavia.belote.play import Strain, constraint, table_for
 from cardavia.belote.rules import PRESETS, find_rules
-from cardavia.store.db import GameStore, StaleGameError, StoredGame, new_token, token_matches
+from cardavia.store.db import (
+    GameStore,
+    StaleGameError,
+    StoredGame,
+    StoreUnavailableError,
+    new_token,
+    token_matches,
+)
+from cardavia.web.computer import computer_decision
 from cardavia.web.i18n import Catalogs, Wording, is_language
 
 log = logging.getLogger(__name__)
@@ -107,10 +116,31 @@ class ClientError(Exception):
         return {"type": "error", "code": self.code, "message": text, "args": self.args_}
 
 
+_SURROGATES: Final = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every lone surrogate (which UTF-8 cannot encode) replaced by U+FFFD, so
+    that whatever a client sent can be echoed back."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
 def _short(value: object, limit: int = 24) -> str:
-    """A client's value, cut short, to be echoed in an error message."""
+    """A client's value, cut short, to be echoed in an error message (always encodable)."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = printable(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def dump_message(message: Mapping[str, Any]) -> str:
+    """A message as JSON text that UTF-8 can always encode: should a lone surrogate have
+    slipped into it, it is written as a ``\\u`` escape rather than fail."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(message, separators=(",", ":"))
+    return text
 
 
 # -- reading the client's messages -----------------------------------------------------------
@@ -590,9 +620,13 @@ class TableService:
         match = Match.start(chosen, dealer=rng.choice(tuple(Seat)), rng=rng)
         token = new_token()
         text = await asyncio.to_thread(record_json, match)
-        stored = await asyncio.to_thread(
-            self.store.create, rules=rules, level=level, lang=lang, token=token, record=text
-        )
+        try:
+            stored = await asyncio.to_thread(
+                self.store.create, rules=rules, level=level, lang=lang, token=token, record=text
+            )
+        except StoreUnavailableError:
+            log.warning("a game could not be created: the database is unavailable", exc_info=True)
+            raise ClientError("unavailable") from None
         self._remember(self._table(stored, match, rng))
         return NewGame(stored.id, token)
 
@@ -617,7 +651,11 @@ class TableService:
         ``missing_token`` or ``bad_token``."""
         table = self._tables.get(game_id)
         if table is None:
-            stored = await asyncio.to_thread(self.store.load, game_id)
+            try:
+                stored = await asyncio.to_thread(self.store.load, game_id)
+            except StoreUnavailableError:
+                log.warning("game %s: the database is unavailable", game_id, exc_info=True)
+                raise ClientError("unavailable") from None
             if stored is None:
                 raise ClientError("game_not_found")
             self._check_token(stored.token_matches, token)
@@ -702,6 +740,7 @@ class TableService:
             elif kind == "sync":
                 _check_fields(data, frozenset({"type"}))
                 listener.send(state_message(self.view(table, listener.wording.lang)))
+                self.ensure_runner(table)  # the computer players stopped on an error?
             elif kind is None:
                 raise ClientError("missing_field", {"field": "type"})
             else:
@@ -742,6 +781,9 @@ class TableService:
             revision = await asyncio.to_thread(
                 self.store.save, table.game_id, text, revision=table.revision
             )
+        except StoreUnavailableError:
+            log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
+            raise ClientError("unavailable") from None
         except StaleGameError:
             stored = await asyncio.to_thread(self.store.load, table.game_id)
             if stored is not None:
@@ -801,7 +843,7 @@ class TableService:
         first legal action instead (logged), so that the game never stalls."""
         try:
             player = told_the_score(table.players[seat], table.match.scores)
-            action = await asyncio.to_thread(player.decide, observation, table.rng)
+            action = await computer_decision(player, observation, table.rng)
         except Exception:
             log.exception("game %s: the %s player failed", table.game_id, seat.name)
             action = None
