@@ -119,17 +119,17 @@ def test_a_full_disk_during_a_deal_keeps_the_game_and_says_so(
 ) -> None:
     game = new_game()
     store = client.app.state.store  # type: ignore[attr-defined]
-    real_begin = store._sessions.begin
     with client.websocket_connect(socket_url(game, "es")) as ws:
         view = ws.receive_json()["view"]
         while view["to_move"] != "S":
             view = ws.receive_json()["view"]
-        monkeypatch.setattr(store._sessions, "begin", _disk_full)
-        ws.send_json({"type": "action", "action": view["legal"][0]})
-        error = ws.receive_json()
-        assert error["code"] == "unavailable"
-        assert error["message"] == CATALOGS.wording("es").error("unavailable")
-        monkeypatch.setattr(store._sessions, "begin", real_begin)
+        with monkeypatch.context() as patch:
+            patch.setattr(store._sessions, "begin", _disk_full)
+            patch.setattr(store.engine, "begin", _disk_full)
+            ws.send_json({"type": "action", "action": view["legal"][0]})
+            error = ws.receive_json()
+            assert error["code"] == "unavailable"
+            assert error["message"] == CATALOGS.wording("es").error("unavailable")
         ws.send_json({"type": "sync"})
         assert ws.receive_json()["view"]["step"] == view["step"]
         ws.send_json({"type": "action", "action": view["legal"][0]})

@@ -1,7 +1,8 @@
 """The games table and :class:`GameStore`: create a game, load it, save its record.
 
 A game row keeps what the engine needs to rebuild the game (the record, JSON of
-:mod:`cardavia.belote.notation`, rewritten after every action in one transaction) and what the
+:mod:`cardavia.belote.notation`, as written when the game was created, and the events appended
+to it since — each action, each new deal — one short transaction each) and what the
 site needs around it (rules, level, language, the seat token's SHA-256 hash). The token itself
 is never stored: whoever reads the database cannot act for the player.
 
@@ -20,16 +21,32 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Any, Final, cast
 
-from sqlalchemy import DateTime, Engine, Integer, String, Text, create_engine, event, update
+from sqlalchemy import (
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    Text,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import InterfaceError, InternalError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -97,6 +114,57 @@ class GameRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class EventRow(Base):
+    """One event appended to a game's record since it was last written whole: an action
+    or a new deal (:func:`action_event`, :func:`deal_event`). Its ``seq`` is the revision it
+    made."""
+
+    __tablename__ = "game_events"
+
+    game_id: Mapped[str] = mapped_column(
+        String(MAX_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event: Mapped[str] = mapped_column(Text)
+
+
+def action_event(action: str) -> str:
+    """The event of one action, in the record's notation (``str(action)``)."""
+    return json.dumps({"action": action}, ensure_ascii=False)
+
+
+def deal_event(dealer: str, deck: Sequence[str]) -> str:
+    """The event of a new deal: its dealer (``N``) and the 32 cards as dealt."""
+    return json.dumps({"deal": {"dealer": dealer, "deck": list(deck)}})
+
+
+def fold_events(record: str, events: Sequence[str]) -> str:
+    """The record (JSON of :mod:`cardavia.belote.notation`) with ``events`` appended: an
+    action to the last deal's actions (whose result, stale, is dropped: the replay computes
+    it), a new deal as a new entry. A record that cannot be read is given back as it is (its
+    replay will say what is wrong).
+
+    >>> fold_events('{"deals": [{"actions": [], "result": {}}]}', [action_event("N:pass")])
+    '{"deals": [{"actions": ["N:pass"]}]}'
+    """
+    if not events:
+        return record
+    try:
+        data = json.loads(record)
+        deals = data["deals"]
+        for text in events:
+            event = json.loads(text)
+            if "deal" in event:
+                deals.append({**event["deal"], "actions": []})
+            else:
+                deals[-1]["actions"].append(event["action"])
+                deals[-1].pop("result", None)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        log.error("a record's events cannot be folded in", exc_info=True)
+        return record
+    return json.dumps(data, ensure_ascii=False)
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     """A game as the database holds it."""
@@ -116,15 +184,16 @@ class StoredGame:
         return token_matches(self.token_hash, token)
 
     @classmethod
-    def of(cls, row: GameRow) -> StoredGame:
-        """The value of a row."""
+    def of(cls, row: GameRow, events: Sequence[str] = ()) -> StoredGame:
+        """The value of a row, with the events appended to its record since it was last
+        written folded in."""
         return cls(
             id=row.id,
             rules=row.rules,
             level=row.level,
             lang=row.lang,
             token_hash=row.token_hash,
-            record=row.record,
+            record=fold_events(row.record, events),
             revision=row.revision,
             created_at=_utc(row.created_at),
             updated_at=_utc(row.updated_at),
@@ -134,6 +203,10 @@ class StoredGame:
 def _utc(moment: datetime) -> datetime:
     """A time in UTC: SQLite gives back times without their zone, PostgreSQL with it."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
 
 
 class StaleGameError(RuntimeError):
@@ -166,6 +239,9 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA busy_timeout = 5000")
     cursor.execute("PRAGMA journal_mode = WAL")
+    # In WAL mode: a commit survives the process being killed; only a power cut may lose the
+    # last ones. It spares an fsync per action.
+    cursor.execute("PRAGMA synchronous = NORMAL")
     cursor.close()
 
 
@@ -196,6 +272,14 @@ class GameStore:
             log.warning("the database's tables could not be checked", exc_info=True)
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        # The statements of an action, compiled once (SQLAlchemy Core: no ORM per action).
+        games, events = cast(Table, GameRow.__table__), cast(Table, EventRow.__table__)
+        self._advance_statement = (
+            update(games)
+            .where(games.c.id == bindparam("id_"), games.c.revision == bindparam("revision"))
+            .values(revision=games.c.revision + 1, updated_at=bindparam("now"))
+        )
+        self._append_statement = insert(events)
 
     def close(self) -> None:
         """Close the database's connections."""
@@ -226,19 +310,45 @@ class GameStore:
             return None
         with _unavailable(), Session(self.engine) as session:
             row = session.get(GameRow, game_id)
-            return StoredGame.of(row) if row is not None else None
+            if row is None:
+                return None
+            events = session.scalars(
+                select(EventRow.event).where(EventRow.game_id == game_id).order_by(EventRow.seq)
+            ).all()
+            return StoredGame.of(row, events)
 
     def save(self, game_id: str, record: str, *, revision: int) -> int:
-        """Replace a game's record in one transaction, if it is still at ``revision``;
-        answers the new revision. :class:`StaleGameError` if it moved on meanwhile (or is
-        gone): nothing is written then."""
+        """Replace a game's whole record in one transaction (its appended events folded in:
+        they are deleted), if it is still at ``revision``; answers the new revision.
+        :class:`StaleGameError` if it moved on meanwhile (or is gone): nothing is written
+        then."""
         with _unavailable(), self._sessions.begin() as session:
-            result = session.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id, GameRow.revision == revision)
-                .values(record=record, revision=revision + 1, updated_at=datetime.now(UTC))
-                .execution_options(synchronize_session=False)
-            )
-            if getattr(result, "rowcount", 0) != 1:
-                raise StaleGameError(f"game {game_id} is not at revision {revision}")
+            self._advance(session, game_id, revision, record=record)
+            session.execute(delete(EventRow).where(EventRow.game_id == game_id))
         return revision + 1
+
+    def append(self, game_id: str, event: str, *, revision: int) -> int:
+        """Append one event (:func:`action_event`, :func:`deal_event`) to a game's record in
+        one short transaction, if it is still at ``revision``: the record itself is not
+        rewritten. Answers the new revision; :class:`StaleGameError` as :meth:`save`."""
+        with _unavailable(), self.engine.begin() as connection:
+            result = connection.execute(
+                self._advance_statement, {"id_": game_id, "revision": revision, "now": _now()}
+            )
+            if result.rowcount != 1:
+                raise StaleGameError(f"game {game_id} is not at revision {revision}")
+            connection.execute(
+                self._append_statement, {"game_id": game_id, "seq": revision + 1, "event": event}
+            )
+        return revision + 1
+
+    @staticmethod
+    def _advance(session: Session, game_id: str, revision: int, **values: Any) -> None:
+        result = session.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.revision == revision)
+            .values(revision=revision + 1, updated_at=datetime.now(UTC), **values)
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(result, "rowcount", 0) != 1:
+            raise StaleGameError(f"game {game_id} is not at revision {revision}")

@@ -351,8 +351,7 @@ async def _pump(websocket: WebSocket, listener: Listener) -> None:
     nobody sending to it."""
     try:
         while True:
-            message = await listener.queue.get()
-            await websocket.send_text(dump_message(message))
+            await websocket.send_text(await listener.queue.get())
     except asyncio.CancelledError:
         raise
     except Exception:

@@ -52,6 +52,8 @@ from cardavia.store.db import (
     StaleGameError,
     StoredGame,
     StoreUnavailableError,
+    action_event,
+    deal_event,
     new_token,
     token_matches,
 )
@@ -504,11 +506,15 @@ class Listener:
     single writer per connection keeps them in order)."""
 
     wording: Wording
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message for this connection."""
-        self.queue.put_nowait(message)
+        self.send_text(dump_message(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already written as JSON (:func:`dump_message`)."""
+        self.queue.put_nowait(text)
 
 
 @dataclass(eq=False)
@@ -714,12 +720,14 @@ class TableService:
         table.listeners.discard(listener)
 
     def _broadcast(self, table: Table) -> None:
-        views: dict[str, dict[str, Any]] = {}
+        """Send the new state to every connection: each language's view built and written
+        as JSON once per change, whatever the number of connections."""
+        texts: dict[str, str] = {}
         for listener in list(table.listeners):
             lang = listener.wording.lang
-            if lang not in views:
-                views[lang] = state_message(self.view(table, lang))
-            listener.send(views[lang])
+            if lang not in texts:
+                texts[lang] = dump_message(state_message(self.view(table, lang)))
+            listener.send_text(texts[lang])
 
     # -- messages --
 
@@ -759,7 +767,7 @@ class TableService:
             reason = table.match.deal.refusal(action)
             if reason is not None:
                 raise ClientError.refused(reason)
-            await self._commit(table, table.match.apply(action))
+            await self._commit(table, table.match.apply(action), action_event(str(action)))
         self.ensure_runner(table)
 
     async def next_deal(self, table: Table) -> None:
@@ -770,16 +778,20 @@ class TableService:
                 raise ClientError("deal_not_over")
             if match.is_over:
                 raise ClientError("match_over")
-            await self._commit(table, match.next_deal(rng=table.rng))
+            match = match.next_deal(rng=table.rng)
+            deal = match.deal
+            event = deal_event(deal.dealer.name, [card_code(card) for card in deal.deck])
+            await self._commit(table, match, event)
         self.ensure_runner(table)
 
-    async def _commit(self, table: Table, match: Match) -> None:
-        """Save the new match (one transaction), then make it the table's and send it. If the
-        save fails nothing changes; if another server moved the game on, it is reloaded."""
-        text = await asyncio.to_thread(record_json, match)
+    async def _commit(self, table: Table, match: Match, event: str) -> None:
+        """Append the event that made the new match to the game's record (one short
+        transaction: the record is not rewritten), then make it the table's and send it. If
+        the save fails nothing changes; if another server moved the game on, it is
+        reloaded."""
         try:
             revision = await asyncio.to_thread(
-                self.store.save, table.game_id, text, revision=table.revision
+                self.store.append, table.game_id, event, revision=table.revision
             )
         except StoreUnavailableError:
             log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
@@ -829,7 +841,7 @@ class TableService:
                 async with table.lock:
                     if table.match is not match:
                         continue  # the game moved on meanwhile: think again
-                    await self._commit(table, match.apply(action))
+                    await self._commit(table, match.apply(action), action_event(str(action)))
         except asyncio.CancelledError:
             raise
         except Exception as error:
