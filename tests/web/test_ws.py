@@ -556,10 +556,10 @@ def test_a_failed_save_changes_nothing_and_spares_other_games(
     doomed, sound = new_game("cardavia"), new_game("cardavia")
     real_append = store.append
 
-    def append(game_id: str, event: str, *, revision: int) -> int:
+    def append(game_id: str, event: str, *, revision: int, finished: bool = False) -> int:
         if game_id == doomed["game"]:
             raise OSError("disk full")
-        return int(real_append(game_id, event, revision=revision))
+        return int(real_append(game_id, event, revision=revision, finished=finished))
 
     store.append = append
     try:

@@ -28,10 +28,11 @@ import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final, cast
 
 from sqlalchemy import (
+    Boolean,
     DateTime,
     Engine,
     ForeignKey,
@@ -43,8 +44,11 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import InterfaceError, InternalError, OperationalError
@@ -111,7 +115,9 @@ class GameRow(Base):
     """How many times the record was saved: a save names the revision it replaces, so two
     servers cannot overwrite each other's moves unnoticed."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the game is over (a finished game is kept; an abandoned one is not)."""
 
 
 class EventRow(Base):
@@ -245,6 +251,17 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _add_missing_columns(engine: Engine) -> None:
+    """Bring a database made by an earlier version up to date: the columns added since
+    (``games.finished``) are added, with their defaults."""
+    columns = {column["name"] for column in inspect(engine).get_columns("games")}
+    if "finished" not in columns:
+        with engine.begin() as connection:
+            connection.execute(
+                text("ALTER TABLE games ADD COLUMN finished BOOLEAN NOT NULL DEFAULT FALSE")
+            )
+
+
 class GameStore:
     """The games in a database. Every method is one short transaction; they block, so the
     web server calls them from a worker thread."""
@@ -266,6 +283,7 @@ class GameStore:
             event.listen(engine, "connect", _sqlite_pragmas)
         try:
             Base.metadata.create_all(engine)
+            _add_missing_columns(engine)
         except _UNAVAILABLE:
             # A read-only database whose tables exist still serves its saved games; one that
             # cannot be reached at all fails on first use, with a clear error then.
@@ -277,7 +295,11 @@ class GameStore:
         self._advance_statement = (
             update(games)
             .where(games.c.id == bindparam("id_"), games.c.revision == bindparam("revision"))
-            .values(revision=games.c.revision + 1, updated_at=bindparam("now"))
+            .values(
+                revision=games.c.revision + 1,
+                updated_at=bindparam("now"),
+                finished=bindparam("finished"),
+            )
         )
         self._append_statement = insert(events)
 
@@ -327,13 +349,15 @@ class GameStore:
             session.execute(delete(EventRow).where(EventRow.game_id == game_id))
         return revision + 1
 
-    def append(self, game_id: str, event: str, *, revision: int) -> int:
+    def append(self, game_id: str, event: str, *, revision: int, finished: bool = False) -> int:
         """Append one event (:func:`action_event`, :func:`deal_event`) to a game's record in
         one short transaction, if it is still at ``revision``: the record itself is not
-        rewritten. Answers the new revision; :class:`StaleGameError` as :meth:`save`."""
+        rewritten. ``finished``: the game is over with this event. Answers the new revision;
+        :class:`StaleGameError` as :meth:`save`."""
         with _unavailable(), self.engine.begin() as connection:
             result = connection.execute(
-                self._advance_statement, {"id_": game_id, "revision": revision, "now": _now()}
+                self._advance_statement,
+                {"id_": game_id, "revision": revision, "now": _now(), "finished": finished},
             )
             if result.rowcount != 1:
                 raise StaleGameError(f"game {game_id} is not at revision {revision}")
@@ -341,6 +365,24 @@ class GameStore:
                 self._append_statement, {"game_id": game_id, "seq": revision + 1, "event": event}
             )
         return revision + 1
+
+    def purge_abandoned(self, idle: timedelta, *, now: datetime | None = None) -> int:
+        """Delete the unfinished games nobody has played for ``idle`` (their events too);
+        finished games are kept. Answers how many were deleted."""
+        cutoff = (now or _now()) - idle
+        with _unavailable(), self._sessions.begin() as session:
+            abandoned = (
+                select(GameRow.id)
+                .where(GameRow.finished.is_(False), GameRow.updated_at < cutoff)
+                .scalar_subquery()
+            )
+            session.execute(delete(EventRow).where(EventRow.game_id.in_(abandoned)))
+            result = session.execute(
+                delete(GameRow)
+                .where(GameRow.finished.is_(False), GameRow.updated_at < cutoff)
+                .execution_options(synchronize_session=False)
+            )
+            return int(getattr(result, "rowcount", 0))
 
     @staticmethod
     def _advance(session: Session, game_id: str, revision: int, **values: Any) -> None:

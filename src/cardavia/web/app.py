@@ -18,6 +18,7 @@ import os
 import re
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -50,7 +51,9 @@ from cardavia.web.i18n import (
     suit_name,
     text_direction,
 )
+from cardavia.web.limits import Limits, RateLimiter
 from cardavia.web.table import (
+    CLOSE,
     DEFAULT_AI_DELAY,
     MAX_MESSAGE_BYTES,
     ClientError,
@@ -90,6 +93,8 @@ CLOSE_CODES: Final[Mapping[str, int]] = {
     "game_not_found": 4404,
     "bad_origin": 4403,
     "too_many_sockets": 4429,
+    "too_slow": 4408,
+    "rate_limited": 1008,
     "unavailable": 1013,
     "internal": 1011,
 }
@@ -105,6 +110,9 @@ CONTENT_SECURITY_POLICY: Final = (
 one inline handler allowed is the settings form's ``onsubmit="return false"``, by its hash);
 inline styles are allowed for the rules pages' and the cards' custom properties; no page may
 be framed by another site."""
+DEFAULT_LIMITS: Final = Limits()
+PURGE_INTERVAL: Final = 3600.0
+"""Seconds between two purges of abandoned games."""
 BODY_TIMEOUT: Final = 10.0
 """Seconds a request body may take to arrive (a slow client holds no worker longer)."""
 
@@ -125,6 +133,9 @@ class Settings:
     """Origins (``https://cardavia.example``) allowed besides the site's own host, for a
     ``POST`` or a WebSocket coming from a browser."""
     body_timeout: float = BODY_TIMEOUT
+    limits: Limits = DEFAULT_LIMITS
+    """Fair use: rate limits, queues, the computer players' budget per client, abandoned
+    games (:class:`cardavia.web.limits.Limits`)."""
     web_dir: Path = WEB_DIR
     """Where ``templates/``, ``static/`` and ``locale/`` are."""
 
@@ -143,6 +154,7 @@ class Settings:
             database_url=os.environ.get("CARDAVIA_DATABASE_URL"),
             ai_delay=delay,
             allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
+            limits=Limits.from_env(),
         )
 
     @property
@@ -336,6 +348,12 @@ def origin_allowed(headers: Mapping[str, str], allowed: tuple[str, ...] = ()) ->
     return parts.scheme in ("http", "https") and parts.netloc == headers.get("host", "")
 
 
+def client_key(connection: Request | WebSocket) -> str:
+    """Who a request is from, for the fair-use limits: the client's address (behind a
+    proxy, uvicorn's ``--proxy-headers`` makes it the forwarded one)."""
+    return connection.client.host if connection.client is not None else "unknown"
+
+
 def request_token(request: Request) -> str | None:
     """The seat token of a request: ``?token=`` or ``Authorization: Bearer …``."""
     token = request.query_params.get("token")
@@ -351,13 +369,32 @@ async def _pump(websocket: WebSocket, listener: Listener) -> None:
     nobody sending to it."""
     try:
         while True:
-            await websocket.send_text(await listener.queue.get())
+            text = await listener.queue.get()
+            if text == CLOSE:  # told why (too slow, flooding), now closed
+                await websocket.close(code=listener.close_code)
+                return
+            await websocket.send_text(text)
     except asyncio.CancelledError:
         raise
     except Exception:
         log.warning("a connection could not be sent its messages", exc_info=True)
         with contextlib.suppress(Exception):
             await websocket.close(code=1011)
+
+
+async def purge_abandoned_games(store: GameStore, days: float) -> None:
+    """Delete the unfinished games idle for ``days`` (0: never), at start then every hour;
+    finished games are kept (README, "Abandoned games")."""
+    if days <= 0:
+        return
+    while True:
+        try:
+            count = await asyncio.to_thread(store.purge_abandoned, timedelta(days=days))
+            if count:
+                log.info("%d abandoned games deleted (unfinished, idle %g days)", count, days)
+        except Exception:
+            log.warning("abandoned games could not be deleted", exc_info=True)
+        await asyncio.sleep(PURGE_INTERVAL)
 
 
 # -- the application -------------------------------------------------------------------------
@@ -376,12 +413,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ai_delay=settings.ai_delay,
         seed=settings.seed,
         max_message_bytes=settings.max_message_bytes,
+        limits=settings.limits,
     )
     templates = make_templates(settings.templates_dir, catalogs)
+    limits = settings.limits
+    game_creation = RateLimiter(limits.games_per_minute / 60.0, limits.games_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        purger = asyncio.create_task(purge_abandoned_games(store, limits.abandoned_days))
         yield
+        purger.cancel()
+        with contextlib.suppress(BaseException):
+            await purger
         await service.close()
         store.close()
 
@@ -440,6 +484,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             if not origin_allowed(request.headers, settings.allowed_origins):
                 raise ClientError("bad_origin")
+            if not game_creation.allow(client_key(request)):
+                response = error_response(ClientError("too_many_games"), catalogs.wording(lang))
+                wait = game_creation.retry_after(client_key(request))
+                response.headers["Retry-After"] = str(wait)
+                return response
             data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
             if is_language(data.get("lang")):
                 lang = data["lang"]
@@ -451,6 +500,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 data.get("level", "club"),
                 data.get("lang", lang),
                 data.get("deck"),
+                client=client_key(request),
             )
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
@@ -479,19 +529,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if not origin_allowed(websocket.headers, settings.allowed_origins):
                 raise ClientError("bad_origin")
             table = await service.open(game_id, websocket.query_params.get("token"))
+            lang = asked if asked and is_language(asked) else table.lang
+            listener = service.listen(table, lang, client=client_key(websocket))
         except ClientError as error:
             lang = choose_language(asked, websocket.headers.get("accept-language"))
             await websocket.send_text(dump_message(error.message(catalogs.wording(lang), "french")))
             await websocket.close(code=CLOSE_CODES.get(error.code, 1008))
             return
-        listener = service.listen(table, asked if asked and is_language(asked) else table.lang)
         sender = asyncio.create_task(_pump(websocket, listener))
         service.ensure_runner(table)
+        messages = RateLimiter(limits.messages_per_second, limits.messages_burst)
+        excess = 0
         try:
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                if not messages.allow(""):
+                    # Over the limit: the message is not handled; the client is told (once in
+                    # a while, not once per message), and a flood closes the connection.
+                    excess += 1
+                    if excess >= max(1, limits.flood_messages):
+                        listener.send(ClientError("rate_limited").message(listener.wording, ""))
+                        listener.close(CLOSE_CODES["rate_limited"])
+                        break
+                    if excess % 50 == 1:
+                        listener.send(ClientError("rate_limited").message(listener.wording, ""))
+                    continue
                 text = message.get("text")
                 data = text if text is not None else message.get("bytes") or b""
                 await service.handle_text(table, listener, data)
@@ -499,9 +563,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             pass
         finally:
             service.unlisten(table, listener)
-            sender.cancel()
+            if not listener.dropped and excess < max(1, limits.flood_messages):
+                sender.cancel()
             with contextlib.suppress(BaseException):
-                await sender
+                await asyncio.wait_for(sender, timeout=5)
             if (
                 websocket.application_state == WebSocketState.CONNECTED
                 and websocket.client_state == WebSocketState.CONNECTED

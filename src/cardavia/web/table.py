@@ -59,6 +59,7 @@ from cardavia.store.db import (
 )
 from cardavia.web.computer import computer_decision
 from cardavia.web.i18n import Catalogs, Wording, is_language
+from cardavia.web.limits import Limits, WorkBudget
 
 log = logging.getLogger(__name__)
 
@@ -500,13 +501,24 @@ def state_message(view: Mapping[str, Any]) -> dict[str, Any]:
 # -- games in play ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+CLOSE: Final = ""
+"""What a connection's queue holds last when it must be closed (it could not keep up)."""
+
+
+@dataclass(slots=True, eq=False)
 class Listener:
     """One open connection to a game: its language and the queue of messages to send it (a
-    single writer per connection keeps them in order)."""
+    single writer per connection keeps them in order). The queue is bounded: a connection
+    that lets it fill (too slow, or not reading) is sent ``too_slow`` and closed, rather than
+    have its messages pile up in the server's memory."""
 
     wording: Wording
+    limit: int = 256
+    client: str = ""
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    dropped: bool = False
+    close_code: int = 4408
+    """The WebSocket close code sent when :data:`CLOSE` is reached (4408: too slow)."""
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message for this connection."""
@@ -514,7 +526,26 @@ class Listener:
 
     def send_text(self, text: str) -> None:
         """Queue a message already written as JSON (:func:`dump_message`)."""
+        if self.dropped:
+            return
+        if self.limit > 0 and self.queue.qsize() >= self.limit:
+            self.drop()
+            return
         self.queue.put_nowait(text)
+
+    def drop(self) -> None:
+        """Give up on this connection: what it has not been sent is forgotten; it is sent
+        ``too_slow``, then closed."""
+        self.dropped = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(dump_message(ClientError("too_slow").message(self.wording, "")))
+        self.queue.put_nowait(CLOSE)
+
+    def close(self, code: int) -> None:
+        """Close the connection once what is queued has been sent."""
+        self.close_code = code
+        self.queue.put_nowait(CLOSE)
 
 
 @dataclass(eq=False)
@@ -534,6 +565,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     runner: asyncio.Task[None] | None = None
+    client: str = ""
+    """Whose work the computer players' decisions count against (:class:`WorkBudget`): the
+    client that created the game, or last connected to it."""
 
     @property
     def deck(self) -> str:
@@ -583,12 +617,15 @@ class TableService:
         seed: int | None = None,
         max_message_bytes: int = MAX_MESSAGE_BYTES,
         cache_size: int = 256,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
         self.catalogs = catalogs
         self.ai_delay = (max(0.0, ai_delay[0]), max(0.0, ai_delay[0], ai_delay[1]))
         self.max_message_bytes = max_message_bytes
         self.cache_size = cache_size
+        self.limits = limits or Limits()
+        self.ai_budget = WorkBudget(self.limits.ai_per_client)
         self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._closed = False
@@ -604,7 +641,7 @@ class TableService:
     # -- creating and opening games --
 
     async def create_game(
-        self, rules: object, level: object, lang: object, deck: object = None
+        self, rules: object, level: object, lang: object, deck: object = None, *, client: str = ""
     ) -> NewGame:
         """Start a game: the rules (a preset's name), the computer players' level, the
         language, the deck its cards are named and drawn in (``None``: the preset's; kept in
@@ -633,7 +670,9 @@ class TableService:
         except StoreUnavailableError:
             log.warning("a game could not be created: the database is unavailable", exc_info=True)
             raise ClientError("unavailable") from None
-        self._remember(self._table(stored, match, rng))
+        table = self._table(stored, match, rng)
+        table.client = client
+        self._remember(table)
         return NewGame(stored.id, token)
 
     def _table(self, stored: StoredGame, match: Match, rng: random.Random) -> Table:
@@ -707,10 +746,16 @@ class TableService:
         """South's view of the game, in ``lang``."""
         return build_view(table.match, self.wording(lang), game_id=table.game_id, level=table.level)
 
-    def listen(self, table: Table, lang: str) -> Listener:
+    def listen(self, table: Table, lang: str, *, client: str = "") -> Listener:
         """Open a connection to a game: it is sent the current state at once, then every
-        change."""
-        listener = Listener(self.wording(lang))
+        change. :class:`ClientError` ``too_many_sockets`` past the limit of connections to
+        one game."""
+        limit = self.limits.sockets_per_game
+        if limit > 0 and len(table.listeners) >= limit:
+            raise ClientError("too_many_sockets")
+        listener = Listener(self.wording(lang), limit=self.limits.queue_messages, client=client)
+        if client:
+            table.client = client
         table.listeners.add(listener)
         listener.send(state_message(self.view(table, lang)))
         return listener
@@ -791,7 +836,11 @@ class TableService:
         reloaded."""
         try:
             revision = await asyncio.to_thread(
-                self.store.append, table.game_id, event, revision=table.revision
+                self.store.append,
+                table.game_id,
+                event,
+                revision=table.revision,
+                finished=match.is_over,
             )
         except StoreUnavailableError:
             log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
@@ -855,7 +904,8 @@ class TableService:
         first legal action instead (logged), so that the game never stalls."""
         try:
             player = told_the_score(table.players[seat], table.match.scores)
-            action = await computer_decision(player, observation, table.rng)
+            async with self.ai_budget.slot(table.client):
+                action = await computer_decision(player, observation, table.rng)
         except Exception:
             log.exception("game %s: the %s player failed", table.game_id, seat.name)
             action = None
