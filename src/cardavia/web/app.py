@@ -374,7 +374,7 @@ async def _pump(websocket: WebSocket, listener: Listener) -> None:
                 await websocket.close(code=listener.close_code)
                 return
             await websocket.send_text(text)
-    except asyncio.CancelledError:
+    except (asyncio.CancelledError, WebSocketDisconnect):
         raise
     except Exception:
         log.warning("a connection could not be sent its messages", exc_info=True)
