@@ -366,6 +366,17 @@ class GameStore:
             )
         return revision + 1
 
+    def events_since(self, game_id: str, revision: int) -> list[tuple[int, str]]:
+        """The events appended after ``revision``, ``(seq, event)`` in order: what another
+        server did to a game since this one last saw it."""
+        with _unavailable(), Session(self.engine) as session:
+            rows = session.execute(
+                select(EventRow.seq, EventRow.event)
+                .where(EventRow.game_id == game_id, EventRow.seq > revision)
+                .order_by(EventRow.seq)
+            ).all()
+            return [(int(seq), str(event)) for seq, event in rows]
+
     def purge_abandoned(self, idle: timedelta, *, now: datetime | None = None) -> int:
         """Delete the unfinished games nobody has played for ``idle`` (their events too);
         finished games are kept. Answers how many were deleted."""

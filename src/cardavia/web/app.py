@@ -37,6 +37,7 @@ from cardavia.ai.player import player_levels
 from cardavia.belote.cards import ALL_CARDS, DECKS, card_code
 from cardavia.belote.rules import PRESETS
 from cardavia.store.db import GameStore
+from cardavia.web.bus import REDIS_URL_VARIABLE, make_bus
 from cardavia.web.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGE_NAMES,
@@ -124,6 +125,9 @@ class Settings:
 
     database_url: str | None = None
     """SQLAlchemy URL; ``None``: ``CARDAVIA_DATABASE_URL``, else ``sqlite:///cardavia.db``."""
+    redis_url: str | None = None
+    """Redis, joining several web processes serving one site (``CARDAVIA_REDIS_URL``);
+    ``None``: this process serves alone."""
     ai_delay: tuple[float, float] = DEFAULT_AI_DELAY
     """The computer players' pause before each action, seconds (low, high)."""
     seed: int | None = None
@@ -141,7 +145,7 @@ class Settings:
 
     @classmethod
     def from_env(cls) -> Settings:
-        """The settings of the environment: ``CARDAVIA_DATABASE_URL``,
+        """The settings of the environment: ``CARDAVIA_DATABASE_URL``, ``CARDAVIA_REDIS_URL``,
         ``CARDAVIA_AI_DELAY`` (``0.4-0.9``, seconds) and ``CARDAVIA_ALLOWED_ORIGINS``
         (comma-separated)."""
         delay = DEFAULT_AI_DELAY
@@ -152,6 +156,7 @@ class Settings:
         origins = os.environ.get("CARDAVIA_ALLOWED_ORIGINS", "")
         return cls(
             database_url=os.environ.get("CARDAVIA_DATABASE_URL"),
+            redis_url=os.environ.get(REDIS_URL_VARIABLE) or None,
             ai_delay=delay,
             allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
             limits=Limits.from_env(),
@@ -414,6 +419,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         seed=settings.seed,
         max_message_bytes=settings.max_message_bytes,
         limits=settings.limits,
+        bus=make_bus(settings.redis_url),
     )
     templates = make_templates(settings.templates_dir, catalogs)
     limits = settings.limits
@@ -421,12 +427,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await service.bus.start(service.on_remote_change)
         purger = asyncio.create_task(purge_abandoned_games(store, limits.abandoned_days))
         yield
         purger.cancel()
         with contextlib.suppress(BaseException):
             await purger
         await service.close()
+        await service.bus.close()
         store.close()
 
     app = FastAPI(title="Cardavia", lifespan=lifespan, docs_url=None, redoc_url=None)

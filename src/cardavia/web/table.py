@@ -39,6 +39,7 @@ from cardavia.belote.actions import (
     Take,
     parse_bid_value,
 )
+from cardavia.belote.actions import parse_action as parse_notation
 from cardavia.belote.announcements import best_announcements
 from cardavia.belote.cards import DECKS, Seat, card_code, parse_card
 from cardavia.belote.game import CompletedTrick, DealState, Phase, Reason
@@ -57,6 +58,7 @@ from cardavia.store.db import (
     new_token,
     token_matches,
 )
+from cardavia.web.bus import LocalBus
 from cardavia.web.computer import computer_decision
 from cardavia.web.i18n import Catalogs, Wording, is_language
 from cardavia.web.limits import Limits, WorkBudget
@@ -595,6 +597,22 @@ class NewGame:
     seat: str = "S"
 
 
+def apply_event(match: Match, text: str) -> Match:
+    """The match after one event of the store (:func:`~cardavia.store.db.action_event`,
+    :func:`~cardavia.store.db.deal_event`), checked by the engine."""
+    event = json.loads(text)
+    if "deal" in event:
+        deal = event["deal"]
+        if match.deal.dealer.next.name != deal["dealer"]:
+            raise ValueError(f"the dealer is not {deal['dealer']}")
+        return match.next_deal_from_deck([parse_card(code) for code in deal["deck"]])
+    action = parse_notation(event["action"])
+    reason = match.deal.refusal(action)
+    if reason is not None:
+        raise ValueError(f"{action} refused: {reason.code}")
+    return match.apply(action)
+
+
 def record_json(match: Match) -> str:
     """The record of a match as saved: JSON of :mod:`cardavia.belote.notation`."""
     return Record.from_match(match).to_json()
@@ -618,6 +636,7 @@ class TableService:
         max_message_bytes: int = MAX_MESSAGE_BYTES,
         cache_size: int = 256,
         limits: Limits | None = None,
+        bus: LocalBus | None = None,
     ) -> None:
         self.store = store
         self.catalogs = catalogs
@@ -625,6 +644,8 @@ class TableService:
         self.max_message_bytes = max_message_bytes
         self.cache_size = cache_size
         self.limits = limits or Limits()
+        self.bus = bus or LocalBus()
+        """How the other web processes of the site hear of this one's changes."""
         self.ai_budget = WorkBudget(self.limits.ai_per_client)
         self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
         self._tables: OrderedDict[str, Table] = OrderedDict()
@@ -713,9 +734,53 @@ class TableService:
                     log.exception("game %s cannot be restored", game_id)
                     raise ClientError("internal") from None
                 table = self._tables.get(game_id) or loaded
+        elif self.bus.distributed:
+            # Another process may have moved it on since (its message still on the way).
+            async with table.lock:
+                if await self._catch_up(table):
+                    self._broadcast(table)
         self._check_token(table.token_matches, token)
         self._remember(table)
         return table
+
+    async def on_remote_change(self, game_id: str, revision: int) -> None:
+        """Another process saved a game at ``revision``: if this one has it in memory, bring
+        it up to date from the store and send it to its connections."""
+        table = self._tables.get(game_id)
+        if table is None or revision <= table.revision:
+            return
+        async with table.lock:
+            changed = await self._catch_up(table)
+        if changed:
+            self._broadcast(table)
+            self.ensure_runner(table)
+
+    async def _catch_up(self, table: Table) -> bool:
+        """Apply the events saved since the table's revision (by another process); reload the
+        whole game should they not follow on. Answers whether anything changed."""
+        try:
+            events = await asyncio.to_thread(self.store.events_since, table.game_id, table.revision)
+        except StoreUnavailableError:
+            log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
+            return False
+        if not events:
+            return False
+        match, revision = table.match, table.revision
+        try:
+            for seq, text in events:
+                if seq != revision + 1:
+                    raise ValueError(f"event {seq} after revision {revision}")
+                match = apply_event(match, text)
+                revision = seq
+        except Exception:
+            log.warning("game %s: reloaded whole", table.game_id, exc_info=True)
+            stored = await asyncio.to_thread(self.store.load, table.game_id)
+            if stored is None:
+                return False
+            match = await asyncio.to_thread(restore_match, stored.record)
+            revision = stored.revision
+        table.match, table.revision = match, revision
+        return True
 
     @staticmethod
     def _check_token(matches: Callable[[str | None], bool], token: str | None) -> None:
@@ -846,15 +911,13 @@ class TableService:
             log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
             raise ClientError("unavailable") from None
         except StaleGameError:
-            stored = await asyncio.to_thread(self.store.load, table.game_id)
-            if stored is not None:
-                table.match = await asyncio.to_thread(restore_match, stored.record)
-                table.revision = stored.revision
+            if await self._catch_up(table):
                 self._broadcast(table)
             raise ClientError("stale") from None
         table.match = match
         table.revision = revision
         self._broadcast(table)
+        await self.bus.publish(table.game_id, revision)
 
     # -- the computer players --
 
@@ -884,13 +947,23 @@ class TableService:
                     if seat is None:
                         return
                     observation = match.deal.observation(seat)
+                if not await self.bus.claim(table.game_id):
+                    # Another process plays this table's computer seats: its changes arrive
+                    # by the bus; should it die, its lease runs out and this one takes over.
+                    await asyncio.sleep(self.bus.retry_seconds)
+                    continue
                 started = loop.time()
                 action = await self._decide(table, seat, observation)
                 await asyncio.sleep(max(0.0, self._pause(table) - (loop.time() - started)))
                 async with table.lock:
                     if table.match is not match:
                         continue  # the game moved on meanwhile: think again
-                    await self._commit(table, match.apply(action), action_event(str(action)))
+                    try:
+                        await self._commit(table, match.apply(action), action_event(str(action)))
+                    except ClientError as error:
+                        if error.code != "stale":
+                            raise
+                        continue  # moved on by another process: caught up, think again
         except asyncio.CancelledError:
             raise
         except Exception as error:
@@ -898,6 +971,10 @@ class TableService:
             code = error.code if isinstance(error, ClientError) else "internal"
             for listener in list(table.listeners):
                 listener.send(ClientError(code).message(listener.wording, table.deck))
+        finally:
+            if self.bus.distributed:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(self.bus.release(table.game_id))
 
     async def _decide(self, table: Table, seat: Seat, observation: Observation) -> Action:
         """The computer player's action; should it fail or choose something illegal, the

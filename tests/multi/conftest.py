@@ -1,0 +1,231 @@
+"""Fixtures of the multi-process tests: a Redis and a PostgreSQL of their own (started from
+Debian's ``redis-server`` and PostgreSQL's ``initdb``/``pg_ctl`` in a temporary folder, as the
+``postgres`` user when the tests run as root), and web processes (uvicorn) started against
+them. Without the servers the tests are skipped here, and fail in CI (``CI=true``), which
+installs them (``.ci/run``)."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+STARTUP_SECONDS = 30
+
+
+def missing(what: str) -> None:
+    """Skip the test, or fail it in CI, where every server must be there."""
+    message = f"{what}: .ci/run installs it (apt-get install redis-server postgresql)"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes], what: str) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"{what} did not listen on {port} in {STARTUP_SECONDS} s")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A Redis of the test session's own (or ``CARDAVIA_TEST_REDIS_URL``)."""
+    given = os.environ.get("CARDAVIA_TEST_REDIS_URL")
+    if given:
+        yield given
+        return
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(binary).exists():
+        missing("redis-server was not found")
+    folder = tempfile.mkdtemp(prefix="cardavia-redis-")
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            folder,
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process, "redis-server")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def postgres_binaries() -> Path | None:
+    for pattern in ("/usr/lib/postgresql/*/bin/initdb", "/usr/local/pgsql/bin/initdb"):
+        found = sorted(glob.glob(pattern))
+        if found:
+            return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL cluster of the test session's own (or ``CARDAVIA_TEST_POSTGRES_URL``):
+    ``initdb`` in a temporary folder, run as ``postgres`` when the tests run as root
+    (PostgreSQL refuses root), fsync off."""
+    given = os.environ.get("CARDAVIA_TEST_POSTGRES_URL")
+    if given:
+        yield given
+        return
+    binaries = postgres_binaries()
+    if binaries is None:
+        missing("PostgreSQL (initdb) was not found")
+        return
+    folder = Path(tempfile.mkdtemp(prefix="cardavia-pg-"))
+    data = folder / "data"
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        if shutil.which("runuser") is None:
+            missing("runuser was not found (needed to run PostgreSQL as root's tests)")
+        as_user = ["runuser", "-u", "postgres", "--"]
+        folder.chmod(0o755)
+        shutil.chown(folder, "postgres", "postgres")
+    port = free_port()
+    subprocess.run(
+        [
+            *as_user,
+            str(binaries / "initdb"),
+            "-D",
+            str(data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+    subprocess.run(
+        [
+            *as_user,
+            str(binaries / "pg_ctl"),
+            "-D",
+            str(data),
+            "-o",
+            options,
+            "-w",
+            "-l",
+            str(folder / "log"),
+            "start",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            [*as_user, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+            stdout=subprocess.DEVNULL,
+            check=False,
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@dataclass
+class WebProcess:
+    """One web process of the site (uvicorn), on its own port."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(
+            self.http + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            data: dict[str, Any] = json.loads(response.read())
+            return data
+
+    def kill(self) -> None:
+        """Kill -9: no shutdown, nothing flushed."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def web_process(postgres_url: str, redis_url: str) -> Iterator[Callable[..., WebProcess]]:
+    """Start web processes joined by the session's PostgreSQL and Redis."""
+    started: list[WebProcess] = []
+
+    def start(ai_delay: str = "0.02") -> WebProcess:
+        port = free_port()
+        env = {
+            **os.environ,
+            "CARDAVIA_DATABASE_URL": postgres_url,
+            "CARDAVIA_REDIS_URL": redis_url,
+            "CARDAVIA_AI_DELAY": ai_delay,
+        }
+        command = [sys.executable, "-m", "uvicorn", "cardavia.web.app:create_app", "--factory"]
+        command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+        web = WebProcess(port, subprocess.Popen(command, env=env))
+        started.append(web)
+        wait_for_port(port, web.process, "the web process")
+        return web
+
+    yield start
+    for web in started:
+        if web.process.poll() is None:
+            web.process.terminate()
+            try:
+                web.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                web.kill()
