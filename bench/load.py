@@ -1,6 +1,8 @@
 """Load test of the site: N concurrent browser-like clients, each creating a game and playing
 whole deals through the table's WebSocket as the page does, against a server this script
-starts (one process: uvicorn, SQLite in a temporary folder), bounded in time and count.
+starts (one process: uvicorn, SQLite in a temporary folder; or ``--processes N`` joined by
+``--database`` PostgreSQL and ``--redis``, each game created on one process and played
+through the next), bounded in time and count.
 
 Each client plays South with random legal actions; an action's latency is the time from
 sending it to receiving the ``state`` it made. The computer players' pause is 0 unless
@@ -88,10 +90,12 @@ async def post_json(port: int, path: str, body: dict[str, Any]) -> tuple[int, di
 
 
 async def client(
-    number: int, port: int, options: argparse.Namespace, deadline: float, tally: Tally
+    number: int, ports: list[int], options: argparse.Namespace, deadline: float, tally: Tally
 ) -> None:
-    """One player: create a game, play its deals until the deadline (or the count)."""
+    """One player: create a game, play its deals until the deadline (or the count). With
+    several processes, the game is created on one and played through the next."""
     rng = random.Random(number)
+    port, play_port = ports[number % len(ports)], ports[(number + 1) % len(ports)]
     await asyncio.sleep(rng.uniform(0, options.ramp))
     while time.monotonic() < deadline and tally.deals < options.max_deals:
         try:
@@ -102,8 +106,10 @@ async def client(
                 tally.error(f"create {status}")
                 await asyncio.sleep(1)
                 continue
-            url = f"ws://127.0.0.1:{port}/ws/games/{game['game']}?token={game['token']}&lang=fr"
-            async with connect(url, origin=f"http://127.0.0.1:{port}") as ws:  # type: ignore[arg-type]
+            url = (
+                f"ws://127.0.0.1:{play_port}/ws/games/{game['game']}?token={game['token']}&lang=fr"
+            )
+            async with connect(url, origin=f"http://127.0.0.1:{play_port}") as ws:  # type: ignore[arg-type]
                 if await play_game(ws, rng, deadline, options, tally):
                     return
         except (OSError, WebSocketException, ValueError) as error:
@@ -161,6 +167,8 @@ def start_server(port: int, folder: str, options: argparse.Namespace) -> subproc
         "CARDAVIA_MESSAGES_PER_SECOND": "0",
         "CARDAVIA_AI_PER_CLIENT": "0",
     }
+    if options.redis:
+        env["CARDAVIA_REDIS_URL"] = options.redis
     command = [
         sys.executable,
         "-m",
@@ -195,28 +203,29 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def run(port: int, server_pid: int, options: argparse.Namespace) -> None:
+async def run(ports: list[int], pids: list[int], options: argparse.Namespace) -> None:
     tally = Tally()
     start = time.monotonic()
     deadline = start + options.ramp + options.seconds
     tasks = [
-        asyncio.create_task(client(number, port, options, deadline, tally))
+        asyncio.create_task(client(number, ports, options, deadline, tally))
         for number in range(options.clients)
     ]
     # Measure after the ramp: every client is playing then.
     await asyncio.sleep(options.ramp)
-    deals0, cpu0, wall0 = tally.deals, cpu_seconds(server_pid), time.monotonic()
+    deals0, cpu0, wall0 = tally.deals, sum(map(cpu_seconds, pids)), time.monotonic()
     tally.latencies.clear()
     await asyncio.wait(tasks, timeout=options.seconds + options.stall + 5)
     for task in tasks:
         task.cancel()
     elapsed = time.monotonic() - wall0
-    cpu = cpu_seconds(server_pid) - cpu0
+    cpu = sum(map(cpu_seconds, pids)) - cpu0
     deals = tally.deals - deals0
     ms = [latency * 1000 for latency in tally.latencies]
     print(
         f"{options.clients} clients, {options.level} tables ({options.rules}), AI pause "
-        f"{options.ai_delay} s, {elapsed:.1f} s measured after a {options.ramp:g} s ramp"
+        f"{options.ai_delay} s, {len(ports)} web process(es), {elapsed:.1f} s measured after "
+        f"a {options.ramp:g} s ramp"
     )
     print(f"deals: {deals} ({deals / elapsed:.1f} deals/s), actions by South: {len(ms)}")
     print(
@@ -225,8 +234,9 @@ async def run(port: int, server_pid: int, options: argparse.Namespace) -> None:
     )
     print(f"errors: {sum(tally.errors.values())} {tally.errors or ''}".rstrip())
     print(
-        f"server: {cpu / elapsed * 100:.0f} % of one core, {resident_mib(server_pid):.0f} MiB "
-        f"resident; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
+        f"server: {cpu / elapsed * 100:.0f} % of one core, "
+        f"{sum(map(resident_mib, pids)):.0f} MiB resident; load average "
+        f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
     )
 
 
@@ -241,23 +251,29 @@ def main() -> None:
     parser.add_argument("--ai-delay", default="0", help="the computer players' pause, s")
     parser.add_argument("--stall", type=float, default=20.0, help="a table silent this long")
     parser.add_argument("--database", help="a database URL instead of a temporary SQLite")
+    parser.add_argument("--processes", type=int, default=1, help="web processes to start")
+    parser.add_argument("--redis", help="a Redis URL joining the processes (with --database)")
     parser.add_argument("--server", help="PORT:PID of a server already running (not started)")
     options = parser.parse_args()
     if options.server:
         port, pid = (int(part) for part in options.server.split(":"))
-        asyncio.run(run(port, pid, options))
+        asyncio.run(run([port], [pid], options))
         return
-    port = free_port()
+    if options.processes > 1 and not (options.redis and options.database):
+        parser.error("several processes need --database (PostgreSQL) and --redis")
+    ports = [free_port() for _ in range(options.processes)]
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(port, folder, options)
+        servers = [start_server(port, folder, options) for port in ports]
         try:
-            asyncio.run(run(port, server.pid, options))
+            asyncio.run(run(ports, [server.pid for server in servers], options))
         finally:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            for server in servers:
+                server.send_signal(signal.SIGINT)
+            for server in servers:
+                try:
+                    server.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    server.kill()
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -23,6 +24,8 @@ log = logging.getLogger(__name__)
 
 REDIS_URL_VARIABLE: Final = "CARDAVIA_REDIS_URL"
 CHANNEL_PREFIX: Final = "cardavia:table:"
+MAX_CONNECTIONS: Final = 32
+"""Connections to Redis per process (publishing, leases); more callers wait their turn."""
 LEASE_SECONDS: Final = 5.0
 """How long a process may play a table's computer seats without renewing its lease: a
 process killed mid-deal lets another one take the table over after at most this long."""
@@ -61,13 +64,22 @@ class RedisBus(LocalBus):
 
     distributed = True
 
-    def __init__(self, url: str, *, lease: float = LEASE_SECONDS) -> None:
+    def __init__(
+        self, url: str, *, lease: float = LEASE_SECONDS, connections: int = MAX_CONNECTIONS
+    ) -> None:
         import redis.asyncio
 
-        self.redis: Any = redis.asyncio.from_url(url)
+        # A bounded pool whose callers wait for a connection rather than fail.
+        pool = redis.asyncio.BlockingConnectionPool.from_url(
+            url, max_connections=connections, timeout=lease
+        )
+        self.redis: Any = redis.asyncio.Redis(connection_pool=pool)
         self.origin = secrets.token_hex(8)
-        """This process's name in its messages, locks and leases."""
+        """This process's name in its messages and leases."""
+        self.lease = lease
         self.lease_ms = int(lease * 1000)
+        self._held: dict[str, float] = {}
+        """The leases this process holds: until when (its clock), as last renewed."""
         self._reader: asyncio.Task[None] | None = None
 
     async def start(self, on_change: OnChange) -> None:
@@ -100,16 +112,30 @@ class RedisBus(LocalBus):
             log.warning("game %s: the change could not be published", game_id, exc_info=True)
 
     async def claim(self, game_id: str) -> bool:
+        now = time.monotonic()
+        if self._held.get(game_id, 0.0) - now > self.lease / 2:
+            return True  # held, and renewed recently enough: no round trip
         key = f"cardavia:runner:{game_id}"
-        if await self.redis.set(key, self.origin, nx=True, px=self.lease_ms):
+        try:
+            held = bool(await self.redis.set(key, self.origin, nx=True, px=self.lease_ms))
+            if not held:
+                holder = await self.redis.get(key)
+                held = holder is not None and _text(holder) == self.origin
+                if held:
+                    await self.redis.pexpire(key, self.lease_ms)
+        except Exception:
+            # Redis out of reach: play on; the store's revision check still keeps two
+            # processes from both saving a move.
+            log.warning("game %s: the lease could not be taken", game_id, exc_info=True)
             return True
-        holder = await self.redis.get(key)
-        if holder is not None and _text(holder) == self.origin:
-            await self.redis.pexpire(key, self.lease_ms)
-            return True
-        return False
+        if held:
+            self._held[game_id] = now + self.lease
+        else:
+            self._held.pop(game_id, None)
+        return held
 
     async def release(self, game_id: str) -> None:
+        self._held.pop(game_id, None)
         key = f"cardavia:runner:{game_id}"
         with contextlib.suppress(Exception):
             holder = await self.redis.get(key)
