@@ -55,41 +55,67 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], what: str) -> Non
     raise RuntimeError(f"{what} did not listen on {port} in {STARTUP_SECONDS} s")
 
 
+class RedisServer:
+    """A redis-server of the tests' own, in a temporary folder, that can be restarted."""
+
+    def __init__(self) -> None:
+        self.binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        if not Path(self.binary).exists():
+            missing("redis-server was not found")
+        self.folder = tempfile.mkdtemp(prefix="cardavia-redis-")
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no", "--dir", self.folder]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        wait_for_port(self.port, self.process, "redis-server")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    """A Redis of the test session's own (or ``CARDAVIA_TEST_REDIS_URL``)."""
-    given = os.environ.get("CARDAVIA_TEST_REDIS_URL")
-    if given:
-        yield given
+def session_redis() -> Iterator[RedisServer | None]:
+    """A Redis of the test session's own, or ``None`` with ``CARDAVIA_TEST_REDIS_URL``."""
+    if os.environ.get("CARDAVIA_TEST_REDIS_URL"):
+        yield None
         return
-    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-    if not Path(binary).exists():
-        missing("redis-server was not found")
-    folder = tempfile.mkdtemp(prefix="cardavia-redis-")
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            binary,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            folder,
-        ],
-        stdout=subprocess.DEVNULL,
-    )
+    server = RedisServer()
+    server.start()
     try:
-        wait_for_port(port, process, "redis-server")
-        yield f"redis://127.0.0.1:{port}/0"
+        yield server
     finally:
-        process.terminate()
-        process.wait(timeout=10)
-        shutil.rmtree(folder, ignore_errors=True)
+        server.remove()
+
+
+@pytest.fixture
+def redis_url(session_redis: RedisServer | None) -> str:
+    """The Redis the test's processes share."""
+    return session_redis.url if session_redis else os.environ["CARDAVIA_TEST_REDIS_URL"]
+
+
+@pytest.fixture
+def own_redis(session_redis: RedisServer | None) -> Callable[[], None]:
+    """Restart the Redis of the test's processes (its own, not a given one)."""
+    if session_redis is None:
+        pytest.skip("CARDAVIA_TEST_REDIS_URL is not this test's to restart")
+    return session_redis.restart
 
 
 def postgres_binaries() -> Path | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -132,3 +133,24 @@ def test_killing_a_process_mid_deal_loses_nothing(
             player.send(json.dumps({"type": "action", "action": rng.choice(again["legal"])}))
             again = settle(player)
         assert again["replay"] is not None
+
+
+def test_the_processes_go_on_after_redis_restarts(
+    web_process: Callable[..., WebProcess], own_redis: Callable[[], None]
+) -> None:
+    first, second = web_process(), web_process()
+    game = first.post("/api/games", {"rules": "coinche", "level": "club", "lang": "en"})
+    rng = random.Random(8)
+    with open_socket(second, game) as player, open_socket(first, game) as watcher:
+        view = settle(player)
+        own_redis()  # Redis stops and starts again: its subscriptions are gone
+        deadline = time.monotonic() + READ_SECONDS
+        while view["phase"] not in ("over", "cancelled"):
+            player.send(json.dumps({"type": "action", "action": rng.choice(view["legal"])}))
+            view = settle(player)
+        # The watcher on the other process hears of the changes again once it has
+        # resubscribed (the changes made meanwhile come with the next one).
+        seen: View = receive(watcher)["view"]
+        while seen["step"] < view["step"] and time.monotonic() < deadline:
+            seen = receive(watcher)["view"]
+        assert seen["step"] == view["step"]
