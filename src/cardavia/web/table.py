@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import random
@@ -23,6 +24,7 @@ import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -72,6 +74,8 @@ TEAM_CODES: Final = ("NS", "EW")
 BID_VALUE_CODES: Final = {CAPOT: "capot", GENERALE: "generale"}
 DEFAULT_AI_DELAY: Final = (0.4, 0.9)
 """The computer players' pause before each action, in seconds (a range: it varies)."""
+WRITER_THREADS: Final = 2
+"""Threads saving actions (SQLite has one writer at a time; PostgreSQL's writes are short)."""
 MAX_MESSAGE_BYTES: Final = 4096
 """The longest client message accepted; a real one is under 200 bytes."""
 ACTION_KINDS: Final = ("pass", "take", "bid", "coinche", "surcoinche", "play")
@@ -645,6 +649,9 @@ class TableService:
         self.cache_size = cache_size
         self.limits = limits or Limits()
         self.bus = bus or LocalBus()
+        self._writer = ThreadPoolExecutor(WRITER_THREADS, thread_name_prefix="cardavia-store")
+        """The threads saving actions: apart from the computer players' decisions, so that a
+        move is never saved behind a queue of them."""
         """How the other web processes of the site hear of this one's changes."""
         self.ai_budget = WorkBudget(self.limits.ai_per_client)
         self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
@@ -900,13 +907,15 @@ class TableService:
         the save fails nothing changes; if another server moved the game on, it is
         reloaded."""
         try:
-            revision = await asyncio.to_thread(
+            append = functools.partial(
                 self.store.append,
                 table.game_id,
                 event,
                 revision=table.revision,
                 finished=match.is_over,
             )
+            loop = asyncio.get_running_loop()
+            revision = await loop.run_in_executor(self._writer, append)
         except StoreUnavailableError:
             log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
             raise ClientError("unavailable") from None
@@ -1001,6 +1010,7 @@ class TableService:
         for runner in runners:
             with contextlib.suppress(BaseException):
                 await runner
+        self._writer.shutdown(wait=True)
 
 
 def _computer_to_move(match: Match) -> Seat | None:
