@@ -127,72 +127,81 @@ def postgres_binaries() -> Path | None:
     return Path(initdb).parent if initdb else None
 
 
+class PostgresServer:
+    """A PostgreSQL cluster of the tests' own: ``initdb`` in a temporary folder, run as
+    ``postgres`` when the tests run as root (PostgreSQL refuses root), fsync off."""
+
+    def __init__(self, binaries: Path) -> None:
+        self.binaries = binaries
+        self.folder = Path(tempfile.mkdtemp(prefix="cardavia-pg-"))
+        self.data = self.folder / "data"
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            if shutil.which("runuser") is None:
+                missing("runuser was not found (needed to run PostgreSQL as root's tests)")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+            self.folder.chmod(0o755)
+            shutil.chown(self.folder, "postgres", "postgres")
+        self.port = free_port()
+        command = [*self.as_user, str(binaries / "initdb"), "-D", str(self.data)]
+        command += ["-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def pg_ctl(self, *arguments: str, check: bool = True) -> None:
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        command = [*self.as_user, str(self.binaries / "pg_ctl"), "-D", str(self.data)]
+        command += ["-o", options, "-w", "-l", str(self.folder / "log"), *arguments]
+        subprocess.run(command, check=check, stdout=subprocess.DEVNULL)
+
+    def start(self) -> None:
+        self.pg_ctl("start")
+
+    def restart(self) -> None:
+        """Stop at once (every connection cut) and start again."""
+        self.pg_ctl("-m", "immediate", "restart")
+
+    def remove(self) -> None:
+        self.pg_ctl("-m", "immediate", "stop", check=False)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """A PostgreSQL cluster of the test session's own (or ``CARDAVIA_TEST_POSTGRES_URL``):
-    ``initdb`` in a temporary folder, run as ``postgres`` when the tests run as root
-    (PostgreSQL refuses root), fsync off."""
-    given = os.environ.get("CARDAVIA_TEST_POSTGRES_URL")
-    if given:
-        yield given
+def session_postgres() -> Iterator[PostgresServer | None]:
+    """A PostgreSQL of the test session's own, or ``None`` with
+    ``CARDAVIA_TEST_POSTGRES_URL``."""
+    if os.environ.get("CARDAVIA_TEST_POSTGRES_URL"):
+        yield None
         return
     binaries = postgres_binaries()
     if binaries is None:
         missing("PostgreSQL (initdb) was not found")
         return
-    folder = Path(tempfile.mkdtemp(prefix="cardavia-pg-"))
-    data = folder / "data"
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        if shutil.which("runuser") is None:
-            missing("runuser was not found (needed to run PostgreSQL as root's tests)")
-        as_user = ["runuser", "-u", "postgres", "--"]
-        folder.chmod(0o755)
-        shutil.chown(folder, "postgres", "postgres")
-    port = free_port()
-    subprocess.run(
-        [
-            *as_user,
-            str(binaries / "initdb"),
-            "-D",
-            str(data),
-            "-A",
-            "trust",
-            "-U",
-            "postgres",
-            "-E",
-            "UTF8",
-            "--no-sync",
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run(
-        [
-            *as_user,
-            str(binaries / "pg_ctl"),
-            "-D",
-            str(data),
-            "-o",
-            options,
-            "-w",
-            "-l",
-            str(folder / "log"),
-            "start",
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    server = PostgresServer(binaries)
+    server.start()
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        yield server
     finally:
-        subprocess.run(
-            [*as_user, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-            stdout=subprocess.DEVNULL,
-            check=False,
-        )
-        shutil.rmtree(folder, ignore_errors=True)
+        server.remove()
+
+
+@pytest.fixture
+def postgres_url(session_postgres: PostgresServer | None) -> str:
+    """The PostgreSQL the test's processes share."""
+    if session_postgres is None:
+        return os.environ["CARDAVIA_TEST_POSTGRES_URL"]
+    return session_postgres.url
+
+
+@pytest.fixture
+def own_postgres(session_postgres: PostgresServer | None) -> Callable[[], None]:
+    """Restart the PostgreSQL of the test's processes (its own, not a given one)."""
+    if session_postgres is None:
+        pytest.skip("CARDAVIA_TEST_POSTGRES_URL is not this test's to restart")
+    return session_postgres.restart
 
 
 @dataclass
