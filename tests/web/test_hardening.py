@@ -5,12 +5,17 @@ a full disk or a read-only database answered with a 503 in the player's language
 from __future__ import annotations
 
 import asyncio
+import json
+import socket
 import sqlite3
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
@@ -246,3 +251,42 @@ def test_a_slow_body_times_out() -> None:
     with pytest.raises(ClientError) as raised:
         asyncio.run(read())
     assert raised.value.code == "body_timeout"
+
+
+def test_a_slow_body_times_out_on_a_real_server(make_app: Callable[..., FastAPI]) -> None:
+    """A client that sends its headers, then its body too slowly, is answered 408 in JSON
+    (uvicorn in a thread, a raw socket)."""
+    app = make_app(body_timeout=0.3)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as client:
+            client.sendall(
+                b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 40\r\n"
+                b'Accept-Language: fr\r\n\r\n{"rules"'
+            )
+            started = time.monotonic()
+            reply = b""
+            while b"\r\n\r\n" not in reply or not reply.rstrip().endswith(b"}"):
+                chunk = client.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+            waited = time.monotonic() - started
+        head, _, body = reply.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408"), reply
+        error = json.loads(body)
+        assert error["code"] == "body_timeout"
+        assert error["message"] == CATALOGS.wording("fr").error("body_timeout")
+        assert 0.25 <= waited < 5
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
