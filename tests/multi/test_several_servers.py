@@ -97,8 +97,12 @@ def test_changes_are_published_to_the_other_processes(redis_url: str) -> None:
             got.set()
 
         sender, hearer = RedisBus(redis_url), RedisBus(redis_url)
-        await hearer.start(on_change)
-        await sender.start(on_change)
+
+        async def on_resync() -> None:
+            pass
+
+        await hearer.start(on_change, on_resync)
+        await sender.start(on_change, on_resync)
         await asyncio.sleep(0.2)  # subscribed
         try:
             await sender.publish("game-y", 7)
@@ -151,8 +155,8 @@ def test_the_processes_go_on_after_redis_restarts(
         while view["phase"] not in ("over", "cancelled"):
             player.send(json.dumps({"type": "action", "action": rng.choice(view["legal"])}))
             view = settle(player)
-        # The watcher on the other process hears of the changes again once it has
-        # resubscribed (the changes made meanwhile come with the next one).
+        # The watcher on the other process hears of the changes again: once subscribed
+        # anew, its process catches up with what it missed.
         seen: View = receive(watcher)["view"]
         while seen["step"] < view["step"] and time.monotonic() < deadline:
             seen = receive(watcher)["view"]

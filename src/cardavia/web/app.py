@@ -433,7 +433,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await service.bus.start(service.on_remote_change)
+        await service.bus.start(service.on_remote_change, service.resync)
         purger = asyncio.create_task(purge_abandoned_games(store, limits.abandoned_days))
         interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)

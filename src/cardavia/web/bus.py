@@ -32,6 +32,10 @@ process killed mid-deal lets another one take the table over after at most this 
 
 OnChange = Callable[[str, int], Awaitable[None]]
 """Called with a game's id and the revision another process saved."""
+OnResync = Callable[[], Awaitable[None]]
+"""Called when changes may have been missed: every table watched catches up."""
+RETRY_SECONDS: Final = 0.5
+"""How soon the bus tries Redis again once it is out of reach."""
 
 
 class LocalBus:
@@ -40,8 +44,9 @@ class LocalBus:
     distributed: bool = False
     retry_seconds: float = 0.5
 
-    async def start(self, on_change: OnChange) -> None:
-        """Begin delivering other processes' changes to ``on_change``."""
+    async def start(self, on_change: OnChange, on_resync: OnResync) -> None:
+        """Begin delivering other processes' changes to ``on_change``; ``on_resync`` when
+        some may have been missed (the bus was out of reach a while)."""
 
     async def publish(self, game_id: str, revision: int) -> None:
         """Tell the other processes that a game reached ``revision``."""
@@ -82,14 +87,22 @@ class RedisBus(LocalBus):
         """The leases this process holds: until when (its clock), as last renewed."""
         self._reader: asyncio.Task[None] | None = None
 
-    async def start(self, on_change: OnChange) -> None:
+    async def start(self, on_change: OnChange, on_resync: OnResync) -> None:
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.psubscribe(CHANNEL_PREFIX + "*")
-        self._reader = asyncio.create_task(self._read(pubsub, on_change))
+        self._reader = asyncio.create_task(self._read(pubsub, on_change, on_resync))
 
-    async def _read(self, pubsub: Any, on_change: OnChange) -> None:
+    async def _read(self, pubsub: Any, on_change: OnChange, on_resync: OnResync) -> None:
+        lost = False
         while True:
             try:
+                if lost:
+                    # Subscribed again (Redis restarted, or the connection broke): whatever
+                    # was published meanwhile is lost, so every table watched here catches up.
+                    await pubsub.psubscribe(CHANNEL_PREFIX + "*")
+                    lost = False
+                    log.warning("the bus is back: catching up")
+                    await on_resync()
                 message = await pubsub.get_message(timeout=1.0)
                 if message is None or message.get("type") != "pmessage":
                     continue
@@ -101,8 +114,10 @@ class RedisBus(LocalBus):
                 await pubsub.aclose()
                 raise
             except Exception:
-                log.warning("the bus could not be read; trying again", exc_info=True)
-                await asyncio.sleep(1.0)
+                if not lost:
+                    log.warning("the bus could not be read; trying again", exc_info=True)
+                lost = True
+                await asyncio.sleep(RETRY_SECONDS)
 
     async def publish(self, game_id: str, revision: int) -> None:
         try:

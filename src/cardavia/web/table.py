@@ -756,11 +756,29 @@ class TableService:
         table = self._tables.get(game_id)
         if table is None or revision <= table.revision:
             return
+        if table.is_idle:
+            # Nobody watches it here: forget it rather than follow it (it is loaded afresh,
+            # as it stands, when asked for).
+            if self._tables.get(game_id) is table:
+                del self._tables[game_id]
+            return
         async with table.lock:
             changed = await self._catch_up(table)
         if changed:
             self._broadcast(table)
             self.ensure_runner(table)
+
+    async def resync(self) -> None:
+        """Bring every table watched here up to date from the store (changes may have been
+        missed while the bus was out of reach)."""
+        for table in list(self._tables.values()):
+            if not table.listeners:
+                continue
+            async with table.lock:
+                changed = await self._catch_up(table)
+            if changed:
+                self._broadcast(table)
+                self.ensure_runner(table)
 
     async def _catch_up(self, table: Table) -> bool:
         """Apply the events saved since the table's revision (by another process); reload the
