@@ -999,6 +999,9 @@ class TableService:
             for listener in list(table.listeners):
                 listener.send(ClientError(code).message(listener.wording, table.deck))
         finally:
+            # Stopped: a new runner may start at once, while this one gives its lease up.
+            if table.runner is asyncio.current_task():
+                table.runner = None
             if self.bus.distributed:
                 with contextlib.suppress(Exception):
                     await asyncio.shield(self.bus.release(table.game_id))
