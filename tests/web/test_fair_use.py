@@ -267,8 +267,8 @@ def test_abandoned_games_are_deleted_and_finished_ones_kept(database: str) -> No
         )
         for name in ("abandoned", "finished", "recent")
     }
-    store.append(made["abandoned"].id, action_event("N:pass"), revision=0)
-    store.append(made["finished"].id, action_event("N:pass"), revision=0, finished=True)
+    store.append(made["abandoned"].id, action_event("N pass"), revision=0)
+    store.append(made["finished"].id, action_event("N pass"), revision=0, finished=True)
     now = store.load(made["recent"].id).updated_at
     # Played just now: nothing is abandoned yet.
     assert store.purge_abandoned(timedelta(days=30), now=now) == 0
@@ -278,5 +278,5 @@ def test_abandoned_games_are_deleted_and_finished_ones_kept(database: str) -> No
     assert store.load(made["recent"].id) is None
     finished = store.load(made["finished"].id)
     assert finished is not None
-    assert finished.record == '{"deals": [{"actions": ["N:pass"]}]}'
+    assert finished.record == '{"deals": [{"actions": ["N pass"]}]}'
     store.close()

@@ -187,9 +187,9 @@ def test_an_action_appends_to_the_record_and_does_not_rewrite_it(
 def test_a_compacting_save_folds_the_events_in(database: str) -> None:
     store = GameStore(database)
     game = store.create(rules="c", level="l", lang="en", token="t", record='{"deals": [{}]}')
-    revision = store.append(game.id, action_event("N:pass"), revision=0)
+    revision = store.append(game.id, action_event("N pass"), revision=0)
     with pytest.raises(StaleGameError):
-        store.append(game.id, action_event("E:pass"), revision=0)
+        store.append(game.id, action_event("E pass"), revision=0)
     assert store.load(game.id).record == '{"deals": [{}]}'  # unreadable: given back as is
     assert store.save(game.id, '{"deals": [{"actions": []}]}', revision=revision) == 2
     revision = store.append(game.id, deal_event("E", ["7S"]), revision=2)

@@ -150,8 +150,8 @@ def fold_events(record: str, events: Sequence[str]) -> str:
     it), a new deal as a new entry. A record that cannot be read is given back as it is (its
     replay will say what is wrong).
 
-    >>> fold_events('{"deals": [{"actions": [], "result": {}}]}', [action_event("N:pass")])
-    '{"deals": [{"actions": ["N:pass"]}]}'
+    >>> fold_events('{"deals": [{"actions": [], "result": {}}]}', [action_event("N pass")])
+    '{"deals": [{"actions": ["N pass"]}]}'
     """
     if not events:
         return record
