@@ -825,8 +825,15 @@ def serve_site(
     import uvicorn
 
     # Client messages are under 4 KiB (docs/web.md): refuse huge frames before reading them.
+    # No permessage-deflate: a state is 1-3 KB, and compressing it cost the server more CPU
+    # than everything else an action does (bench/load.py).
     uvicorn.run(
-        "cardavia.web.app:create_app", factory=True, host=host, port=port, ws_max_size=65536
+        "cardavia.web.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
     )
 
 

@@ -83,6 +83,8 @@ class Server:
             "CARDAVIA_DATABASE_URL": f"sqlite:///{self.database}",
             "CARDAVIA_AI_DELAY": "0",
             "CARDAVIA_AI_DELAY_MS": "0",
+            # Every test's games come from 127.0.0.1, faster than a person creates them.
+            "CARDAVIA_GAMES_PER_MINUTE": "0",
         }
         command = [
             sys.executable, "-m", "uvicorn", "--factory", "cardavia.web.app:create_app",

@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from cardavia.web.app import Settings, create_app
+from cardavia.web.limits import Limits
 
 View = dict[str, Any]
 WATCHDOG_SECONDS = 180
@@ -38,10 +39,18 @@ def database(tmp_path: Path) -> str:
 @pytest.fixture
 def make_app(database: str) -> Callable[..., FastAPI]:
     """Make an app on the test database (the same file each time: a restart), with the
-    computer players answering at once unless ``ai_delay`` says otherwise."""
+    computer players answering at once unless ``ai_delay`` says otherwise, and no rate
+    limits unless ``limits`` says otherwise."""
 
     def make(**overrides: Any) -> FastAPI:
-        options: dict[str, Any] = {"database_url": database, "ai_delay": (0.0, 0.0), "seed": 7}
+        options: dict[str, Any] = {
+            "database_url": database,
+            "ai_delay": (0.0, 0.0),
+            "seed": 7,
+            # Tests send messages and create games faster than a person: the rate limits
+            # are off unless a test sets them (tests/web/test_fair_use.py).
+            "limits": Limits(games_per_minute=0, messages_per_second=0),
+        }
         options.update(overrides)
         return create_app(Settings(**options))
 

@@ -1,5 +1,6 @@
-"""Persistence: the games table, the hashed seat token, the record rewritten after every
-action, and games that survive a server restart (the app created twice on one SQLite file)."""
+"""Persistence: the games table, the hashed seat token, the record appended to after every
+action (never rewritten), and games that survive a server restart (the app created twice on
+one SQLite file)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,16 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
 from cardavia.belote.notation import Record
 from cardavia.store.db import (
     DATABASE_URL_VARIABLE,
     GameStore,
     StaleGameError,
+    action_event,
     database_url,
+    deal_event,
     hash_token,
     new_token,
     token_matches,
@@ -149,6 +153,51 @@ def test_the_record_is_saved_after_every_action(
             view, _ = settle(ws)
         revisions = load(database, game["game"]).revision
         assert revisions == view["step"]
+
+
+def test_an_action_appends_to_the_record_and_does_not_rewrite_it(
+    client: TestClient, database: str, settle: Settle, play_out: Settle
+) -> None:
+    game = client.post("/api/games", json={"rules": "coinche", "level": "beginner"}).json()
+    first = load(database, game["game"]).record
+    with client.websocket_connect(socket_url(game)) as ws:
+        view, _ = play_out(ws, random.Random(5))
+        if view["next_deal"]:
+            ws.send_json({"type": "next_deal"})
+            view, _ = settle(ws)
+    engine = create_engine(database)
+    with engine.connect() as connection:
+        written = connection.execute(
+            text("SELECT record, revision FROM games WHERE id = :id"), {"id": game["game"]}
+        ).one()
+        events = connection.execute(
+            text("SELECT seq, event FROM game_events WHERE game_id = :id ORDER BY seq"),
+            {"id": game["game"]},
+        ).all()
+    engine.dispose()
+    assert written.record == first  # the record as created: never rewritten
+    assert [seq for seq, _ in events] == list(range(1, written.revision + 1))
+    assert all(len(event) < 300 for _, event in events)
+    # Folded together, they are the whole match.
+    match = Record.from_json(load(database, game["game"]).record).replay()
+    assert len(match.deals) == view["deal_number"]
+    assert len(match.deal.history) == view["step"]
+
+
+def test_a_compacting_save_folds_the_events_in(database: str) -> None:
+    store = GameStore(database)
+    game = store.create(rules="c", level="l", lang="en", token="t", record='{"deals": [{}]}')
+    revision = store.append(game.id, action_event("N pass"), revision=0)
+    with pytest.raises(StaleGameError):
+        store.append(game.id, action_event("E pass"), revision=0)
+    assert store.load(game.id).record == '{"deals": [{}]}'  # unreadable: given back as is
+    assert store.save(game.id, '{"deals": [{"actions": []}]}', revision=revision) == 2
+    revision = store.append(game.id, deal_event("E", ["7S"]), revision=2)
+    assert store.load(game.id).record == (
+        '{"deals": [{"actions": []}, {"dealer": "E", "deck": ["7S"], "actions": []}]}'
+    )
+    assert store.load(game.id).revision == revision == 3
+    store.close()
 
 
 # -- restarts --------------------------------------------------------------------------------

@@ -554,14 +554,14 @@ def test_a_failed_save_changes_nothing_and_spares_other_games(
     service = client.app.state.tables  # type: ignore[attr-defined]
     store = service.store
     doomed, sound = new_game("cardavia"), new_game("cardavia")
-    real_save = store.save
+    real_append = store.append
 
-    def save(game_id: str, record: str, *, revision: int) -> int:
+    def append(game_id: str, event: str, *, revision: int, finished: bool = False) -> int:
         if game_id == doomed["game"]:
             raise OSError("disk full")
-        return int(real_save(game_id, record, revision=revision))
+        return int(real_append(game_id, event, revision=revision, finished=finished))
 
-    store.save = save
+    store.append = append
     try:
         with (
             client.websocket_connect(socket_url(doomed, "fr")) as ws1,
@@ -583,7 +583,7 @@ def test_a_failed_save_changes_nothing_and_spares_other_games(
             after, _ = settle(ws2)
             assert after["step"] > view2["step"]
     finally:
-        store.save = real_save
+        store.append = real_append
 
 
 def test_the_computer_players_pause(make_app: Callable[..., FastAPI], settle: Settle) -> None:

@@ -1,7 +1,8 @@
 """The games table and :class:`GameStore`: create a game, load it, save its record.
 
 A game row keeps what the engine needs to rebuild the game (the record, JSON of
-:mod:`cardavia.belote.notation`, rewritten after every action in one transaction) and what the
+:mod:`cardavia.belote.notation`, as written when the game was created, and the events appended
+to it since — each action, each new deal — one short transaction each) and what the
 site needs around it (rules, level, language, the seat token's SHA-256 hash). The token itself
 is never stored: whoever reads the database cannot act for the player.
 
@@ -20,15 +21,41 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import logging
 import os
 import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any, Final
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final, cast
 
-from sqlalchemy import DateTime, Engine, Integer, String, Text, create_engine, event, update
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    Text,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    false,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.exc import InterfaceError, InternalError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger(__name__)
 
 DATABASE_URL_VARIABLE: Final = "CARDAVIA_DATABASE_URL"
 DEFAULT_DATABASE_URL: Final = "sqlite:///cardavia.db"
@@ -88,7 +115,60 @@ class GameRow(Base):
     """How many times the record was saved: a save names the revision it replaces, so two
     servers cannot overwrite each other's moves unnoticed."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the game is over (a finished game is kept; an abandoned one is not)."""
+
+
+class EventRow(Base):
+    """One event appended to a game's record since it was last written whole: an action
+    or a new deal (:func:`action_event`, :func:`deal_event`). Its ``seq`` is the revision it
+    made."""
+
+    __tablename__ = "game_events"
+
+    game_id: Mapped[str] = mapped_column(
+        String(MAX_ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event: Mapped[str] = mapped_column(Text)
+
+
+def action_event(action: str) -> str:
+    """The event of one action, in the record's notation (``str(action)``)."""
+    return json.dumps({"action": action}, ensure_ascii=False)
+
+
+def deal_event(dealer: str, deck: Sequence[str]) -> str:
+    """The event of a new deal: its dealer (``N``) and the 32 cards as dealt."""
+    return json.dumps({"deal": {"dealer": dealer, "deck": list(deck)}})
+
+
+def fold_events(record: str, events: Sequence[str]) -> str:
+    """The record (JSON of :mod:`cardavia.belote.notation`) with ``events`` appended: an
+    action to the last deal's actions (whose result, stale, is dropped: the replay computes
+    it), a new deal as a new entry. A record that cannot be read is given back as it is (its
+    replay will say what is wrong).
+
+    >>> fold_events('{"deals": [{"actions": [], "result": {}}]}', [action_event("N pass")])
+    '{"deals": [{"actions": ["N pass"]}]}'
+    """
+    if not events:
+        return record
+    try:
+        data = json.loads(record)
+        deals = data["deals"]
+        for text in events:
+            event = json.loads(text)
+            if "deal" in event:
+                deals.append({**event["deal"], "actions": []})
+            else:
+                deals[-1]["actions"].append(event["action"])
+                deals[-1].pop("result", None)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        log.error("a record's events cannot be folded in", exc_info=True)
+        return record
+    return json.dumps(data, ensure_ascii=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,15 +190,16 @@ class StoredGame:
         return token_matches(self.token_hash, token)
 
     @classmethod
-    def of(cls, row: GameRow) -> StoredGame:
-        """The value of a row."""
+    def of(cls, row: GameRow, events: Sequence[str] = ()) -> StoredGame:
+        """The value of a row, with the events appended to its record since it was last
+        written folded in."""
         return cls(
             id=row.id,
             rules=row.rules,
             level=row.level,
             lang=row.lang,
             token_hash=row.token_hash,
-            record=row.record,
+            record=fold_events(row.record, events),
             revision=row.revision,
             created_at=_utc(row.created_at),
             updated_at=_utc(row.updated_at),
@@ -130,8 +211,32 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
 class StaleGameError(RuntimeError):
     """The record changed since it was loaded (another server saved it): nothing was saved."""
+
+
+class StoreUnavailableError(RuntimeError):
+    """The database cannot do what was asked now (disk full, read-only, unreachable):
+    nothing was written, and what was saved before is intact."""
+
+
+_UNAVAILABLE: Final = (OperationalError, InternalError, InterfaceError)
+"""The driver's errors that say the database cannot serve, rather than that the request is
+wrong: SQLite's "database or disk is full" and "attempt to write a readonly database",
+PostgreSQL's disk full, read-only transaction or lost connection."""
+
+
+@contextmanager
+def _unavailable() -> Iterator[None]:
+    """Turn the database's "cannot serve now" errors into :class:`StoreUnavailableError`."""
+    try:
+        yield
+    except _UNAVAILABLE as error:
+        raise StoreUnavailableError(str(error.orig or error)) from error
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -140,7 +245,21 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA busy_timeout = 5000")
     cursor.execute("PRAGMA journal_mode = WAL")
+    # In WAL mode: a commit survives the process being killed; only a power cut may lose the
+    # last ones. It spares an fsync per action.
+    cursor.execute("PRAGMA synchronous = NORMAL")
     cursor.close()
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Bring a database made by an earlier version up to date: the columns added since
+    (``games.finished``) are added, with their defaults."""
+    columns = {column["name"] for column in inspect(engine).get_columns("games")}
+    if "finished" not in columns:
+        with engine.begin() as connection:
+            connection.execute(
+                text("ALTER TABLE games ADD COLUMN finished BOOLEAN NOT NULL DEFAULT FALSE")
+            )
 
 
 class GameStore:
@@ -162,9 +281,27 @@ class GameStore:
         engine: Engine = create_engine(url, **options)
         if is_sqlite and not in_memory:
             event.listen(engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(engine)
+        try:
+            Base.metadata.create_all(engine)
+            _add_missing_columns(engine)
+        except _UNAVAILABLE:
+            # A read-only database whose tables exist still serves its saved games; one that
+            # cannot be reached at all fails on first use, with a clear error then.
+            log.warning("the database's tables could not be checked", exc_info=True)
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        # The statements of an action, compiled once (SQLAlchemy Core: no ORM per action).
+        games, events = cast(Table, GameRow.__table__), cast(Table, EventRow.__table__)
+        self._advance_statement = (
+            update(games)
+            .where(games.c.id == bindparam("id_"), games.c.revision == bindparam("revision"))
+            .values(
+                revision=games.c.revision + 1,
+                updated_at=bindparam("now"),
+                finished=bindparam("finished"),
+            )
+        )
+        self._append_statement = insert(events)
 
     def close(self) -> None:
         """Close the database's connections."""
@@ -184,7 +321,7 @@ class GameStore:
             created_at=now,
             updated_at=now,
         )
-        with self._sessions.begin() as session:
+        with _unavailable(), self._sessions.begin() as session:
             session.add(row)
             session.flush()
             return StoredGame.of(row)
@@ -193,21 +330,78 @@ class GameStore:
         """The game of that id, or ``None``."""
         if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_ID_LENGTH:
             return None
-        with Session(self.engine) as session:
+        with _unavailable(), Session(self.engine) as session:
             row = session.get(GameRow, game_id)
-            return StoredGame.of(row) if row is not None else None
+            if row is None:
+                return None
+            events = session.scalars(
+                select(EventRow.event).where(EventRow.game_id == game_id).order_by(EventRow.seq)
+            ).all()
+            return StoredGame.of(row, events)
 
     def save(self, game_id: str, record: str, *, revision: int) -> int:
-        """Replace a game's record in one transaction, if it is still at ``revision``;
-        answers the new revision. :class:`StaleGameError` if it moved on meanwhile (or is
-        gone): nothing is written then."""
-        with self._sessions.begin() as session:
+        """Replace a game's whole record in one transaction (its appended events folded in:
+        they are deleted), if it is still at ``revision``; answers the new revision.
+        :class:`StaleGameError` if it moved on meanwhile (or is gone): nothing is written
+        then."""
+        with _unavailable(), self._sessions.begin() as session:
+            self._advance(session, game_id, revision, record=record)
+            session.execute(delete(EventRow).where(EventRow.game_id == game_id))
+        return revision + 1
+
+    def append(self, game_id: str, event: str, *, revision: int, finished: bool = False) -> int:
+        """Append one event (:func:`action_event`, :func:`deal_event`) to a game's record in
+        one short transaction, if it is still at ``revision``: the record itself is not
+        rewritten. ``finished``: the game is over with this event. Answers the new revision;
+        :class:`StaleGameError` as :meth:`save`."""
+        with _unavailable(), self.engine.begin() as connection:
+            result = connection.execute(
+                self._advance_statement,
+                {"id_": game_id, "revision": revision, "now": _now(), "finished": finished},
+            )
+            if result.rowcount != 1:
+                raise StaleGameError(f"game {game_id} is not at revision {revision}")
+            connection.execute(
+                self._append_statement, {"game_id": game_id, "seq": revision + 1, "event": event}
+            )
+        return revision + 1
+
+    def events_since(self, game_id: str, revision: int) -> list[tuple[int, str]]:
+        """The events appended after ``revision``, ``(seq, event)`` in order: what another
+        server did to a game since this one last saw it."""
+        with _unavailable(), Session(self.engine) as session:
+            rows = session.execute(
+                select(EventRow.seq, EventRow.event)
+                .where(EventRow.game_id == game_id, EventRow.seq > revision)
+                .order_by(EventRow.seq)
+            ).all()
+            return [(int(seq), str(event)) for seq, event in rows]
+
+    def purge_abandoned(self, idle: timedelta, *, now: datetime | None = None) -> int:
+        """Delete the unfinished games nobody has played for ``idle`` (their events too);
+        finished games are kept. Answers how many were deleted."""
+        cutoff = (now or _now()) - idle
+        with _unavailable(), self._sessions.begin() as session:
+            abandoned = (
+                select(GameRow.id)
+                .where(GameRow.finished.is_(False), GameRow.updated_at < cutoff)
+                .scalar_subquery()
+            )
+            session.execute(delete(EventRow).where(EventRow.game_id.in_(abandoned)))
             result = session.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id, GameRow.revision == revision)
-                .values(record=record, revision=revision + 1, updated_at=datetime.now(UTC))
+                delete(GameRow)
+                .where(GameRow.finished.is_(False), GameRow.updated_at < cutoff)
                 .execution_options(synchronize_session=False)
             )
-            if getattr(result, "rowcount", 0) != 1:
-                raise StaleGameError(f"game {game_id} is not at revision {revision}")
-        return revision + 1
+            return int(getattr(result, "rowcount", 0))
+
+    @staticmethod
+    def _advance(session: Session, game_id: str, revision: int, **values: Any) -> None:
+        result = session.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.revision == revision)
+            .values(revision=revision + 1, updated_at=datetime.now(UTC), **values)
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(result, "rowcount", 0) != 1:
+            raise StaleGameError(f"game {game_id} is not at revision {revision}")

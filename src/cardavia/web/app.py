@@ -16,10 +16,13 @@ import importlib.util
 import logging
 import os
 import re
+import sys
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, FastAPI, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
@@ -32,8 +35,10 @@ from starlette.responses import Response
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardavia.ai.player import player_levels
+from cardavia.ai.pool import DecisionPool
 from cardavia.belote import ALL_CARDS, DECKS, PRESETS, card_code
 from cardavia.store.db import GameStore
+from cardavia.web.bus import REDIS_URL_VARIABLE, make_bus
 from cardavia.web.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGE_NAMES,
@@ -48,13 +53,17 @@ from cardavia.web.i18n import (
     suit_name,
     text_direction,
 )
+from cardavia.web.limits import Limits, RateLimiter
 from cardavia.web.table import (
+    CLOSE,
     DEFAULT_AI_DELAY,
     MAX_MESSAGE_BYTES,
     ClientError,
     Listener,
     TableService,
     decode_message,
+    dump_message,
+    printable,
 )
 
 log = logging.getLogger(__name__)
@@ -64,6 +73,14 @@ RULES_ROUTES: Final = "cardavia.web.rules_routes"
 """The rules pages' module (its ``router`` is included when it is installed)."""
 HTTP_STATUS: Final[Mapping[str, int]] = {
     "too_large": 413,
+    "bad_origin": 403,
+    "not_json": 415,
+    "method_not_allowed": 405,
+    "body_timeout": 408,
+    "unavailable": 503,
+    "rate_limited": 429,
+    "too_many_games": 429,
+    "too_many_sockets": 429,
     "missing_token": 401,
     "bad_token": 403,
     "game_not_found": 404,
@@ -76,10 +93,35 @@ CLOSE_CODES: Final[Mapping[str, int]] = {
     "missing_token": 4401,
     "bad_token": 4403,
     "game_not_found": 4404,
+    "bad_origin": 4403,
+    "too_many_sockets": 4429,
+    "too_slow": 4408,
+    "rate_limited": 1008,
+    "unavailable": 1013,
     "internal": 1011,
 }
 """WebSocket close codes when a connection cannot open a game (after the ``error``
 message that says why)."""
+CONTENT_SECURITY_POLICY: Final = (
+    "default-src 'self'; script-src 'self' 'unsafe-hashes' "
+    "'sha256-GZIcz60Uwd6wT3vaYke/atSr53TehbYAPepOa3d03Vw='; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""Scripts from the site only (the table's strings are a JSON ``<script>``, not code; the
+one inline handler allowed is the settings form's ``onsubmit="return false"``, by its hash);
+inline styles are allowed for the rules pages' and the cards' custom properties; no page may
+be framed by another site."""
+DEFAULT_LIMITS: Final = Limits()
+SWITCH_INTERVAL: Final = 0.0005
+"""Seconds a thread may hold the GIL while another waits for it (Python's default: 5 ms).
+The event loop shares the GIL with the threads deciding for the computer players and saving
+actions; handing it back sooner cut the load test's p99 from 443 to 338 ms (bench/load.py,
+200 club tables)."""
+PURGE_INTERVAL: Final = 3600.0
+"""Seconds between two purges of abandoned games."""
+BODY_TIMEOUT: Final = 10.0
+"""Seconds a request body may take to arrive (a slow client holds no worker longer)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,24 +131,42 @@ class Settings:
 
     database_url: str | None = None
     """SQLAlchemy URL; ``None``: ``CARDAVIA_DATABASE_URL``, else ``sqlite:///cardavia.db``."""
+    redis_url: str | None = None
+    """Redis, joining several web processes serving one site (``CARDAVIA_REDIS_URL``);
+    ``None``: this process serves alone."""
     ai_delay: tuple[float, float] = DEFAULT_AI_DELAY
     """The computer players' pause before each action, seconds (low, high)."""
     seed: int | None = None
     """Seed the shuffles and the computer players (tests); ``None``: the system's randomness."""
     max_message_bytes: int = MAX_MESSAGE_BYTES
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (``https://cardavia.example``) allowed besides the site's own host, for a
+    ``POST`` or a WebSocket coming from a browser."""
+    body_timeout: float = BODY_TIMEOUT
+    limits: Limits = DEFAULT_LIMITS
+    """Fair use: rate limits, queues, the computer players' budget per client, abandoned
+    games (:class:`cardavia.web.limits.Limits`)."""
     web_dir: Path = WEB_DIR
     """Where ``templates/``, ``static/`` and ``locale/`` are."""
 
     @classmethod
     def from_env(cls) -> Settings:
-        """The settings of the environment: ``CARDAVIA_DATABASE_URL`` and
-        ``CARDAVIA_AI_DELAY`` (``0.4-0.9``, seconds)."""
+        """The settings of the environment: ``CARDAVIA_DATABASE_URL``, ``CARDAVIA_REDIS_URL``,
+        ``CARDAVIA_AI_DELAY`` (``0.4-0.9``, seconds) and ``CARDAVIA_ALLOWED_ORIGINS``
+        (comma-separated)."""
         delay = DEFAULT_AI_DELAY
         text = os.environ.get("CARDAVIA_AI_DELAY")
         if text:
             low, _, high = text.partition("-")
             delay = (float(low), float(high or low))
-        return cls(database_url=os.environ.get("CARDAVIA_DATABASE_URL"), ai_delay=delay)
+        origins = os.environ.get("CARDAVIA_ALLOWED_ORIGINS", "")
+        return cls(
+            database_url=os.environ.get("CARDAVIA_DATABASE_URL"),
+            redis_url=os.environ.get(REDIS_URL_VARIABLE) or None,
+            ai_delay=delay,
+            allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
+            limits=Limits.from_env(),
+        )
 
     @property
     def templates_dir(self) -> Path:
@@ -248,27 +308,61 @@ def not_found_page(catalogs: Catalogs, lang: str = DEFAULT_LANGUAGE) -> HTMLResp
 # -- helpers of the API ----------------------------------------------------------------------
 
 
+class SafeJSONResponse(JSONResponse):
+    """JSON that can always be sent: a lone surrogate in it is written as a ``\\u``
+    escape rather than fail while encoding."""
+
+    def render(self, content: Any) -> bytes:
+        return dump_message(content).encode("utf-8")
+
+
 def error_response(error: ClientError, wording: Wording, deck: str = "french") -> JSONResponse:
     """A refused request: the protocol's ``error`` object, in the player's language, with the
     status of its code."""
-    return JSONResponse(
+    return SafeJSONResponse(
         error.message(wording, deck),
         status_code=HTTP_STATUS.get(error.code, 400),
         headers={"Cache-Control": "no-store"},
     )
 
 
-async def read_json_body(request: Request, limit: int) -> dict[str, Any]:
-    """The request's body as a JSON object, read no further than ``limit`` bytes."""
+async def read_json_body(request: Request, limit: int, timeout: float) -> dict[str, Any]:
+    """The request's body as a JSON object, read no further than ``limit`` bytes and for no
+    longer than ``timeout`` seconds; it must say it is JSON (``application/json``)."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise ClientError("too_large", {"count": limit})
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media_type != "application/json":
+        raise ClientError("not_json")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise ClientError("too_large", {"count": limit})
+    try:
+        async with asyncio.timeout(timeout):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > limit:
+                    raise ClientError("too_large", {"count": limit})
+    except TimeoutError:
+        raise ClientError("body_timeout") from None
     return decode_message(bytes(body), limit=limit)
+
+
+def origin_allowed(headers: Mapping[str, str], allowed: tuple[str, ...] = ()) -> bool:
+    """Whether a request may act: no ``Origin`` (not a browser's cross-site request), or the
+    site's own (the ``Host`` it was sent to), or one of ``allowed``."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc == headers.get("host", "")
+
+
+def client_key(connection: Request | WebSocket) -> str:
+    """Who a request is from, for the fair-use limits: the client's address (behind a
+    proxy, uvicorn's ``--proxy-headers`` makes it the forwarded one)."""
+    return connection.client.host if connection.client is not None else "unknown"
 
 
 def request_token(request: Request) -> str | None:
@@ -281,10 +375,37 @@ def request_token(request: Request) -> str | None:
 
 
 async def _pump(websocket: WebSocket, listener: Listener) -> None:
-    """Send a connection's queued messages, in order, until it closes."""
+    """Send a connection's queued messages, in order, until it closes. Should sending fail,
+    the connection is closed (and the failure logged): a connection never stays open with
+    nobody sending to it."""
+    try:
+        while True:
+            text = await listener.queue.get()
+            if text == CLOSE:  # told why (too slow, flooding), now closed
+                await websocket.close(code=listener.close_code)
+                return
+            await websocket.send_text(text)
+    except (asyncio.CancelledError, WebSocketDisconnect):
+        raise
+    except Exception:
+        log.warning("a connection could not be sent its messages", exc_info=True)
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1011)
+
+
+async def purge_abandoned_games(store: GameStore, days: float) -> None:
+    """Delete the unfinished games idle for ``days`` (0: never), at start then every hour;
+    finished games are kept (README, "Abandoned games")."""
+    if days <= 0:
+        return
     while True:
-        message = await listener.queue.get()
-        await websocket.send_json(message)
+        try:
+            count = await asyncio.to_thread(store.purge_abandoned, timedelta(days=days))
+            if count:
+                log.info("%d abandoned games deleted (unfinished, idle %g days)", count, days)
+        except Exception:
+            log.warning("abandoned games could not be deleted", exc_info=True)
+        await asyncio.sleep(PURGE_INTERVAL)
 
 
 # -- the application -------------------------------------------------------------------------
@@ -303,13 +424,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ai_delay=settings.ai_delay,
         seed=settings.seed,
         max_message_bytes=settings.max_message_bytes,
+        limits=settings.limits,
+        bus=make_bus(settings.redis_url),
+        decisions=DecisionPool.from_env({REDIS_URL_VARIABLE: settings.redis_url or ""}),
     )
     templates = make_templates(settings.templates_dir, catalogs)
+    limits = settings.limits
+    game_creation = RateLimiter(limits.games_per_minute / 60.0, limits.games_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await service.bus.start(service.on_remote_change, service.resync)
+        purger = asyncio.create_task(purge_abandoned_games(store, limits.abandoned_days))
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
         yield
+        sys.setswitchinterval(interval)
+        purger.cancel()
+        with contextlib.suppress(BaseException):
+            await purger
         await service.close()
+        await service.bus.close()
         store.close()
 
     app = FastAPI(title="Cardavia", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -324,15 +459,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         response: Response = await call_next(request)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Frame-Options", "DENY")
         return response
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, error: Exception) -> Response:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=error)
+        lang = choose_language(None, request.headers.get("accept-language"))
+        return error_response(ClientError("internal"), catalogs.wording(lang))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         path = request.url.path
         lang = choose_language(None, request.headers.get("accept-language"))
-        if path.startswith("/api/"):
-            code = "not_found" if error.status_code == 404 else "internal"
+        if error.status_code == 405 or path.startswith("/api/"):
+            code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "internal")
             response = error_response(ClientError(code), catalogs.wording(lang))
+            if error.headers:
+                response.headers.update(error.headers)
             response.status_code = error.status_code
             return response
         if error.status_code == 404:
@@ -355,17 +500,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             request.query_params.get("lang"), request.headers.get("accept-language")
         )
         try:
-            data = await read_json_body(request, settings.max_message_bytes)
+            if not origin_allowed(request.headers, settings.allowed_origins):
+                raise ClientError("bad_origin")
+            if not game_creation.allow(client_key(request)):
+                response = error_response(ClientError("too_many_games"), catalogs.wording(lang))
+                wait = game_creation.retry_after(client_key(request))
+                response.headers["Retry-After"] = str(wait)
+                return response
+            data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
             if is_language(data.get("lang")):
                 lang = data["lang"]
             for key in data:
                 if key not in ("rules", "level", "lang", "deck"):
-                    raise ClientError("unknown_field", {"field": str(key)[:24]})
+                    raise ClientError("unknown_field", {"field": printable(str(key))[:24]})
             game = await service.create_game(
                 data.get("rules", "cardavia"),
                 data.get("level", "club"),
                 data.get("lang", lang),
                 data.get("deck"),
+                client=client_key(request),
             )
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
@@ -384,27 +537,43 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
         view = service.view(table, asked if asked and is_language(asked) else table.lang)
-        return JSONResponse(view, headers={"Cache-Control": "no-store"})
+        return SafeJSONResponse(view, headers={"Cache-Control": "no-store"})
 
     @app.websocket("/ws/games/{game_id}")
     async def table_socket(websocket: WebSocket, game_id: str) -> None:
         asked = websocket.query_params.get("lang")
         await websocket.accept()
         try:
+            if not origin_allowed(websocket.headers, settings.allowed_origins):
+                raise ClientError("bad_origin")
             table = await service.open(game_id, websocket.query_params.get("token"))
+            lang = asked if asked and is_language(asked) else table.lang
+            listener = service.listen(table, lang, client=client_key(websocket))
         except ClientError as error:
             lang = choose_language(asked, websocket.headers.get("accept-language"))
-            await websocket.send_json(error.message(catalogs.wording(lang), "french"))
+            await websocket.send_text(dump_message(error.message(catalogs.wording(lang), "french")))
             await websocket.close(code=CLOSE_CODES.get(error.code, 1008))
             return
-        listener = service.listen(table, asked if asked and is_language(asked) else table.lang)
         sender = asyncio.create_task(_pump(websocket, listener))
         service.ensure_runner(table)
+        messages = RateLimiter(limits.messages_per_second, limits.messages_burst)
+        excess = 0
         try:
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                if not messages.allow(""):
+                    # Over the limit: the message is not handled; the client is told (once in
+                    # a while, not once per message), and a flood closes the connection.
+                    excess += 1
+                    if excess >= max(1, limits.flood_messages):
+                        listener.send(ClientError("rate_limited").message(listener.wording, ""))
+                        listener.close(CLOSE_CODES["rate_limited"])
+                        break
+                    if excess % 50 == 1:
+                        listener.send(ClientError("rate_limited").message(listener.wording, ""))
+                    continue
                 text = message.get("text")
                 data = text if text is not None else message.get("bytes") or b""
                 await service.handle_text(table, listener, data)
@@ -412,9 +581,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             pass
         finally:
             service.unlisten(table, listener)
-            sender.cancel()
+            if not listener.dropped and excess < max(1, limits.flood_messages):
+                sender.cancel()
             with contextlib.suppress(BaseException):
-                await sender
+                await asyncio.wait_for(sender, timeout=5)
             if (
                 websocket.application_state == WebSocketState.CONNECTED
                 and websocket.client_state == WebSocketState.CONNECTED

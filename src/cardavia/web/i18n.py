@@ -244,6 +244,21 @@ ERRORS: Final[Mapping[str, str]] = {
     "not_found": N_("There is nothing at this address."),
     "internal": N_("Something went wrong on the server. Your game is saved: try again."),
     "stale": N_("The game changed elsewhere meanwhile: here it is as it stands."),
+    "unavailable": N_(
+        "The server cannot save right now. Your game is saved as it stands: try again in a moment."
+    ),
+    "bad_origin": N_("This request comes from another site: it is refused."),
+    "not_json": N_("The request must be sent as JSON (application/json)."),
+    "method_not_allowed": N_("This method is not allowed at this address."),
+    "body_timeout": N_("The request took too long to arrive: send it again."),
+    "rate_limited": N_("Too many requests: wait a moment, then try again."),
+    "too_many_games": N_(
+        "Too many games created from this address: wait a minute, then try again."
+    ),
+    "too_many_sockets": N_("Too many connections to this game: close one, then try again."),
+    "too_slow": N_(
+        "This connection could not keep up with the game: reconnect to see it as it stands."
+    ),
 }
 """The errors of the site itself (a malformed message, a wrong key, …) by code."""
 

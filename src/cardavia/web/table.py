@@ -16,16 +16,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import random
+import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from cardavia.ai.player import Player, find_player, player_levels, told_the_score
+from cardavia.ai.player import Player, find_player, player_levels
+from cardavia.ai.pool import DecisionPool
 from cardavia.belote import (
     CAPOT,
     DECKS,
@@ -52,8 +56,21 @@ from cardavia.belote import (
     parse_bid_value,
     parse_card,
 )
-from cardavia.store.db import GameStore, StaleGameError, StoredGame, new_token, token_matches
+from cardavia.belote import parse_action as parse_notation
+from cardavia.store.db import (
+    GameStore,
+    StaleGameError,
+    StoredGame,
+    StoreUnavailableError,
+    action_event,
+    deal_event,
+    new_token,
+    token_matches,
+)
+from cardavia.web.bus import LocalBus
+from cardavia.web.computer import computer_decision
 from cardavia.web.i18n import Catalogs, Wording, is_language
+from cardavia.web.limits import Limits, WorkBudget
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +81,8 @@ TEAM_CODES: Final = ("NS", "EW")
 BID_VALUE_CODES: Final = {CAPOT: "capot", GENERALE: "generale"}
 DEFAULT_AI_DELAY: Final = (0.4, 0.9)
 """The computer players' pause before each action, in seconds (a range: it varies)."""
+WRITER_THREADS: Final = 2
+"""Threads saving actions (SQLite has one writer at a time; PostgreSQL's writes are short)."""
 MAX_MESSAGE_BYTES: Final = 4096
 """The longest client message accepted; a real one is under 200 bytes."""
 ACTION_KINDS: Final = ("pass", "take", "bid", "coinche", "surcoinche", "play")
@@ -113,10 +132,31 @@ class ClientError(Exception):
         return {"type": "error", "code": self.code, "message": text, "args": self.args_}
 
 
+_SURROGATES: Final = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every lone surrogate (which UTF-8 cannot encode) replaced by U+FFFD, so
+    that whatever a client sent can be echoed back."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
 def _short(value: object, limit: int = 24) -> str:
-    """A client's value, cut short, to be echoed in an error message."""
+    """A client's value, cut short, to be echoed in an error message (always encodable)."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = printable(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def dump_message(message: Mapping[str, Any]) -> str:
+    """A message as JSON text that UTF-8 can always encode: should a lone surrogate have
+    slipped into it, it is written as a ``\\u`` escape rather than fail."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(message, separators=(",", ":"))
+    return text
 
 
 # -- reading the client's messages -----------------------------------------------------------
@@ -468,17 +508,51 @@ def state_message(view: Mapping[str, Any]) -> dict[str, Any]:
 # -- games in play ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+CLOSE: Final = ""
+"""What a connection's queue holds last when it must be closed (it could not keep up)."""
+
+
+@dataclass(slots=True, eq=False)
 class Listener:
     """One open connection to a game: its language and the queue of messages to send it (a
-    single writer per connection keeps them in order)."""
+    single writer per connection keeps them in order). The queue is bounded: a connection
+    that lets it fill (too slow, or not reading) is sent ``too_slow`` and closed, rather than
+    have its messages pile up in the server's memory."""
 
     wording: Wording
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    limit: int = 256
+    client: str = ""
+    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    dropped: bool = False
+    close_code: int = 4408
+    """The WebSocket close code sent when :data:`CLOSE` is reached (4408: too slow)."""
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message for this connection."""
-        self.queue.put_nowait(message)
+        self.send_text(dump_message(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already written as JSON (:func:`dump_message`)."""
+        if self.dropped:
+            return
+        if self.limit > 0 and self.queue.qsize() >= self.limit:
+            self.drop()
+            return
+        self.queue.put_nowait(text)
+
+    def drop(self) -> None:
+        """Give up on this connection: what it has not been sent is forgotten; it is sent
+        ``too_slow``, then closed."""
+        self.dropped = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(dump_message(ClientError("too_slow").message(self.wording, "")))
+        self.queue.put_nowait(CLOSE)
+
+    def close(self, code: int) -> None:
+        """Close the connection once what is queued has been sent."""
+        self.close_code = code
+        self.queue.put_nowait(CLOSE)
 
 
 @dataclass(eq=False)
@@ -498,6 +572,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     runner: asyncio.Task[None] | None = None
+    client: str = ""
+    """Whose work the computer players' decisions count against (:class:`WorkBudget`): the
+    client that created the game, or last connected to it."""
 
     @property
     def deck(self) -> str:
@@ -525,6 +602,22 @@ class NewGame:
     seat: str = "S"
 
 
+def apply_event(match: Match, text: str) -> Match:
+    """The match after one event of the store (:func:`~cardavia.store.db.action_event`,
+    :func:`~cardavia.store.db.deal_event`), checked by the engine."""
+    event = json.loads(text)
+    if "deal" in event:
+        deal = event["deal"]
+        if match.deal.dealer.next.name != deal["dealer"]:
+            raise ValueError(f"the dealer is not {deal['dealer']}")
+        return match.next_deal_from_deck([parse_card(code) for code in deal["deck"]])
+    action = parse_notation(event["action"])
+    reason = match.deal.refusal(action)
+    if reason is not None:
+        raise ValueError(f"{action} refused: {reason.code}")
+    return match.apply(action)
+
+
 def record_json(match: Match) -> str:
     """The record of a match as saved: JSON of :mod:`cardavia.belote.notation`."""
     return Record.from_match(match).to_json()
@@ -547,12 +640,24 @@ class TableService:
         seed: int | None = None,
         max_message_bytes: int = MAX_MESSAGE_BYTES,
         cache_size: int = 256,
+        limits: Limits | None = None,
+        bus: LocalBus | None = None,
+        decisions: DecisionPool | None = None,
     ) -> None:
         self.store = store
         self.catalogs = catalogs
         self.ai_delay = (max(0.0, ai_delay[0]), max(0.0, ai_delay[0], ai_delay[1]))
         self.max_message_bytes = max_message_bytes
         self.cache_size = cache_size
+        self.limits = limits or Limits()
+        self.bus = bus or LocalBus()
+        self._writer = ThreadPoolExecutor(WRITER_THREADS, thread_name_prefix="cardavia-store")
+        """The threads saving actions: apart from the computer players' decisions, so that a
+        move is never saved behind a queue of them."""
+        """How the other web processes of the site hear of this one's changes."""
+        self.ai_budget = WorkBudget(self.limits.ai_per_client)
+        self.decisions = decisions
+        """Where the search levels think (every core, or the AI workers); ``None``: a thread."""
         self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._closed = False
@@ -568,7 +673,7 @@ class TableService:
     # -- creating and opening games --
 
     async def create_game(
-        self, rules: object, level: object, lang: object, deck: object = None
+        self, rules: object, level: object, lang: object, deck: object = None, *, client: str = ""
     ) -> NewGame:
         """Start a game: the rules (a preset's name), the computer players' level, the
         language, the deck its cards are named and drawn in (``None``: the preset's; kept in
@@ -590,10 +695,16 @@ class TableService:
         match = Match.start(chosen, dealer=rng.choice(tuple(Seat)), rng=rng)
         token = new_token()
         text = await asyncio.to_thread(record_json, match)
-        stored = await asyncio.to_thread(
-            self.store.create, rules=rules, level=level, lang=lang, token=token, record=text
-        )
-        self._remember(self._table(stored, match, rng))
+        try:
+            stored = await asyncio.to_thread(
+                self.store.create, rules=rules, level=level, lang=lang, token=token, record=text
+            )
+        except StoreUnavailableError:
+            log.warning("a game could not be created: the database is unavailable", exc_info=True)
+            raise ClientError("unavailable") from None
+        table = self._table(stored, match, rng)
+        table.client = client
+        self._remember(table)
         return NewGame(stored.id, token)
 
     def _table(self, stored: StoredGame, match: Match, rng: random.Random) -> Table:
@@ -617,7 +728,11 @@ class TableService:
         ``missing_token`` or ``bad_token``."""
         table = self._tables.get(game_id)
         if table is None:
-            stored = await asyncio.to_thread(self.store.load, game_id)
+            try:
+                stored = await asyncio.to_thread(self.store.load, game_id)
+            except StoreUnavailableError:
+                log.warning("game %s: the database is unavailable", game_id, exc_info=True)
+                raise ClientError("unavailable") from None
             if stored is None:
                 raise ClientError("game_not_found")
             self._check_token(stored.token_matches, token)
@@ -630,9 +745,71 @@ class TableService:
                     log.exception("game %s cannot be restored", game_id)
                     raise ClientError("internal") from None
                 table = self._tables.get(game_id) or loaded
+        elif self.bus.distributed:
+            # Another process may have moved it on since (its message still on the way).
+            async with table.lock:
+                if await self._catch_up(table):
+                    self._broadcast(table)
         self._check_token(table.token_matches, token)
         self._remember(table)
         return table
+
+    async def on_remote_change(self, game_id: str, revision: int) -> None:
+        """Another process saved a game at ``revision``: if this one has it in memory, bring
+        it up to date from the store and send it to its connections."""
+        table = self._tables.get(game_id)
+        if table is None or revision <= table.revision:
+            return
+        if table.is_idle:
+            # Nobody watches it here: forget it rather than follow it (it is loaded afresh,
+            # as it stands, when asked for).
+            if self._tables.get(game_id) is table:
+                del self._tables[game_id]
+            return
+        async with table.lock:
+            changed = await self._catch_up(table)
+        if changed:
+            self._broadcast(table)
+            self.ensure_runner(table)
+
+    async def resync(self) -> None:
+        """Bring every table watched here up to date from the store (changes may have been
+        missed while the bus was out of reach)."""
+        for table in list(self._tables.values()):
+            if not table.listeners:
+                continue
+            async with table.lock:
+                changed = await self._catch_up(table)
+            if changed:
+                self._broadcast(table)
+                self.ensure_runner(table)
+
+    async def _catch_up(self, table: Table) -> bool:
+        """Apply the events saved since the table's revision (by another process); reload the
+        whole game should they not follow on. Answers whether anything changed."""
+        try:
+            events = await asyncio.to_thread(self.store.events_since, table.game_id, table.revision)
+        except StoreUnavailableError:
+            log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
+            return False
+        if not events:
+            return False
+        match, revision = table.match, table.revision
+        try:
+            for seq, text in events:
+                if seq != revision + 1:
+                    raise ValueError(f"event {seq} after revision {revision}")
+                match = apply_event(match, text)
+                revision = seq
+        except Exception:
+            log.warning("game %s: reloaded whole", table.game_id, exc_info=True)
+            stored = await asyncio.to_thread(self.store.load, table.game_id)
+            if stored is None:
+                return False
+            match = await asyncio.to_thread(restore_match, stored.record)
+            revision = stored.revision
+        table.match, table.revision = match, revision
+        return True
 
     @staticmethod
     def _check_token(matches: Callable[[str | None], bool], token: str | None) -> None:
@@ -663,10 +840,16 @@ class TableService:
         """South's view of the game, in ``lang``."""
         return build_view(table.match, self.wording(lang), game_id=table.game_id, level=table.level)
 
-    def listen(self, table: Table, lang: str) -> Listener:
+    def listen(self, table: Table, lang: str, *, client: str = "") -> Listener:
         """Open a connection to a game: it is sent the current state at once, then every
-        change."""
-        listener = Listener(self.wording(lang))
+        change. :class:`ClientError` ``too_many_sockets`` past the limit of connections to
+        one game."""
+        limit = self.limits.sockets_per_game
+        if limit > 0 and len(table.listeners) >= limit:
+            raise ClientError("too_many_sockets")
+        listener = Listener(self.wording(lang), limit=self.limits.queue_messages, client=client)
+        if client:
+            table.client = client
         table.listeners.add(listener)
         listener.send(state_message(self.view(table, lang)))
         return listener
@@ -676,12 +859,14 @@ class TableService:
         table.listeners.discard(listener)
 
     def _broadcast(self, table: Table) -> None:
-        views: dict[str, dict[str, Any]] = {}
+        """Send the new state to every connection: each language's view built and written
+        as JSON once per change, whatever the number of connections."""
+        texts: dict[str, str] = {}
         for listener in list(table.listeners):
             lang = listener.wording.lang
-            if lang not in views:
-                views[lang] = state_message(self.view(table, lang))
-            listener.send(views[lang])
+            if lang not in texts:
+                texts[lang] = dump_message(state_message(self.view(table, lang)))
+            listener.send_text(texts[lang])
 
     # -- messages --
 
@@ -702,6 +887,7 @@ class TableService:
             elif kind == "sync":
                 _check_fields(data, frozenset({"type"}))
                 listener.send(state_message(self.view(table, listener.wording.lang)))
+                self.ensure_runner(table)  # the computer players stopped on an error?
             elif kind is None:
                 raise ClientError("missing_field", {"field": "type"})
             else:
@@ -720,7 +906,7 @@ class TableService:
             reason = table.match.deal.refusal(action)
             if reason is not None:
                 raise ClientError.refused(reason)
-            await self._commit(table, table.match.apply(action))
+            await self._commit(table, table.match.apply(action), action_event(str(action)))
         self.ensure_runner(table)
 
     async def next_deal(self, table: Table) -> None:
@@ -731,27 +917,38 @@ class TableService:
                 raise ClientError("deal_not_over")
             if match.is_over:
                 raise ClientError("match_over")
-            await self._commit(table, match.next_deal(rng=table.rng))
+            match = match.next_deal(rng=table.rng)
+            deal = match.deal
+            event = deal_event(deal.dealer.name, [card_code(card) for card in deal.deck])
+            await self._commit(table, match, event)
         self.ensure_runner(table)
 
-    async def _commit(self, table: Table, match: Match) -> None:
-        """Save the new match (one transaction), then make it the table's and send it. If the
-        save fails nothing changes; if another server moved the game on, it is reloaded."""
-        text = await asyncio.to_thread(record_json, match)
+    async def _commit(self, table: Table, match: Match, event: str) -> None:
+        """Append the event that made the new match to the game's record (one short
+        transaction: the record is not rewritten), then make it the table's and send it. If
+        the save fails nothing changes; if another server moved the game on, it is
+        reloaded."""
         try:
-            revision = await asyncio.to_thread(
-                self.store.save, table.game_id, text, revision=table.revision
+            append = functools.partial(
+                self.store.append,
+                table.game_id,
+                event,
+                revision=table.revision,
+                finished=match.is_over,
             )
+            loop = asyncio.get_running_loop()
+            revision = await loop.run_in_executor(self._writer, append)
+        except StoreUnavailableError:
+            log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
+            raise ClientError("unavailable") from None
         except StaleGameError:
-            stored = await asyncio.to_thread(self.store.load, table.game_id)
-            if stored is not None:
-                table.match = await asyncio.to_thread(restore_match, stored.record)
-                table.revision = stored.revision
+            if await self._catch_up(table):
                 self._broadcast(table)
             raise ClientError("stale") from None
         table.match = match
         table.revision = revision
         self._broadcast(table)
+        await self.bus.publish(table.game_id, revision)
 
     # -- the computer players --
 
@@ -781,13 +978,23 @@ class TableService:
                     if seat is None:
                         return
                     observation = match.deal.observation(seat)
+                if not await self.bus.claim(table.game_id):
+                    # Another process plays this table's computer seats: its changes arrive
+                    # by the bus; should it die, its lease runs out and this one takes over.
+                    await asyncio.sleep(self.bus.retry_seconds)
+                    continue
                 started = loop.time()
                 action = await self._decide(table, seat, observation)
                 await asyncio.sleep(max(0.0, self._pause(table) - (loop.time() - started)))
                 async with table.lock:
                     if table.match is not match:
                         continue  # the game moved on meanwhile: think again
-                    await self._commit(table, match.apply(action))
+                    try:
+                        await self._commit(table, match.apply(action), action_event(str(action)))
+                    except ClientError as error:
+                        if error.code != "stale":
+                            raise
+                        continue  # moved on by another process: caught up, think again
         except asyncio.CancelledError:
             raise
         except Exception as error:
@@ -795,13 +1002,27 @@ class TableService:
             code = error.code if isinstance(error, ClientError) else "internal"
             for listener in list(table.listeners):
                 listener.send(ClientError(code).message(listener.wording, table.deck))
+        finally:
+            # Stopped: a new runner may start at once, while this one gives its lease up.
+            if table.runner is asyncio.current_task():
+                table.runner = None
+            if self.bus.distributed:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(self.bus.release(table.game_id))
 
     async def _decide(self, table: Table, seat: Seat, observation: Observation) -> Action:
         """The computer player's action; should it fail or choose something illegal, the
         first legal action instead (logged), so that the game never stalls."""
         try:
-            player = told_the_score(table.players[seat], table.match.scores)
-            action = await asyncio.to_thread(player.decide, observation, table.rng)
+            async with self.ai_budget.slot(table.client):
+                action = await computer_decision(
+                    self.decisions,
+                    table.level,
+                    table.players[seat],
+                    observation,
+                    table.rng,
+                    match_scores=table.match.scores,
+                )
         except Exception:
             log.exception("game %s: the %s player failed", table.game_id, seat.name)
             action = None
@@ -820,6 +1041,9 @@ class TableService:
         for runner in runners:
             with contextlib.suppress(BaseException):
                 await runner
+        self._writer.shutdown(wait=True)
+        if self.decisions is not None:
+            await self.decisions.close()
 
 
 def _computer_to_move(match: Match) -> Seat | None:

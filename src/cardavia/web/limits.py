@@ -1,0 +1,152 @@
+"""Fair use: what one client may ask of the site, so that no client can starve the others
+(docs/web.md, "Fair use").
+
+- :class:`RateLimiter`: token buckets by key (a client's address for game creation, a
+  connection for its messages).
+- :class:`WorkBudget`: how many computer-player decisions one client's tables may have
+  running at once; the others wait their turn behind that client's own budget.
+- :class:`Limits`: the numbers, from the environment (``CARDAVIA_GAMES_PER_MINUTE``, …).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import ClassVar, Final
+
+MAX_KEYS: Final = 100_000
+"""The most keys a limiter remembers (the least recently seen are forgotten first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The fair-use limits; ``0`` turns one off."""
+
+    games_per_minute: float = 20.0
+    """Games one client address may create per minute (bursts up to :attr:`games_burst`)."""
+    games_burst: int = 10
+    messages_per_second: float = 20.0
+    """Messages one connection may send per second (bursts up to :attr:`messages_burst`)."""
+    messages_burst: int = 40
+    flood_messages: int = 200
+    """Messages over the limit after which a connection is closed rather than answered."""
+    sockets_per_game: int = 8
+    """Connections open on one game at once (tabs, a phone, a watcher)."""
+    queue_messages: int = 256
+    """Messages waiting to be sent to one connection; past that it is too slow (or not
+    reading): it is told so and closed, not buffered."""
+    ai_per_client: int = 2
+    """Computer-player decisions running at once for one client's tables."""
+    abandoned_days: float = 30.0
+    """Unfinished games idle for this many days are deleted (finished games are kept)."""
+
+    ENVIRONMENT: ClassVar[Mapping[str, str]] = {
+        "games_per_minute": "CARDAVIA_GAMES_PER_MINUTE",
+        "games_burst": "CARDAVIA_GAMES_BURST",
+        "messages_per_second": "CARDAVIA_MESSAGES_PER_SECOND",
+        "messages_burst": "CARDAVIA_MESSAGES_BURST",
+        "flood_messages": "CARDAVIA_FLOOD_MESSAGES",
+        "sockets_per_game": "CARDAVIA_SOCKETS_PER_GAME",
+        "queue_messages": "CARDAVIA_QUEUE_MESSAGES",
+        "ai_per_client": "CARDAVIA_AI_PER_CLIENT",
+        "abandoned_days": "CARDAVIA_ABANDONED_DAYS",
+    }
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Limits:
+        """The limits, each overridden by its variable of :attr:`ENVIRONMENT` when set."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, float | int] = {}
+        for item in fields(cls):
+            text = environ.get(cls.ENVIRONMENT[item.name], "").strip()
+            if text:
+                kind: Callable[[str], float | int] = float if item.type == "float" else int
+                values[item.name] = kind(text)
+        return cls(**values)  # type: ignore[arg-type]
+
+
+@dataclass(slots=True)
+class _Bucket:
+    tokens: float
+    stamp: float
+
+
+class RateLimiter:
+    """Token buckets by key: ``rate`` tokens a second, at most ``burst`` saved up. A rate of
+    0 allows everything."""
+
+    def __init__(
+        self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = max(1, burst)
+        self.clock = clock
+        self._buckets: OrderedDict[str, _Bucket] = OrderedDict()
+
+    def allow(self, key: str) -> bool:
+        """Take a token for ``key``: whether it had one."""
+        if self.rate <= 0:
+            return True
+        now = self.clock()
+        bucket = self._buckets.pop(key, None)
+        if bucket is None:
+            bucket = _Bucket(float(self.burst), now)
+        bucket.tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * self.rate)
+        bucket.stamp = now
+        allowed = bucket.tokens >= 1.0
+        if allowed:
+            bucket.tokens -= 1.0
+        self._buckets[key] = bucket
+        while len(self._buckets) > MAX_KEYS:
+            self._buckets.popitem(last=False)
+        return allowed
+
+    def retry_after(self, key: str) -> int:
+        """Whole seconds until ``key`` has a token again."""
+        bucket = self._buckets.get(key)
+        if bucket is None or self.rate <= 0:
+            return 0
+        return max(1, int((1.0 - bucket.tokens) / self.rate + 0.999))
+
+
+class WorkBudget:
+    """At most ``size`` pieces of work at once per key (0: no limit); the rest wait, each
+    key's queue apart from the others'."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._slots: dict[str, tuple[asyncio.Semaphore, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def slot(self, key: str) -> AsyncIterator[None]:
+        """Hold one of ``key``'s slots while the block runs."""
+        if self.size <= 0:
+            yield
+            return
+        semaphore, users = self._slots.get(key, (asyncio.Semaphore(self.size), 0))
+        self._slots[key] = (semaphore, users + 1)
+        try:
+            async with semaphore:
+                yield
+        finally:
+            semaphore, users = self._slots[key]
+            if users <= 1:
+                del self._slots[key]
+            else:
+                self._slots[key] = (semaphore, users - 1)
+
+    def running(self, key: str) -> int:
+        """How many of ``key``'s pieces of work hold a slot now."""
+        entry = self._slots.get(key)
+        if entry is None:
+            return 0
+        semaphore, _ = entry
+        return self.size - semaphore._value
+
+
+__all__ = ["Limits", "RateLimiter", "WorkBudget"]

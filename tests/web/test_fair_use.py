@@ -1,0 +1,282 @@
+"""Fair use (issue 9, item 4): game creation and messages rate-limited per client, sockets
+per game capped, outgoing queues bounded, the computer players' work capped per client, and
+abandoned games deleted while finished ones are kept. Every refusal is in the player's
+language."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from cardavia.ai.player import LEVELS, register_player
+from cardavia.belote.actions import Action
+from cardavia.belote.observation import Observation
+from cardavia.store.db import GameStore, action_event
+from cardavia.web.i18n import load_catalogs
+from cardavia.web.limits import Limits, RateLimiter, WorkBudget
+from cardavia.web.table import CLOSE, Listener
+
+CATALOGS = load_catalogs()
+
+
+def socket_url(game: dict[str, str], lang: str = "en") -> str:
+    return f"/ws/games/{game['game']}?token={game['token']}&lang={lang}"
+
+
+def create(client: TestClient, lang: str = "en") -> Any:
+    return client.post(
+        "/api/games",
+        json={"rules": "cardavia", "level": "beginner", "lang": lang},
+        headers={"Accept-Language": lang},
+    )
+
+
+# -- the pieces ------------------------------------------------------------------------------
+
+
+def test_token_bucket() -> None:
+    now = [0.0]
+    limiter = RateLimiter(2.0, 3, clock=lambda: now[0])
+    assert [limiter.allow("a") for _ in range(4)] == [True, True, True, False]
+    assert limiter.allow("b")  # each key its own bucket
+    assert limiter.retry_after("a") == 1
+    now[0] = 0.5
+    assert limiter.allow("a")
+    assert not limiter.allow("a")
+    assert RateLimiter(0, 1).allow("x")  # 0: no limit
+
+
+def test_limits_from_the_environment() -> None:
+    limits = Limits.from_env({"CARDAVIA_GAMES_PER_MINUTE": "5", "CARDAVIA_SOCKETS_PER_GAME": "3"})
+    assert (limits.games_per_minute, limits.sockets_per_game) == (5.0, 3)
+    assert limits.messages_per_second == Limits().messages_per_second
+
+
+def test_a_full_queue_drops_the_connection() -> None:
+    listener = Listener(CATALOGS.wording("fr"), limit=3)
+    for number in range(5):
+        listener.send({"n": number})
+    assert listener.dropped
+    first = listener.queue.get_nowait()
+    assert '"too_slow"' in first
+    assert CATALOGS.wording("fr").error("too_slow") in first
+    assert listener.queue.get_nowait() == CLOSE
+    assert listener.queue.empty()
+    listener.send({"n": 6})  # nothing more is queued
+    assert listener.queue.empty()
+
+
+def test_the_work_budget_is_per_client() -> None:
+    budget = WorkBudget(1)
+    running: dict[str, int] = {"a": 0, "b": 0}
+    most: dict[str, int] = {"a": 0, "b": 0}
+
+    async def work(key: str) -> None:
+        async with budget.slot(key):
+            running[key] += 1
+            most[key] = max(most[key], running[key])
+            await asyncio.sleep(0.01)
+            running[key] -= 1
+
+    async def main() -> float:
+        start = time.perf_counter()
+        await asyncio.gather(*(work(key) for key in "aaab"))
+        return time.perf_counter() - start
+
+    elapsed = asyncio.run(main())
+    assert most == {"a": 1, "b": 1}
+    assert elapsed >= 0.03  # a's three one after another; b alongside
+    assert budget.running("a") == 0
+
+
+# -- the site --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def limited(make_app: Callable[..., FastAPI]) -> Callable[..., TestClient]:
+    clients: list[TestClient] = []
+
+    def make(**limits: Any) -> TestClient:
+        client = TestClient(make_app(limits=Limits(**limits)))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make  # type: ignore[misc]
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+def test_a_burst_of_game_creation_is_cut_off(limited: Callable[..., TestClient]) -> None:
+    client = limited(games_per_minute=6, games_burst=3)
+    assert [create(client).status_code for _ in range(3)] == [201, 201, 201]
+    refused = create(client, "fr")
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "too_many_games"
+    assert refused.json()["message"] == CATALOGS.wording("fr").error("too_many_games")
+    assert int(refused.headers["retry-after"]) >= 1
+
+
+def test_too_many_messages_are_refused_then_a_flood_is_closed(
+    limited: Callable[..., TestClient],
+) -> None:
+    client = limited(messages_per_second=2, messages_burst=2, flood_messages=40)
+    game = create(client).json()
+    with client.websocket_connect(socket_url(game, "pl")) as ws:
+        assert ws.receive_json()["type"] == "state"
+        for _ in range(60):
+            ws.send_json({"type": "sync"})
+        codes: list[str] = []
+
+        def read_until_closed() -> None:
+            for _ in range(500):
+                message = ws.receive_json()
+                if message["type"] == "error":
+                    codes.append(message["code"])
+                    assert message["message"] == CATALOGS.wording("pl").error("rate_limited")
+
+        with pytest.raises(WebSocketDisconnect) as closed:
+            read_until_closed()
+        assert closed.value.code == 1008
+    assert set(codes) == {"rate_limited"}
+    assert len(codes) <= 3  # told once in a while, not once per message
+    assert client.get("/healthz").text == "ok"
+
+
+def test_a_client_within_the_rate_is_served(limited: Callable[..., TestClient]) -> None:
+    client = limited(messages_per_second=50, messages_burst=5)
+    game = create(client).json()
+    with client.websocket_connect(socket_url(game)) as ws:
+        assert ws.receive_json()["type"] == "state"
+        for _ in range(10):
+            ws.send_json({"type": "sync"})
+            time.sleep(0.03)
+            message = ws.receive_json()
+            while message["type"] == "state" and message["view"]["to_move"] != "S":
+                if message["view"]["phase"] != "bidding":
+                    break
+                message = ws.receive_json()
+            assert message["type"] == "state"
+
+
+def test_sockets_per_game_are_capped(limited: Callable[..., TestClient]) -> None:
+    client = limited(sockets_per_game=2)
+    game = create(client).json()
+    with (
+        client.websocket_connect(socket_url(game)) as first,
+        client.websocket_connect(socket_url(game)) as second,
+    ):
+        assert first.receive_json()["type"] == "state"
+        assert second.receive_json()["type"] == "state"
+        with client.websocket_connect(socket_url(game, "ar")) as third:
+            error = third.receive_json()
+            assert error["code"] == "too_many_sockets"
+            assert error["message"] == CATALOGS.wording("ar").error("too_many_sockets")
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third.receive_json()
+            assert closed.value.code == 4429
+    with client.websocket_connect(socket_url(game)) as again:  # the others closed: room again
+        assert again.receive_json()["type"] == "state"
+
+
+def test_a_connection_that_cannot_keep_up_is_told_and_closed(
+    limited: Callable[..., TestClient],
+) -> None:
+    client = limited()
+    game = create(client, "es").json()
+    service = client.app.state.tables  # type: ignore[attr-defined]
+    with client.websocket_connect(socket_url(game, "es")) as ws:
+        assert ws.receive_json()["type"] == "state"
+        table = service._tables[game["game"]]
+        (listener,) = table.listeners
+        listener.drop()  # as when its queue is full
+        message = ws.receive_json()
+        while message["type"] == "state":
+            message = ws.receive_json()
+        assert message["code"] == "too_slow"
+        assert message["message"] == CATALOGS.wording("es").error("too_slow")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4408
+
+
+class CountingPlayer:
+    """A computer player that takes a while and counts how many decide at once."""
+
+    lock = threading.Lock()
+    running = 0
+    most = 0
+
+    def decide(self, observation: Observation, rng: random.Random) -> Action:
+        with CountingPlayer.lock:
+            CountingPlayer.running += 1
+            CountingPlayer.most = max(CountingPlayer.most, CountingPlayer.running)
+        time.sleep(0.02)
+        with CountingPlayer.lock:
+            CountingPlayer.running -= 1
+        return observation.legal_actions[0]
+
+
+@pytest.fixture
+def counting_level() -> Iterator[str]:
+    register_player("counting", CountingPlayer)
+    CountingPlayer.running = CountingPlayer.most = 0
+    yield "counting"
+    LEVELS.pop("counting", None)
+
+
+def test_one_clients_computer_players_wait_for_its_own_budget(
+    limited: Callable[..., TestClient], counting_level: str
+) -> None:
+    client = limited(ai_per_client=1)
+    games = [
+        client.post("/api/games", json={"rules": "cardavia", "level": counting_level}).json()
+        for _ in range(4)
+    ]
+    sockets = [client.websocket_connect(socket_url(game)) for game in games]
+    try:
+        for ws in sockets:
+            ws.__enter__()
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and CountingPlayer.most < 2:
+            time.sleep(0.05)
+    finally:
+        for ws in sockets:
+            ws.__exit__(None, None, None)
+    assert CountingPlayer.most == 1
+
+
+# -- abandoned games -------------------------------------------------------------------------
+
+
+def test_abandoned_games_are_deleted_and_finished_ones_kept(database: str) -> None:
+    store = GameStore(database)
+    made = {
+        name: store.create(
+            rules="c", level="l", lang="en", token="t", record='{"deals":[{"actions":[]}]}'
+        )
+        for name in ("abandoned", "finished", "recent")
+    }
+    store.append(made["abandoned"].id, action_event("N pass"), revision=0)
+    store.append(made["finished"].id, action_event("N pass"), revision=0, finished=True)
+    now = store.load(made["recent"].id).updated_at
+    # Played just now: nothing is abandoned yet.
+    assert store.purge_abandoned(timedelta(days=30), now=now) == 0
+    # Thirty-one days later, nobody has played them: the unfinished ones go.
+    assert store.purge_abandoned(timedelta(days=30), now=now + timedelta(days=31)) == 2
+    assert store.load(made["abandoned"].id) is None
+    assert store.load(made["recent"].id) is None
+    finished = store.load(made["finished"].id)
+    assert finished is not None
+    assert finished.record == '{"deals": [{"actions": ["N pass"]}]}'
+    store.close()
