@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cardavia.ai.player import LEVELS, register_player
+from cardavia.ai.pool import DecisionPool
 from cardavia.belote import DealState, Observation, Phase, Play, Seat
 from cardavia.belote.actions import Action
 from cardavia.belote.notation import Record
@@ -618,3 +619,35 @@ def test_json_of_the_protocol_round_trips() -> None:
             match = match.apply(rng.choice(actions))
         assert match.deal.phase in (Phase.OVER, Phase.CANCELLED)
         assert isinstance(match.deal.history[-1], Play) or match.deal.phase == Phase.CANCELLED
+
+
+def test_the_search_levels_think_on_the_decision_pool(
+    make_app: Callable[..., FastAPI], play_out: Settle
+) -> None:
+    """A strong table's computer seats decide on the pool (every core, or the AI workers),
+    each from its own seat's observation; the cheap levels stay in the web process."""
+    calls: list[tuple[str, str]] = []
+
+    class CountingPool(DecisionPool):
+        async def decide(
+            self, level: str, observation: Observation, seed: int, **options: Any
+        ) -> Action:
+            calls.append((level, observation.seat.name))
+            return await super().decide(level, observation, seed, **options)
+
+    app = make_app()
+    with TestClient(app) as client:
+        app.state.tables.decisions = CountingPool(kind="thread", cores=2)
+        created = client.post("/api/games", json={"rules": "coinche", "level": "strong"})
+        game = created.json()
+        with client.websocket_connect(socket_url(game)) as ws:
+            view, _ = play_out(ws, random.Random(5))
+        assert view["phase"] in ("over", "cancelled")
+        assert calls
+        assert {level for level, _ in calls} == {"strong"}
+        assert {seat for _, seat in calls} <= {"N", "E", "W"}
+        calls.clear()
+        cheap = client.post("/api/games", json={"rules": "coinche", "level": "club"}).json()
+        with client.websocket_connect(socket_url(cheap)) as ws:
+            play_out(ws, random.Random(6))
+        assert calls == []
