@@ -20,7 +20,7 @@ from cardavia.belote.actions import parse_action
 from cardavia.belote.cards import card_code, parse_card
 from cardavia.belote.game import DealState, Phase
 from cardavia.belote.notation import Record
-from cardavia.belote.play import Strain, table_for
+from cardavia.belote.play import Strain, values_for
 from cardavia.query import MAX_PLAYOUTS, answer, answer_line
 
 # RULES.md 11: rules, trump, trick so far, player, hand, legal cards.
@@ -243,7 +243,7 @@ def test_playouts_reproducible_and_adding_up() -> None:
     assert (other["NS"], other["EW"]) != (first["NS"], first["EW"])
     # No capot can happen (both sides have taken tricks): every playout shares out the
     # points left and the last trick's 10.
-    points = table_for(find_rules("coinche"), Strain.HEARTS).points
+    points = values_for(find_rules("coinche"), Strain.HEARTS).points
     left = [parse_card(c) for hand in request["hands"].values() for c in hand]
     left.append(parse_card(request["trick"][0][1]))
     assert len(left) == 16

@@ -60,7 +60,7 @@ from cardavia.belote import (
     parse_bid_value,
     parse_card,
     read_record,
-    table_for,
+    values_for,
 )
 from cardavia.query import serve
 
@@ -414,10 +414,10 @@ class Game:
         brackets); ``legal`` is ``None`` in the bidding."""
         hand = list(observation.hand)
         if observation.contract is not None:
-            table = table_for(observation.rules, observation.contract.strain)
+            table = values_for(observation.rules, observation.contract.strain)
             trump = observation.contract.strain.suit
         else:
-            table = table_for(observation.rules, Strain.NO_TRUMP)
+            table = values_for(observation.rules, Strain.NO_TRUMP)
             trump = None
         suits = sorted({c >> 3 for c in hand}, key=lambda s: (s != trump, s))
         self.table.say("Your hand:")
@@ -445,7 +445,7 @@ class Game:
         """The legal cards in the order the hand shows them (their numbers)."""
         allowed = observation.card_choice().allowed
         assert observation.contract is not None
-        table = table_for(observation.rules, observation.contract.strain)
+        table = values_for(observation.rules, observation.contract.strain)
         trump = observation.contract.strain.suit
         return sorted(
             allowed,

@@ -61,9 +61,9 @@ from cardavia.belote import (
     find_rules,
     parse_card,
     parse_seat,
-    table_for,
     trick_points,
     trick_winner,
+    values_for,
 )
 
 Answer = dict[str, Any]
@@ -321,11 +321,11 @@ def query_trick(request: Mapping[str, Any]) -> Answer:
     last = request.get("last", False)
     if not isinstance(last, bool):
         raise QueryError("'last' must be true or false")
-    table = table_for(rules, strain)
-    points = trick_points(table, [card for _, card in trick])
+    values = values_for(rules, strain)
+    points = trick_points(values, [card for _, card in trick])
     if last:
         points += LAST_TRICK_BONUS
-    return {"winner": trick_winner(table, trick).name, "points": points}
+    return {"winner": trick_winner(values, trick).name, "points": points}
 
 
 def query_announcements(request: Mapping[str, Any]) -> Answer:

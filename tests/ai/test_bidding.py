@@ -31,7 +31,7 @@ from cardavia.belote import DealState, Seat, find_rules
 from cardavia.belote.actions import Bid, Coinche, Pass, Take, parse_action
 from cardavia.belote.cards import CardSet, Team, parse_card
 from cardavia.belote.game import Phase
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
+from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
 from cardavia.belote.rules import PRESETS, Rules
 
 QUICK = BiddingBudget(worlds=6, playouts=64, nodes=150_000)
@@ -219,7 +219,7 @@ def test_outcome_scores_score_as_the_engine(rules_name: str, knobs: dict[str, ob
             continue  # tricks won with no points in them: not a capot, read as one
         if contract.is_generale:
             continue
-        deal_points = table_for(rules, contract.strain).total_points + LAST_TRICK_BONUS
+        deal_points = values_for(rules, contract.strain).total_points + LAST_TRICK_BONUS
         facts = {"belote": result.belote, "announcements": result.announcements}
         scores = outcome_scores(rules, contract, points, deal_points=deal_points, **facts)
         assert scores == (float(result.scores[0]), float(result.scores[1])), str(result)

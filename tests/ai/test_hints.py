@@ -13,7 +13,7 @@ from cardavia.belote import DealState, Observation, Play, Seat, find_rules
 from cardavia.belote.auction import Contract
 from cardavia.belote.cards import parse_card
 from cardavia.belote.game import Phase, deal_packets
-from cardavia.belote.play import Strain, table_for
+from cardavia.belote.play import Strain, values_for
 
 Views = Callable[[DealState, Seat, Seat, Seat], tuple[Observation, Observation]]
 
@@ -104,16 +104,16 @@ def test_the_nine_of_trumps_kept_guarded() -> None:
     """A defender holding the 9 and 7 of hearts, the jack still out, leads a spade."""
     state = _position(("9H 7H AS", "JH 8S 7D", "8H 9S 8D", "TH TS 9D"), "", Seat.E)
     observation = state.observation(Seat.N)
-    table = table_for(observation.rules, Strain.HEARTS)
+    card_values = values_for(observation.rules, Strain.HEARTS)
     values = {parse_card("AS"): 20.0, parse_card("9H"): 5.0, parse_card("7H"): 0.0}
-    reason = play_reason(observation, parse_card("AS"), values, table)
+    reason = play_reason(observation, parse_card("AS"), values, card_values)
     assert reason.code == "keeps_trump_nine_guarded"
     assert dict(reason.args) == {"card": "AS", "gain": 15.0}
     # Leading the master card when the nine is not at stake.
     bare = _position(("7H QS AS", "JH 8S 7D", "8H 9S 8D", "TH TS 9D"), "", Seat.E)
     obs = bare.observation(Seat.N)
     reason = play_reason(
-        obs, parse_card("AS"), {parse_card("AS"): 1.0, parse_card("QS"): 0.0}, table
+        obs, parse_card("AS"), {parse_card("AS"): 1.0, parse_card("QS"): 0.0}, card_values
     )
     assert reason.code == "cashes_master"
 

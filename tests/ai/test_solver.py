@@ -27,7 +27,7 @@ from cardavia.ai.solver import (
     solve_root,
 )
 from cardavia.belote import PRESETS, CardSet, Contract, DealState, Play, Rules, Seat, Team
-from cardavia.belote.play import Strain, constraint, trick_table
+from cardavia.belote.play import Strain, constraint, strain_values
 
 PRESET_NAMES = sorted(PRESETS)
 STRAINS = list(Strain)
@@ -66,7 +66,7 @@ def random_state(
     state = DealState.from_position(
         rules, contract=contract, hands=deal_hands(rng), leader=Seat(rng.randrange(4))
     )
-    order = state.trick_table.order
+    order = state.strain_values.order
     for _ in range(4 * (8 - tricks_left) + rng.randrange(4)):
         seat = state.to_move
         assert seat is not None
@@ -156,10 +156,10 @@ def test_kernel_legal_cards_are_the_engines(preset: str, strain: Strain) -> None
         trick = [(Seat((leader + i) & 3), deck[index + i]) for i in range(n)]
         position = Position.from_rules(rules, strain, hands, trick=trick, leader=leader)
         seat = position.to_move
-        table = trick_table(
+        values = strain_values(
             strain, no_trump_points=rules.no_trump_points, all_trump_points=rules.all_trump_points
         )
-        expected = constraint(rules, table, trick, seat, hands[seat]).allowed
+        expected = constraint(rules, values, trick, seat, hands[seat]).allowed
         assert kernel_legal_mask(position) == expected, position
 
 
@@ -317,7 +317,7 @@ def test_root_values_and_reaches_agree_with_solve() -> None:
         assert max(roots.values()) == value
         assert reaches(position, value) and not reaches(position, value + 1)
         side = position.side_to_move
-        points = position.table.points
+        points = position.values.points
         for card, card_value in roots.items():
             after = position.play(card)
             gain = 0

@@ -36,13 +36,13 @@ def test_the_real_deal_is_always_possible(preset: str) -> None:
         seat = state.to_move
         assert seat is not None
         observation = state.observation(seat)
-        assert state.table is not None
-        excluded = excluded_cards(observation, state.table)
+        assert state.values is not None
+        excluded = excluded_cards(observation, state.values)
         known = known_cards(observation)
         for other in Seat:
             assert not excluded[other] & state.hands[other], (state, other)
             assert known[other] & ~state.hands[other] == 0
-        assert is_consistent(observation, state.table, state.hands)
+        assert is_consistent(observation, state.values, state.hands)
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -59,8 +59,8 @@ def test_worlds_agree_with_the_observation(preset: str) -> None:
             assert world[seat] == state.hands[seat]
             if state.phase is Phase.PLAYING:
                 assert [h.bit_count() for h in world] == [h.bit_count() for h in state.hands]
-                assert state.table is not None
-                assert is_consistent(observation, state.table, world)
+                assert state.values is not None
+                assert is_consistent(observation, state.values, world)
                 played = observation.played.mask
                 assert not any(h & played for h in world)
 

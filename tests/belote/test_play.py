@@ -26,10 +26,10 @@ from cardavia.belote.play import (
     REFUSAL_MESSAGES,
     constraint,
     legal_mask,
-    table_for,
+    strain_values,
     trick_points,
-    trick_table,
     trick_winner,
+    values_for,
 )
 
 MAISON = find_rules("maison")
@@ -115,8 +115,8 @@ def test_worked_example_through_legal_mask(
 ) -> None:
     """RULES.md 11: each example's legal cards, exactly, from the pure functions."""
     assert legal(rules, strain, trick, seat, hand) == CardSet.parse(expected), number
-    table = table_for(rules, strain)
-    rule = constraint(rules, table, parse_trick(trick), seat, CardSet.parse(hand).mask)
+    values = values_for(rules, strain)
+    rule = constraint(rules, values, parse_trick(trick), seat, CardSet.parse(hand).mask)
     assert CardSet(rule.allowed) == CardSet.parse(expected)
 
 
@@ -188,8 +188,8 @@ def test_worked_example_refusals(
     assert dict(reason.args) == args
     assert reason.message == message
     # The pure function names the same rule.
-    table = table_for(rules, strain)
-    rule = constraint(rules, table, parse_trick(trick), seat, CardSet.parse(hand).mask)
+    values = values_for(rules, strain)
+    rule = constraint(rules, values, parse_trick(trick), seat, CardSet.parse(hand).mask)
     assert (rule.code, rule.reason_args()) == (code, args)
     assert not rule.allowed >> parse_card(card) & 1
 
@@ -208,9 +208,9 @@ def test_worked_example_9_east_wins_41() -> None:
     assert after.points == (0, 41)  # E–W took it
     # The same through the pure functions.
     trick = (*parse_trick("S AS, W TS, N 7S"), (Seat.E, parse_card("JH")))
-    table = table_for(MAISON, Strain.HEARTS)
-    assert trick_winner(table, trick) == Seat.E
-    assert trick_points(table, [card for _, card in trick]) == 41
+    values = values_for(MAISON, Strain.HEARTS)
+    assert trick_winner(values, trick) == Seat.E
+    assert trick_points(values, [card for _, card in trick]) == 41
 
 
 # ---------------------------------------------------------------------------------------------
@@ -223,7 +223,7 @@ def test_leader_plays_anything() -> None:
     hand = "7S JH 9C TD"
     assert legal(MAISON, Strain.HEARTS, "", Seat.N, hand) == CardSet.parse(hand)
     rule = constraint(
-        MAISON, table_for(MAISON, Strain.HEARTS), (), Seat.N, CardSet.parse(hand).mask
+        MAISON, values_for(MAISON, Strain.HEARTS), (), Seat.N, CardSet.parse(hand).mask
     )
     assert rule.code == "free"
     assert rule.reason_args() == {}
@@ -282,9 +282,9 @@ def test_no_trump_follow_or_anything() -> None:
     assert legal(MAISON, Strain.NO_TRUMP, "S KD", Seat.W, "JH AS AC") == CardSet.parse("JH AS AC")
     # Following does not require beating: 7D may go under the KD.
     assert legal(MAISON, Strain.NO_TRUMP, "S KD", Seat.W, "7D AD AC") == CardSet.parse("7D AD")
-    table = table_for(MAISON, Strain.NO_TRUMP)
+    values = values_for(MAISON, Strain.NO_TRUMP)
     trick = parse_trick("S KD, W JH, N AS, E 7D")
-    assert trick_winner(table, trick) == Seat.S  # no card of another suit can win
+    assert trick_winner(values, trick) == Seat.S  # no card of another suit can win
     reason = refusal(MAISON, Strain.NO_TRUMP, "S KD", Seat.W, "7D AS AC", "AC")
     assert (reason.code, dict(reason.args)) == ("must_follow", {"suit": "D"})
 
@@ -306,8 +306,8 @@ def test_all_trump_must_beat() -> None:
     assert (reason.code, dict(reason.args)) == ("must_follow", {"suit": "S"})
     # Void in the suit led: any card (no suit trumps another).
     assert legal(MAISON, Strain.ALL_TRUMP, "N JS", Seat.E, "JH 9D AC") == CardSet.parse("JH 9D AC")
-    table = table_for(MAISON, Strain.ALL_TRUMP)
-    assert trick_winner(table, parse_trick("N KS, E JH, S 9S, W AS")) == Seat.S
+    values = values_for(MAISON, Strain.ALL_TRUMP)
+    assert trick_winner(values, parse_trick("N KS, E JH, S 9S, W AS")) == Seat.S
 
 
 def test_all_trump_beat_applies_over_the_partner_too() -> None:
@@ -421,14 +421,14 @@ def test_knob_must_trump_partner_with_the_partner_trumped() -> None:
 def test_trick_winner_highest_trump_else_highest_of_suit_led() -> None:
     """RULES.md 5.5: the highest trump if any trump was played, otherwise the highest card of
     the suit led; strength trump J 9 A 10 K Q 8 7, plain A 10 K Q J 9 8 7."""
-    table = table_for(MAISON, Strain.HEARTS)
-    assert trick_winner(table, parse_trick("N TS, E AS, S KS, W 7S")) == Seat.E
-    assert trick_winner(table, parse_trick("N AS, E 7H, S TS, W AC")) == Seat.E
-    assert trick_winner(table, parse_trick("N AS, E 7H, S 8H, W AC")) == Seat.S
-    assert trick_winner(table, parse_trick("N AH, E 9H, S TH, W JS")) == Seat.E
-    assert trick_winner(table, parse_trick("N 9H, E JH, S AH, W TH")) == Seat.E
-    assert trick_winner(table, parse_trick("N 9S, E JS, S 8S, W 7S")) == Seat.E
-    assert trick_winner(table, parse_trick("N 7S, E AD, S AC, W 8S")) == Seat.W
+    values = values_for(MAISON, Strain.HEARTS)
+    assert trick_winner(values, parse_trick("N TS, E AS, S KS, W 7S")) == Seat.E
+    assert trick_winner(values, parse_trick("N AS, E 7H, S TS, W AC")) == Seat.E
+    assert trick_winner(values, parse_trick("N AS, E 7H, S 8H, W AC")) == Seat.S
+    assert trick_winner(values, parse_trick("N AH, E 9H, S TH, W JS")) == Seat.E
+    assert trick_winner(values, parse_trick("N 9H, E JH, S AH, W TH")) == Seat.E
+    assert trick_winner(values, parse_trick("N 9S, E JS, S 8S, W 7S")) == Seat.E
+    assert trick_winner(values, parse_trick("N 7S, E AD, S AC, W 8S")) == Seat.W
 
 
 @pytest.mark.parametrize(
@@ -449,8 +449,8 @@ def test_trick_winner_highest_trump_else_highest_of_suit_led() -> None:
 )
 def test_card_points(strain: Strain, knob: dict[str, str], cards: str, points: int) -> None:
     """RULES.md 1: the card points of each contract kind and scale."""
-    table = table_for(MAISON.replace(**knob), strain)
-    assert trick_points(table, list(CardSet.parse(cards))) == points
+    values = values_for(MAISON.replace(**knob), strain)
+    assert trick_points(values, list(CardSet.parse(cards))) == points
 
 
 @pytest.mark.parametrize(
@@ -465,7 +465,7 @@ def test_card_points(strain: Strain, knob: dict[str, str], cards: str, points: i
 )
 def test_points_in_the_cards(strain: Strain, knobs: dict[str, str], total: int) -> None:
     """RULES.md 1: 152 in the cards (120 plain no-trump, 248 all-trump on the trump scale)."""
-    assert trick_table(strain, **knobs).total_points == total
+    assert strain_values(strain, **knobs).total_points == total
 
 
 def test_trick_points_through_a_state_follow_the_scale() -> None:

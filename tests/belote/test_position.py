@@ -32,7 +32,7 @@ def test_a_position_holds_its_rules() -> None:
     rules = MAISON.replace(undertrump="optional")
     position = Position.from_rules(rules, Strain.SPADES, hands("AS", "TS", "7S", "KS"), leader=N)
     assert position.rules is rules
-    assert position.table.strain == Strain.SPADES
+    assert position.values.strain == Strain.SPADES
 
 
 @pytest.mark.parametrize(

@@ -102,12 +102,12 @@ def test_announcements_are_named_from_the_glossary() -> None:
     says the same words (with a capital, as a label)."""
     for lang in LANGUAGES:
         text = rules_text(lang)
-        table = {source: string for domain, source, string in catalog_strings(lang)
+        values = {source: string for domain, source, string in catalog_strings(lang)
                  if domain == "messages"}  # fmt: skip
         for label, kind in TABLE_KINDS.items():
             word = glossary.word(lang, kind)
             assert explain.kind_name(kind, text) == word
-            assert table[label] == word[0].upper() + word[1:], (lang, label)
+            assert values[label] == word[0].upper() + word[1:], (lang, label)
 
 
 # Latin rank letters standing alone or in a row ("J", "9-10-J-Q", "J 9 A 10 K Q 8 7").

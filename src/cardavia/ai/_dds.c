@@ -9,7 +9,7 @@
  *
  * Cards are ints suit * 8 + rank (ranks 7 8 9 T J Q K A, suits S H D C), sets of cards
  * 32-bit masks. The tables (strength order, points, "beats" masks, trump mask) come from the
- * engine (cardavia.belote.play.trick_table), packed by solver.py as
+ * engine (cardavia.belote.play.strain_values), packed by solver.py as
  *
  *     "<32B32B32IIBBh": order[32], points[32], beats[32], trump_mask, strain, knobs, bonus
  *

@@ -47,7 +47,7 @@ from cardavia.belote.cards import Card, Seat, Team, card_code
 from cardavia.belote.game import DealState, Phase
 from cardavia.belote.notation import Record
 from cardavia.belote.observation import Observation
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
+from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
 from cardavia.belote.rules import Rules
 from cardavia.belote.scoring import capot_value, deal_outcome, deal_points, round_score
 
@@ -153,7 +153,7 @@ def deal_margin(
 def _remaining(
     rules: Rules, strain: Strain, hands: Hands, trick: Sequence[tuple[Seat, Card]]
 ) -> int:
-    points = table_for(rules, strain).points
+    points = values_for(rules, strain).points
     total = sum(points[card] for _, card in trick)
     for hand in hands:
         while hand:
@@ -413,7 +413,7 @@ def review_card(
         observation, _rng(seed, "card", number), worlds=worlds, node_budget=node_budget
     )
     view = {c: statistics.fmean(o[c] for o in outcomes) for c in legal}
-    points = table_for(state.rules, observation.contract.strain).points  # type: ignore[union-attr]
+    points = values_for(state.rules, observation.contract.strain).points  # type: ignore[union-attr]
 
     def best_of(values: dict[Card, float] | dict[Card, int]) -> Card:
         # The best; on a tie, the card played, then the one worth fewer points.
@@ -444,10 +444,10 @@ def best_line(state: DealState) -> tuple[tuple[tuple[Seat, Card], ...], DealStat
     line: list[tuple[Seat, Card]] = []
     while not state.is_over:
         seat = state.to_move
-        assert seat is not None and state.table is not None
+        assert seat is not None and state.values is not None
         observation = state.observation(seat)
         values, _ = root_values(observation, state.hands)
-        points = state.table.points
+        points = state.values.points
         card = max(values, key=lambda c: (values[c], -points[c], -c))
         line.append((seat, card))
         state = state.apply(with_declarations(observation, card))

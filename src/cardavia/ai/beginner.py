@@ -18,7 +18,7 @@ from cardavia.belote.auction import auction_status
 from cardavia.belote.cards import SUIT_MASKS, Card, Rank
 from cardavia.belote.game import Phase
 from cardavia.belote.observation import Observation
-from cardavia.belote.play import Strain, table_for, winning_index
+from cardavia.belote.play import Strain, values_for, winning_index
 
 RANDOM_PLAY: Final = 0.25
 """How often the beginner plays a legal card at random."""
@@ -84,19 +84,19 @@ class BeginnerPlayer:
     def _habit(obs: Observation, plays: list[Card]) -> Card:
         contract = obs.contract
         assert contract is not None
-        table = table_for(obs.rules, contract.strain)
+        values = values_for(obs.rules, contract.strain)
 
         def strength(card: Card) -> tuple[int, int]:
-            return (bool(table.trump_mask >> card & 1), table.order[card])
+            return (bool(values.trump_mask >> card & 1), values.order[card])
 
         if not obs.trick:
-            plain = [c for c in plays if not table.trump_mask >> c & 1]
-            return max(plain or plays, key=lambda c: table.order[c])
+            plain = [c for c in plays if not values.trump_mask >> c & 1]
+            return max(plain or plays, key=lambda c: values.order[c])
         cards = [c for _, c in obs.trick]
-        best_index = winning_index(table, cards)
+        best_index = winning_index(values, cards)
         if obs.trick[best_index][0] == obs.seat.partner:
-            return min(plays, key=lambda c: (table.points[c], strength(c)))
-        winners = [c for c in plays if winning_index(table, [*cards, c]) == len(cards)]
+            return min(plays, key=lambda c: (values.points[c], strength(c)))
+        winners = [c for c in plays if winning_index(values, [*cards, c]) == len(cards)]
         if winners:
             return max(winners, key=strength)
-        return min(plays, key=lambda c: (table.points[c], strength(c)))
+        return min(plays, key=lambda c: (values.points[c], strength(c)))

@@ -83,7 +83,7 @@ from cardavia.belote.auction import (
 from cardavia.belote.cards import Card, Seat, Suit, Team, mask_cards
 from cardavia.belote.game import DealState, Phase
 from cardavia.belote.observation import Observation
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
+from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
 from cardavia.belote.rules import Rules
 from cardavia.belote.scoring import USUAL_CARD_TOTAL, capot_value, deal_outcome, round_score
 
@@ -526,7 +526,7 @@ def play_means(
     hands (8 cards each) played in ``strain``, in points of a 162-point deal."""
     position = Position.from_rules(rules, strain, hands, leader=leader)
     means = playouts(position, playout_count, seed)
-    scale = (table_for(rules, strain).total_points + LAST_TRICK_BONUS) / (
+    scale = (values_for(rules, strain).total_points + LAST_TRICK_BONUS) / (
         USUAL_CARD_TOTAL + LAST_TRICK_BONUS
     )
     return (means[0] / scale, means[1] / scale)
@@ -569,7 +569,7 @@ def _cut(rules: Rules, contract: Contract, hands: Sequence[int]) -> float:
     :func:`threshold` with these hands' belote and announcements, plus
     :data:`PLAY_SHORTFALL`."""
     strain = contract.strain
-    deal_points = table_for(rules, strain).total_points + LAST_TRICK_BONUS
+    deal_points = values_for(rules, strain).total_points + LAST_TRICK_BONUS
     belote, announcements = _extras(rules, strain, hands)
     need = threshold(
         rules, contract, belote=belote, announcements=announcements, deal_points=deal_points
@@ -596,7 +596,7 @@ def expected_scores(
     :data:`CAPOT_SHARE`, which each value shares in.
     """
     strain = contract.strain
-    deal_points = table_for(rules, strain).total_points + LAST_TRICK_BONUS
+    deal_points = values_for(rules, strain).total_points + LAST_TRICK_BONUS
     scale = deal_points / (USUAL_CARD_TOTAL + LAST_TRICK_BONUS)
     calibration = CALIBRATION[_kind(strain)]
     sigma = scale * calibration.sigma

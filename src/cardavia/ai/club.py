@@ -26,7 +26,7 @@ from cardavia.belote.auction import auction_status
 from cardavia.belote.cards import FULL_MASK, SUIT_MASKS, Card, Rank, Seat, mask_cards
 from cardavia.belote.game import Phase
 from cardavia.belote.observation import Observation
-from cardavia.belote.play import Strain, TrickTable, table_for, trick_points, winning_index
+from cardavia.belote.play import CardValues, Strain, trick_points, values_for, winning_index
 
 JACK: Final = int(Rank.JACK)
 NINE: Final = int(Rank.NINE)
@@ -161,7 +161,7 @@ class Knowledge:
     """What one seat can work out about the cards during the play."""
 
     seat: Seat
-    table: TrickTable
+    values: CardValues
     trumps: int
     """The mask of the trump suit (0 in no-trump and all-trump: nothing cuts another suit)."""
     hand: int
@@ -183,7 +183,7 @@ class Knowledge:
 
     def is_master(self, card: Card) -> bool:
         """Whether no opponent may hold a card of its suit that beats it."""
-        return not self.table.beats[card] & self.opponents_possible
+        return not self.values.beats[card] & self.opponents_possible
 
     def may_ruff(self, seat: Seat, suit: int) -> bool:
         """Whether ``seat`` may cut ``suit``: it may hold trumps and is (or is likely) void."""
@@ -198,7 +198,7 @@ class Knowledge:
         """Whether ``seat``, still to play, may beat ``best`` in a trick led in ``led``."""
         cards = self.possible[seat]
         # A higher card of the best card's suit (that suit is led, or trump when it is void).
-        if cards & self.table.beats[best] and (best >> 3 == led or not cards & SUIT_MASKS[led]):
+        if cards & self.values.beats[best] and (best >> 3 == led or not cards & SUIT_MASKS[led]):
             return True
         if self.trumps and not self.trumps >> best & 1:
             return self.may_ruff(seat, led)
@@ -211,9 +211,9 @@ def read_table(obs: Observation) -> Knowledge:
     contract = obs.contract
     assert contract is not None
     rules = obs.rules
-    table = table_for(rules, contract.strain)
-    trumps = table.trump_mask
-    beats = table.beats
+    values = values_for(rules, contract.strain)
+    trumps = values.trump_mask
+    beats = values.beats
     me = obs.seat
     hand = obs.hand.mask
     excluded = [0, 0, 0, 0]
@@ -225,7 +225,7 @@ def read_table(obs: Observation) -> Knowledge:
         for seat, card in plays:
             if cards:
                 led = cards[0] >> 3
-                best_index = winning_index(table, cards)
+                best_index = winning_index(values, cards)
                 best = cards[best_index]
                 partner_master = plays[best_index][0] == seat.partner
                 suit = card >> 3
@@ -247,7 +247,7 @@ def read_table(obs: Observation) -> Knowledge:
                     ):
                         excluded[seat] |= beats[best]  # trumped under: no higher trump
                 elif not beats[best] >> card & 1 and best >> 3 == led:
-                    ranked = table.ranked_as_trump >> card & 1
+                    ranked = values.ranked_as_trump >> card & 1
                     if ranked and (not partner_master or rules.overtrump_partner_on_trump_lead):
                         excluded[seat] |= beats[best]  # followed under: no higher card
             cards.append(card)
@@ -286,7 +286,7 @@ def read_table(obs: Observation) -> Knowledge:
         possible[seat] |= only
     return Knowledge(
         seat=me,
-        table=table,
+        values=values,
         trumps=trumps,
         hand=hand,
         played=played,
@@ -469,16 +469,16 @@ def choose_card(obs: Observation, know: Knowledge) -> Card:
 def _keep_cost(know: Knowledge, card: Card) -> int:
     """What giving ``card`` away costs: its points, more for trumps and masters, more for a
     card that guards a ten."""
-    table = know.table
-    cost = table.points[card] * 2
+    values = know.values
+    cost = values.points[card] * 2
     if know.trumps >> card & 1:
-        cost += 30 + table.order[card] * 3
+        cost += 30 + values.order[card] * 3
     if know.is_master(card):
         cost += 12
     suit_cards = know.hand & SUIT_MASKS[card >> 3]
     ten = (card >> 3) * 8 + TEN
     if (
-        not table.ranked_as_trump >> card & 1
+        not values.ranked_as_trump >> card & 1
         and card != ten
         and suit_cards >> ten & 1
         and not know.is_master(ten)
@@ -491,16 +491,16 @@ def _keep_cost(know: Knowledge, card: Card) -> int:
 
 
 def _cheapest(know: Knowledge, mask: int) -> Card:
-    return min(mask_cards(mask), key=lambda c: (_keep_cost(know, c), know.table.order[c]))
+    return min(mask_cards(mask), key=lambda c: (_keep_cost(know, c), know.values.order[c]))
 
 
 def _lowest(know: Knowledge, mask: int) -> Card:
     """The weakest card of a mask (least strength, then fewest points)."""
-    return min(mask_cards(mask), key=lambda c: (know.table.order[c], know.table.points[c]))
+    return min(mask_cards(mask), key=lambda c: (know.values.order[c], know.values.points[c]))
 
 
 def _highest(know: Knowledge, mask: int) -> Card:
-    return max(mask_cards(mask), key=lambda c: (know.table.order[c], know.table.points[c]))
+    return max(mask_cards(mask), key=lambda c: (know.values.order[c], know.values.points[c]))
 
 
 def _lead(obs: Observation, know: Knowledge, legal: int) -> Card:
@@ -521,7 +521,7 @@ def _lead(obs: Observation, know: Knowledge, legal: int) -> Card:
             return top
         if contract.taker == me and my_trumps.bit_count() >= 3:
             low = _lowest(know, my_trumps)
-            if know.table.points[low] < 10:
+            if know.values.points[low] < 10:
                 return low
     # Cash the masters that no opponent can ruff.
     masters = [
@@ -531,7 +531,7 @@ def _lead(obs: Observation, know: Knowledge, legal: int) -> Card:
         and not any(know.may_ruff(Seat(s), c >> 3) for s in (me.next, me.partner.next))
     ]
     if masters:
-        return max(masters, key=lambda c: (know.table.points[c], -know.table.order[c]))
+        return max(masters, key=lambda c: (know.values.points[c], -know.values.order[c]))
     if my_trumps and not opp_trumps:
         top = _highest(know, my_trumps)
         if know.is_master(top) and (takers or (legal & ~trumps) == 0):
@@ -553,35 +553,35 @@ def _lead(obs: Observation, know: Knowledge, legal: int) -> Card:
 def _lead_cost(know: Knowledge, card: Card) -> tuple[int, int]:
     """How bad a low lead is: points and strength given up, a ten led under an ace still out
     is worst, and a suit the opponents may cut is poor."""
-    table = know.table
+    values = know.values
     cost = _keep_cost(know, card)
     suit = card >> 3
-    if table.points[card] >= 10 and not know.is_master(card):
+    if values.points[card] >= 10 and not know.is_master(card):
         cost += 20
     me = know.seat
     if any(know.may_ruff(Seat(s), suit) for s in (me.next, me.partner.next)):
         cost += 8
-    return cost, table.order[card]
+    return cost, values.order[card]
 
 
 def _follow(obs: Observation, know: Knowledge, legal: int) -> Card:
     """Following in a trick: smear on a partner sure to win, win cheaply, else discard low."""
-    table = know.table
+    values = know.values
     me = obs.seat
     trick = obs.trick
     cards = [c for _, c in trick]
     led = cards[0] >> 3
-    best_index = winning_index(table, cards)
+    best_index = winning_index(values, cards)
     best = cards[best_index]
     best_seat = trick[best_index][0]
     still_to_play = [Seat((me + i) & 3) for i in range(1, 4 - len(trick))]
     opponents_after = [s for s in still_to_play if s.team != me.team]
-    points_now = trick_points(table, cards)
+    points_now = trick_points(values, cards)
     last_trick = len(obs.tricks) == 7
 
     def beats(card: Card, other: Card) -> bool:
         if card >> 3 == other >> 3:
-            return table.order[card] > table.order[other]
+            return values.order[card] > values.order[other]
         return bool(know.trumps >> card & 1)
 
     def secure(card: Card) -> bool:
@@ -598,14 +598,14 @@ def _follow(obs: Observation, know: Knowledge, legal: int) -> Card:
                 return max(
                     mask_cards(pool),
                     key=lambda c: (
-                        table.points[c] + (4 if not know.is_master(c) else -6),
-                        -table.order[c],
+                        values.points[c] + (4 if not know.is_master(c) else -6),
+                        -values.order[c],
                     ),
                 )
             return _lowest(know, pool)
         sure = [c for c in winners if secure(c) and not know.trumps >> c & 1]
         if sure:
-            return max(sure, key=lambda c: table.points[c])
+            return max(sure, key=lambda c: values.points[c])
         return _cheapest(know, legal)
 
     # An opponent is master (or the trick is the partner's and we try to win it anyway).
@@ -616,31 +616,31 @@ def _follow(obs: Observation, know: Knowledge, legal: int) -> Card:
                 return max(
                     following,
                     key=lambda c: (
-                        table.points[c] - (8 if know.is_master(c) and len(following) > 1 else 0),
-                        -table.order[c],
+                        values.points[c] - (8 if know.is_master(c) and len(following) > 1 else 0),
+                        -values.order[c],
                     ),
                 )
-            cheapest = min(winners, key=lambda c: (table.order[c], table.points[c]))
+            cheapest = min(winners, key=lambda c: (values.order[c], values.points[c]))
             if (
                 points_now + 10 * last_trick >= 4
-                or table.points[cheapest] == 0
+                or values.points[cheapest] == 0
                 or legal & ~know.trumps == 0
             ):
                 return cheapest
             return _cheapest(know, legal & ~_winner_mask(winners) or legal)
         sure = [c for c in winners if secure(c)]
         if sure:
-            return min(sure, key=lambda c: (know.trumps >> c & 1, table.order[c]))
+            return min(sure, key=lambda c: (know.trumps >> c & 1, values.order[c]))
         if winners[0] >> 3 == led and not know.trumps >> winners[0] & 1:
-            cheap = [c for c in winners if table.points[c] <= 4]
+            cheap = [c for c in winners if values.points[c] <= 4]
             if cheap:
-                return min(cheap, key=lambda c: table.order[c])
+                return min(cheap, key=lambda c: values.order[c])
         else:
             # Cutting with opponents still to play: high enough to stay master if possible.
             ruff = [c for c in winners if know.trumps >> c & 1]
             if ruff:
                 safe = [c for c in ruff if secure(c)]
-                return min(safe or ruff, key=lambda c: table.order[c])
+                return min(safe or ruff, key=lambda c: values.order[c])
     return _cheapest(know, legal)
 
 

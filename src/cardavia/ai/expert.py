@@ -46,7 +46,7 @@ from cardavia.belote.actions import Action, Play
 from cardavia.belote.announcements import BELOTE_POINTS, Announcement, belote_pairs
 from cardavia.belote.cards import Card, Seat, Team
 from cardavia.belote.observation import Observation
-from cardavia.belote.play import constraint, table_for, winning_index
+from cardavia.belote.play import constraint, values_for, winning_index
 from cardavia.belote.scoring import capot_value, deal_points, score_deal
 
 GIFT_LIKELIHOOD: Final = 0.3
@@ -182,27 +182,27 @@ class Reading:
             since[seat] |= 1 << card
         gifts: list[_Gift] = []
         contract = observation.contract
-        table = table_for(observation.rules, contract.strain) if contract is not None else None
+        values = values_for(observation.rules, contract.strain) if contract is not None else None
         # Back from the last trick, so that ``since`` holds the cards played from each trick on.
         for trick in reversed(observation.tricks):
             plays = trick.plays
             for seat, card in plays:
                 since[seat] |= 1 << card
-            if table is None:
+            if values is None:
                 continue
-            points = table.points
+            points = values.points
             for index, (seat, card) in enumerate(plays):
                 if seat == observation.seat or trick.winner.team == seat.team or not points[card]:
                     continue
                 before = plays[:index]
                 cards = [c for _, c in before]
-                if winning_index(table, [*cards, card]) == index:
+                if winning_index(values, [*cards, card]) == index:
                     continue  # it took the lead: it meant to win the trick
                 cheaper = sum(
                     1 << other
                     for other in range(32)
                     if points[other] < points[card]
-                    and winning_index(table, [*cards, other]) != index
+                    and winning_index(values, [*cards, other]) != index
                 )
                 held = (since[0], since[1], since[2], since[3])
                 gifts.append(_Gift(seat, before, held, cheaper))
@@ -246,11 +246,11 @@ class Reading:
         observation = self.observation
         contract = observation.contract
         assert contract is not None
-        table = table_for(observation.rules, contract.strain)
+        values = values_for(observation.rules, contract.strain)
         value = 1.0
         for gift in self.gifts:
             hand = world[gift.seat] | gift.held_since[gift.seat]
-            allowed = constraint(observation.rules, table, gift.before, gift.seat, hand).allowed
+            allowed = constraint(observation.rules, values, gift.before, gift.seat, hand).allowed
             if allowed & gift.cheaper:
                 value *= GIFT_LIKELIHOOD
         return value

@@ -23,7 +23,7 @@ from cardavia.belote.actions import Action, Bid, Coinche, Pass, Play, Surcoinche
 from cardavia.belote.cards import Card, card_code
 from cardavia.belote.game import Phase
 from cardavia.belote.observation import Observation
-from cardavia.belote.play import TrickTable, table_for, winning_index
+from cardavia.belote.play import CardValues, values_for, winning_index
 
 HINT_NODES: Final = 1_200_000
 """The expert's search budget for a hint's card, in solver nodes (a hint must come quickly;
@@ -71,19 +71,19 @@ class Hint:
     values: tuple[tuple[Card, float], ...] = field(default=())
 
 
-def _wins(table: TrickTable, trick: tuple[tuple[object, Card], ...], card: Card) -> bool:
+def _wins(card_values: CardValues, trick: tuple[tuple[object, Card], ...], card: Card) -> bool:
     cards = [c for _, c in trick]
-    return winning_index(table, [*cards, card]) == len(cards)
+    return winning_index(card_values, [*cards, card]) == len(cards)
 
 
-def _is_master(table: TrickTable, observation: Observation, card: Card) -> bool:
+def _is_master(card_values: CardValues, observation: Observation, card: Card) -> bool:
     """Whether no card of its suit that is still out (not played, not in this hand) beats it."""
     out = ~(observation.played.mask | observation.hand.mask)
-    return not table.beats[card] & out
+    return not card_values.beats[card] & out
 
 
 def play_reason(
-    observation: Observation, card: Card, values: dict[Card, float], table: TrickTable
+    observation: Observation, card: Card, values: dict[Card, float], card_values: CardValues
 ) -> Reason:
     """Why ``card`` is the one to play, from what the seat sees and the search's values."""
     legal = legal_cards(observation)
@@ -96,18 +96,18 @@ def play_reason(
     contract = observation.contract
     assert contract is not None
     me = observation.seat
-    trump = table.trump_mask
+    trump = card_values.trump_mask
     if trick:
-        leader = winning_index(table, [c for _, c in trick])
+        leader = winning_index(card_values, [c for _, c in trick])
         holder = trick[leader][0]
-        if holder == me.partner and not _wins(table, trick, card):
-            return Reason("partner_holds_trick", (*args, ("points", table.points[card])))
-        if _wins(table, trick, card):
-            points = sum(table.points[c] for _, c in trick) + table.points[card]
+        if holder == me.partner and not _wins(card_values, trick, card):
+            return Reason("partner_holds_trick", (*args, ("points", card_values.points[card])))
+        if _wins(card_values, trick, card):
+            points = sum(card_values.points[c] for _, c in trick) + card_values.points[card]
             code = "takes_the_trick" if len(trick) == 3 else "takes_the_lead"
             return Reason(code, (*args, ("points", points)))
-    nine = _trump_card(table, rank=2)
-    jack = _trump_card(table, rank=4)
+    nine = _trump_card(card_values, rank=2)
+    jack = _trump_card(card_values, rank=4)
     hand = observation.hand.mask
     if (
         nine is not None
@@ -121,16 +121,16 @@ def play_reason(
         return Reason("keeps_trump_nine_guarded", args)
     if not trick and trump >> card & 1 and me.team == contract.team:
         return Reason("draws_trumps", args)
-    if not trick and _is_master(table, observation, card):
+    if not trick and _is_master(card_values, observation, card):
         return Reason("cashes_master", args)
-    if trick and table.points[card] == min(table.points[c] for c in legal):
-        return Reason("saves_points", (*args, ("points", table.points[card])))
+    if trick and card_values.points[card] == min(card_values.points[c] for c in legal):
+        return Reason("saves_points", (*args, ("points", card_values.points[card])))
     return Reason("best_on_average", args)
 
 
-def _trump_card(table: TrickTable, *, rank: int) -> Card | None:
+def _trump_card(card_values: CardValues, *, rank: int) -> Card | None:
     """The card of the trump suit with this rank (0 = 7 … 7 = ace), in a suit contract."""
-    suit = table.strain.suit
+    suit = card_values.strain.suit
     return None if suit is None else int(suit) * 8 + rank
 
 
@@ -166,22 +166,31 @@ def hint(
         return Hint(action, bid_reason(action))
     contract = observation.contract
     assert contract is not None
-    table = table_for(observation.rules, contract.strain)
+    card_values = values_for(observation.rules, contract.strain)
     legal = legal_cards(observation)
     if len(legal) == 1:
         card = legal[0]
-        return Hint(with_declarations(observation, card), play_reason(observation, card, {}, table))
+        return Hint(
+            with_declarations(observation, card), play_reason(observation, card, {}, card_values)
+        )
     player = ExpertPlayer(
         worlds=worlds // 2, node_budget=node_budget, close_budget=node_budget // 2, candidates=96
     )
     values = player.play_values(observation, rng)
     # As the expert chooses: the best value; on a tie, the card worth fewer points, weaker.
     card = max(
-        legal, key=lambda c: (round(values.get(c, -1e9), 6), -table.points[c], -table.order[c])
+        legal,
+        key=lambda c: (
+            round(values.get(c, -1e9), 6),
+            -card_values.points[c],
+            -card_values.order[c],
+        ),
     )
     ordered = tuple((c, round(values[c], 3)) for c in sorted(values))
     return Hint(
-        with_declarations(observation, card), play_reason(observation, card, values, table), ordered
+        with_declarations(observation, card),
+        play_reason(observation, card, values, card_values),
+        ordered,
     )
 
 

@@ -42,7 +42,7 @@ from cardavia.belote.actions import Action, Play, parse_action
 from cardavia.belote.cards import Card, Seat, card_code, parse_card
 from cardavia.belote.game import DealState, Phase
 from cardavia.belote.observation import Observation
-from cardavia.belote.play import table_for
+from cardavia.belote.play import values_for
 from cardavia.belote.rules import find_rules
 
 PROBLEM_MARGIN: Final = 20
@@ -151,11 +151,15 @@ def theme_of(observation: Observation, card: Card) -> Theme:
     """What the decision is about, most specific first."""
     contract = observation.contract
     assert contract is not None
-    table = table_for(observation.rules, contract.strain)
+    card_values = values_for(observation.rules, contract.strain)
     if len(observation.tricks) >= 5:
         return "last_tricks"
     trick = observation.trick
-    if trick and table.trump_mask >> card & 1 and not table.trump_mask >> trick[0][1] & 1:
+    if (
+        trick
+        and card_values.trump_mask >> card & 1
+        and not card_values.trump_mask >> trick[0][1] & 1
+    ):
         return "trumping"
     if not trick:
         return "leads"
@@ -199,8 +203,8 @@ def _card_problem(
         return None
     best = max(values, key=lambda c: values[c])
     assert observation.contract is not None
-    table = table_for(observation.rules, observation.contract.strain)
-    reason = play_reason(observation, best, values, table)
+    card_values = values_for(observation.rules, observation.contract.strain)
+    reason = play_reason(observation, best, values, card_values)
     return Problem(
         id=f"{final.rules.name}-{seed // 1000}-{number}",
         rules=final.rules.name,

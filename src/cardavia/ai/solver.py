@@ -13,7 +13,7 @@ Two implementations answer every query: the C kernel :mod:`cardavia.ai._dds`
 (``backend="python"``). They are the same search: zero-window alpha-beta ("does the side take
 N points?", fail-soft) with a transposition table at trick boundaries, equivalent cards
 tried once, the same move ordering, and MTD(f) on top for the exact value. The legal cards
-come from the engine's tables (:func:`cardavia.belote.play.constraint` in Python, the same
+come from the engine's card values (:func:`cardavia.belote.play.constraint` in Python, the same
 cases in C). The tests hold both to the same values, and to a brute-force minimax over the
 engine's :class:`~cardavia.belote.game.DealState`.
 
@@ -42,10 +42,10 @@ from typing import Final, Literal, Protocol, cast
 from cardavia.belote.cards import Card, CardSet, Seat, Team
 from cardavia.belote.play import (
     LAST_TRICK_BONUS,
+    CardValues,
     Strain,
-    TrickTable,
     constraint,
-    table_for,
+    values_for,
     winning_index,
 )
 from cardavia.belote.position import Position
@@ -70,15 +70,15 @@ Backend = Literal["c", "python"]
 _MASK64: Final = (1 << 64) - 1
 
 
-# -- the tables both implementations search with -------------------------------------------
+# -- the card values both implementations search with --------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class _Game:
-    """The engine's tables of one contract kind, and what the search derives from them."""
+    """The engine's card values of one contract kind, and what the search derives from them."""
 
     rules: Rules
-    table: TrickTable
+    values: CardValues
     bonus: int
     """:attr:`~cardavia.belote.position.Position.capot_bonus`."""
     above: tuple[tuple[Card, ...], ...]
@@ -89,7 +89,7 @@ class _Game:
     run_cards: int
     """The mask of the cards of the runs."""
     params: bytes = field(repr=False)
-    """The tables packed for the C kernel (``_dds.c`` reads them)."""
+    """The card values packed for the C kernel (``_dds.c`` reads them)."""
 
 
 _PARAMS: Final = struct.Struct("<32B32B32IIBBh")
@@ -97,11 +97,11 @@ _PARAMS: Final = struct.Struct("<32B32B32IIBBh")
 
 @cache
 def _game(rules: Rules, strain: Strain) -> _Game:
-    table = table_for(rules, strain)
+    values = values_for(rules, strain)
     bonus = rules.capot_points - USUAL_DEAL_TOTAL  # RULES.md 8: the same under every scale
-    order, points = table.order, table.points
+    order, points = values.order, values.points
     above = tuple(
-        tuple(sorted(CardSet(table.beats[card]), key=lambda c: order[c])) for card in range(32)
+        tuple(sorted(CardSet(values.beats[card]), key=lambda c: order[c])) for card in range(32)
     )
     runs: list[tuple[Card, ...]] = []
     for suit in range(4):
@@ -120,9 +120,9 @@ def _game(rules: Rules, strain: Strain) -> _Game:
         | (4 if rules.overtrump_partner_on_trump_lead else 0)
         | (8 if rules.overtrump_when_trumping_partner else 0)
     )
-    params = _PARAMS.pack(*order, *points, *table.beats, table.trump_mask, strain, knobs, bonus)
+    params = _PARAMS.pack(*order, *points, *values.beats, values.trump_mask, strain, knobs, bonus)
     run_cards = sum(1 << card for run in runs for card in run)
-    return _Game(rules, table, bonus, above, tuple(runs), run_cards, params)
+    return _Game(rules, values, bonus, above, tuple(runs), run_cards, params)
 
 
 def _game_of(position: Position) -> _Game:
@@ -291,13 +291,13 @@ class _Search:
 
     def __init__(self, game: _Game, position: Position, side: int) -> None:
         self.game = game
-        self.table = game.table
-        self.points = game.table.points
+        self.values = game.values
+        self.points = game.values.points
         self.side = side
         self.hands = list(position.hands)
         self.trick: list[Card] = [card for _, card in position.trick]
         self.leader = int(position.leader)
-        self.best = winning_index(self.table, self.trick) if self.trick else 0
+        self.best = winning_index(self.values, self.trick) if self.trick else 0
         """The index in the trick of the card that wins it so far."""
         self.capot = position.capot_open
         """Whether N–S, E–W have taken every trick of the deal so far."""
@@ -326,7 +326,7 @@ class _Search:
         """The legal cards of the seat to move, by the engine's rule (RULES.md 5)."""
         seat = self.seat
         trick = [(Seat((self.leader + i) & 3), c) for i, c in enumerate(self.trick)]
-        return constraint(self.game.rules, self.table, trick, Seat(seat), self.hands[seat]).allowed
+        return constraint(self.game.rules, self.values, trick, Seat(seat), self.hands[seat]).allowed
 
     def step(self, card: Card) -> tuple[int, int, _Undo]:
         """Play ``card``. If that completes the trick, its winner takes it and leads the
@@ -339,9 +339,9 @@ class _Search:
         if self.trick:
             best = self.trick[self.best]
             if card >> 3 == best >> 3:
-                if self.table.order[card] > self.table.order[best]:
+                if self.values.order[card] > self.values.order[best]:
                     self.best = len(self.trick)
-            elif self.table.trump_mask >> card & 1:
+            elif self.values.trump_mask >> card & 1:
                 self.best = len(self.trick)
         self.trick.append(card)
         if len(self.trick) < 4:
@@ -416,7 +416,7 @@ class _Search:
         in its suit, the most points first, then the cheapest. Following: a card that takes
         the lead (last to play, the one with the most points; earlier, the weakest); then,
         under a partner who is master, the most points; then the cheapest."""
-        points, order, beats = self.points, self.table.order, self.table.beats
+        points, order, beats = self.points, self.values.order, self.values.beats
         n = len(self.trick)
         if n == 0:
             others = remaining & ~self.hands[self.seat]
@@ -425,7 +425,7 @@ class _Search:
         if card >> 3 == best >> 3:
             wins = order[card] > order[best]
         else:
-            wins = bool(self.table.trump_mask >> card & 1)
+            wins = bool(self.values.trump_mask >> card & 1)
         if wins:
             return 1000 + points[card] if n == 3 else 800 - order[card]
         if self.best == n - 2:
@@ -533,7 +533,7 @@ class _Search:
             values[card] = gain + self.exact(guess - gain)
             self.back(undo)
             guess = values[card]
-        for card in sorted(CardSet(legal), key=lambda c: -self.table.order[c]):
+        for card in sorted(CardSet(legal), key=lambda c: -self.values.order[c]):
             if card not in values:
                 above = next(c for c in self.game.above[card] if remaining >> c & 1)
                 values[card] = values[above]

@@ -34,7 +34,7 @@ from cardavia.belote.actions import Action, Play
 from cardavia.belote.cards import Card
 from cardavia.belote.game import Phase
 from cardavia.belote.observation import Observation
-from cardavia.belote.play import table_for
+from cardavia.belote.play import values_for
 
 
 def worlds_for(tricks_left: int, base: int) -> int:
@@ -140,13 +140,13 @@ class StrongPlayer:
         cards = legal_cards(observation)
         if len(cards) == 1:
             return with_declarations(observation, cards[0])
-        values = self.play_values(observation, rng)
-        if not values:
+        means = self.play_values(observation, rng)
+        if not means:
             return with_declarations(observation, cards[0])
-        table = table_for(observation.rules, observation.contract.strain)  # type: ignore[union-attr]
+        values = values_for(observation.rules, observation.contract.strain)  # type: ignore[union-attr]
         # The best average; on a tie, keep the card worth fewer points and weaker.
         best = max(
-            cards, key=lambda c: (round(values.get(c, -1.0), 6), -table.points[c], -table.order[c])
+            cards, key=lambda c: (round(means.get(c, -1.0), 6), -values.points[c], -values.order[c])
         )
         return with_declarations(observation, best)
 

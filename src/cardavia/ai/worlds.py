@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from cardavia.belote.cards import FULL_MASK, Card, Seat, mask_cards
 from cardavia.belote.observation import Observation
-from cardavia.belote.play import TrickTable, constraint, table_for
+from cardavia.belote.play import CardValues, constraint, values_for
 
 Hands = tuple[int, int, int, int]
 """The four hands of a world, as masks, indexed by seat."""
@@ -67,7 +67,7 @@ def known_cards(observation: Observation) -> tuple[int, int, int, int]:
     )
 
 
-def excluded_cards(observation: Observation, table: TrickTable) -> tuple[int, int, int, int]:
+def excluded_cards(observation: Observation, values: CardValues) -> tuple[int, int, int, int]:
     """The cards each seat cannot hold now, read off its plays (RULES.md 5).
 
     A card ``u`` is excluded for a seat if holding it would have made one of the seat's
@@ -83,12 +83,12 @@ def excluded_cards(observation: Observation, table: TrickTable) -> tuple[int, in
             continue
         for other in mask_cards(unknown & ~excluded[seat]):
             hand = (1 << card) | (1 << other)
-            if not constraint(rules, table, trick, seat, hand).allowed >> card & 1:
+            if not constraint(rules, values, trick, seat, hand).allowed >> card & 1:
                 excluded[seat] |= 1 << other
     return (excluded[0], excluded[1], excluded[2], excluded[3])
 
 
-def is_consistent(observation: Observation, table: TrickTable, hands: Sequence[int]) -> bool:
+def is_consistent(observation: Observation, values: CardValues, hands: Sequence[int]) -> bool:
     """Whether every card played would have been legal from these (current) hands plus the
     cards each seat played since."""
     plays = _past_plays(observation)
@@ -96,7 +96,7 @@ def is_consistent(observation: Observation, table: TrickTable, hands: Sequence[i
     for _, seat, card in plays:
         held[seat] |= 1 << card
     for trick, seat, card in plays:
-        if not constraint(observation.rules, table, trick, seat, held[seat]).allowed >> card & 1:
+        if not constraint(observation.rules, values, trick, seat, held[seat]).allowed >> card & 1:
             return False
         held[seat] &= ~(1 << card)
     return True
@@ -109,8 +109,8 @@ def sample_worlds(observation: Observation, rng: random.Random, count: int) -> l
     """
     contract = observation.contract
     known = known_cards(observation)
-    table = table_for(observation.rules, contract.strain) if contract is not None else None
-    excluded = excluded_cards(observation, table) if table is not None else (0, 0, 0, 0)
+    values = values_for(observation.rules, contract.strain) if contract is not None else None
+    excluded = excluded_cards(observation, values) if values is not None else (0, 0, 0, 0)
     unknown = ~(observation.played.mask | known[0] | known[1] | known[2] | known[3]) & FULL_MASK
     # The cards still to be dealt to the others, and how many each needs.
     need = [observation.hand_sizes[s] - known[s].bit_count() for s in range(4)]
@@ -123,7 +123,7 @@ def sample_worlds(observation: Observation, rng: random.Random, count: int) -> l
         hands = _deal(pool, need, known, excluded, rng)
         if hands is None:
             continue
-        if table is None or is_consistent(observation, table, hands):
+        if values is None or is_consistent(observation, values, hands):
             worlds.append(hands)
             if len(worlds) == count:
                 break

@@ -62,11 +62,11 @@ from cardavia.belote.notation import DealRecord, Record, RecordError, read_recor
 from cardavia.belote.observation import Declaration, Observation
 from cardavia.belote.play import (
     LAST_TRICK_BONUS,
+    CardValues,
     Strain,
-    TrickTable,
-    table_for,
     trick_points,
     trick_winner,
+    values_for,
 )
 from cardavia.belote.position import Position
 from cardavia.belote.rules import ALIASES, PRESETS, Rules, find_rules
@@ -89,6 +89,7 @@ __all__ = [
     "Card",
     "CardChoice",
     "CardSet",
+    "CardValues",
     "Coinche",
     "CompletedTrick",
     "Contract",
@@ -118,7 +119,6 @@ __all__ = [
     "Surcoinche",
     "Take",
     "Team",
-    "TrickTable",
     "best_announcements",
     "card_choice",
     "card_code",
@@ -132,8 +132,8 @@ __all__ = [
     "parse_seat",
     "read_record",
     "seed_hash",
-    "table_for",
     "trick_points",
     "trick_winner",
+    "values_for",
     "write_record",
 ]

@@ -22,7 +22,7 @@ from enum import StrEnum
 from typing import Final
 
 from cardavia.belote.cards import FRENCH, Card, CardSet, Seat, card_code, parse_card
-from cardavia.belote.play import REFUSAL_MESSAGES, Constraint, Strain, Trick, constraint, table_for
+from cardavia.belote.play import REFUSAL_MESSAGES, Constraint, Strain, Trick, constraint, values_for
 from cardavia.belote.rules import Rules
 
 
@@ -166,5 +166,5 @@ def card_choice(
     """Which cards of ``hand`` ``seat`` may play to ``trick`` under a contract of ``strain``,
     and why not the others (RULES.md 5)."""
     mask = hand.mask if isinstance(hand, CardSet) else int(hand)
-    rule = constraint(rules, table_for(rules, strain), trick, seat, mask)
+    rule = constraint(rules, values_for(rules, strain), trick, seat, mask)
     return CardChoice.from_constraint(rule, seat, mask)

@@ -63,12 +63,12 @@ from cardavia.belote.deal import (
 )
 from cardavia.belote.observation import Declaration, Observation
 from cardavia.belote.play import (
+    CardValues,
     Constraint,
     Strain,
-    TrickTable,
     constraint,
-    table_for,
     trick_points,
+    values_for,
     winning_index,
 )
 from cardavia.belote.position import Position
@@ -172,8 +172,8 @@ class DealState(NamedTuple):
     belote_events: tuple[BeloteEvent, ...] = ()
     history: tuple[Action, ...] = ()
     result: DealScore | None = None
-    table: TrickTable | None = None
-    """The contract's tables (strength, points), once there is a contract."""
+    values: CardValues | None = None
+    """What the cards are worth under the contract (strength, points), once there is one."""
     belote_mask: int = 0
     """The trump K and Q held together by one player when the play began (RULES.md 6)."""
     rule: Constraint | None = None
@@ -248,7 +248,7 @@ class DealState(NamedTuple):
         if tricks and position.tricks_left != 8 - len(tricks):
             raise ValueError("the hands do not match the tricks played")
         to_move = position.to_move
-        table = table_for(rules, contract.strain)
+        values = values_for(rules, contract.strain)
         points = [0, 0]
         for completed in tricks:
             points[completed.winner & 1] += completed.points
@@ -267,9 +267,9 @@ class DealState(NamedTuple):
             trick=position.trick,
             tricks=tuple(tricks),
             points=(points[0], points[1]),
-            table=table,
+            values=values,
             belote_mask=belote_mask,
-            rule=constraint(rules, table, position.trick, to_move, masks[to_move]),
+            rule=constraint(rules, values, position.trick, to_move, masks[to_move]),
         )
 
     def position(self) -> Position:
@@ -307,11 +307,11 @@ class DealState(NamedTuple):
         return CardSet(self.hands[seat])
 
     @property
-    def trick_table(self) -> TrickTable:
-        """The tables of the contract's strain (only once there is a contract)."""
-        if self.table is None:
+    def strain_values(self) -> CardValues:
+        """What the cards are worth under the contract's strain (once there is a contract)."""
+        if self.values is None:
             raise ValueError("there is no contract yet")
-        return self.table
+        return self.values
 
     @property
     def team_points(self) -> tuple[int, int]:
@@ -680,14 +680,14 @@ class DealState(NamedTuple):
             hands=(hands[0], hands[1], hands[2], hands[3]),
             phase=Phase.PLAYING,
             to_move=self.dealer.next,
-            table=table_for(self.rules, contract.strain),
+            values=values_for(self.rules, contract.strain),
         )
 
     def _play(self, action: Play) -> DealState:
         # The hot path of every simulation: the state is unpacked in one step and the next
         # one built straight from a tuple of its fields, in declaration order.
         (rules, dealer, deck, _, _, hands, bids, contract, trick, tricks, points, declared,
-         events, history, _, table, belote_mask, _) = self  # fmt: skip
+         events, history, _, values, belote_mask, _) = self  # fmt: skip
         seat, card = action.seat, action.card
         bit = 1 << card
         if seat == 0:
@@ -698,7 +698,7 @@ class DealState(NamedTuple):
             hands = (hands[0], hands[1], hands[2] ^ bit, hands[3])
         else:
             hands = (hands[0], hands[1], hands[2], hands[3] ^ bit)
-        assert table is not None and contract is not None
+        assert values is not None and contract is not None
         if action.announce:
             best = best_announcements(self.hands[seat], contract.strain)
             declared = tuple(best if s == seat else d for s, d in enumerate(declared))
@@ -708,24 +708,24 @@ class DealState(NamedTuple):
         history = (*history, action)
         if len(trick) < 4:
             following = SEATS[(seat + 1) & 3]
-            rule = constraint(rules, table, trick, following, hands[following])
+            rule = constraint(rules, values, trick, following, hands[following])
             return _new_state((rules, dealer, deck, Phase.PLAYING, following, hands, bids,
                                contract, trick, tricks, points, declared, events, history,
-                               None, table, belote_mask, rule))  # fmt: skip
+                               None, values, belote_mask, rule))  # fmt: skip
         cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
-        winner = trick[winning_index(table, cards)][0]
-        value = trick_points(table, cards)
+        winner = trick[winning_index(values, cards)][0]
+        value = trick_points(values, cards)
         tricks = (*tricks, CompletedTrick(trick[0][0], cards, winner, value))
         ns, ew = points
         points = (ns, ew + value) if winner & 1 else (ns + value, ew)
         if not any(hands):
             done = _new_state((rules, dealer, deck, Phase.PLAYING, None, hands, bids, contract,
-                               (), tricks, points, declared, events, history, None, table,
+                               (), tricks, points, declared, events, history, None, values,
                                belote_mask, None))  # fmt: skip
             return done._finish()
-        rule = constraint(rules, table, (), winner, hands[winner])
+        rule = constraint(rules, values, (), winner, hands[winner])
         return _new_state((rules, dealer, deck, Phase.PLAYING, winner, hands, bids, contract,
-                           (), tricks, points, declared, events, history, None, table,
+                           (), tricks, points, declared, events, history, None, values,
                            belote_mask, rule))  # fmt: skip
 
     def _belote(
@@ -754,8 +754,8 @@ class DealState(NamedTuple):
 
     def _finish(self) -> DealState:
         """Score the finished deal (RULES.md 8)."""
-        contract, table = self.contract, self.table
-        assert contract is not None and table is not None
+        contract, values = self.contract, self.values
+        assert contract is not None and values is not None
         belote = [0, 0]
         for event in self.belote_events:
             if event.word == "rebelote":
@@ -777,9 +777,9 @@ class DealState(NamedTuple):
         """A copy with some fields changed, and the rule of the next card worked out anew."""
         state = self._replace(**changes)
         rule = None
-        if state.phase is Phase.PLAYING and state.table is not None and state.to_move is not None:
+        if state.phase is Phase.PLAYING and state.values is not None and state.to_move is not None:
             seat = state.to_move
-            rule = constraint(state.rules, state.table, state.trick, seat, state.hands[seat])
+            rule = constraint(state.rules, state.values, state.trick, seat, state.hands[seat])
         return state._replace(rule=rule)
 
     # -- reading back -----------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Playing a trick: which card may I play, who wins, what it is worth (RULES.md 1 and 5).
 
-The work is done on 32-bit masks with tables computed once per contract kind, because the
+The work is done on 32-bit masks with card values computed once per contract kind, because the
 same questions are asked millions of times by the AI; :class:`Strain` is the contract's
-trump (a suit, no-trump or all-trump) and :class:`TrickTable` its precomputed tables.
+trump (a suit, no-trump or all-trump) and :class:`CardValues` what each card is worth under
+it (strength and points), computed once.
 
 >>> from cardavia.belote.cards import CardSet, Seat, parse_card
 >>> from cardavia.belote.rules import find_rules
@@ -73,8 +74,9 @@ LAST_TRICK_BONUS: Final = 10
 
 
 @dataclass(frozen=True, slots=True)
-class TrickTable:
-    """The precomputed tables of one contract kind under one point scale."""
+class CardValues:
+    """What each card is worth under one contract kind and point scale: its strength within
+    its suit, its points, the cards that beat it (computed once, then shared)."""
 
     strain: Strain
     order: tuple[int, ...]
@@ -95,10 +97,10 @@ class TrickTable:
 
 
 @cache
-def trick_table(
+def strain_values(
     strain: Strain, *, no_trump_points: str = "scaled", all_trump_points: str = "scaled"
-) -> TrickTable:
-    """The tables of a contract kind (RULES.md 1)."""
+) -> CardValues:
+    """The card values of a contract kind (RULES.md 1)."""
     order: list[int] = []
     points: list[int] = []
     ranked_as_trump = 0
@@ -124,12 +126,12 @@ def trick_table(
         for card in range(32)
     )
     trump_mask = SUIT_MASKS[strain] if strain < 4 else 0
-    return TrickTable(strain, tuple(order), tuple(points), beats, trump_mask, ranked_as_trump)
+    return CardValues(strain, tuple(order), tuple(points), beats, trump_mask, ranked_as_trump)
 
 
-def table_for(rules: Rules, strain: Strain) -> TrickTable:
-    """The tables of a contract kind under a rule set's point scales."""
-    return trick_table(
+def values_for(rules: Rules, strain: Strain) -> CardValues:
+    """The card values of a contract kind under a rule set's point scales."""
+    return strain_values(
         strain, no_trump_points=rules.no_trump_points, all_trump_points=rules.all_trump_points
     )
 
@@ -138,12 +140,12 @@ Trick = Sequence[tuple[Seat, Card]]
 """The cards of a trick so far, in play order, each with the seat that played it."""
 
 
-def winning_index(table: TrickTable, cards: Sequence[Card]) -> int:
+def winning_index(values: CardValues, cards: Sequence[Card]) -> int:
     """The position in ``cards`` of the card that wins (so far): RULES.md 5.5, the highest
     trump if any trump was played, otherwise the highest card of the suit led."""
     best = cards[0]
     best_index = 0
-    order, trump_mask = table.order, table.trump_mask
+    order, trump_mask = values.order, values.trump_mask
     for index in range(1, len(cards)):
         card = cards[index]
         if card >> 3 == best >> 3:
@@ -154,14 +156,14 @@ def winning_index(table: TrickTable, cards: Sequence[Card]) -> int:
     return best_index
 
 
-def trick_winner(table: TrickTable, trick: Trick) -> Seat:
+def trick_winner(values: CardValues, trick: Trick) -> Seat:
     """The seat whose card wins the trick (so far)."""
-    return trick[winning_index(table, [card for _, card in trick])][0]
+    return trick[winning_index(values, [card for _, card in trick])][0]
 
 
-def trick_points(table: TrickTable, cards: Sequence[Card]) -> int:
+def trick_points(values: CardValues, cards: Sequence[Card]) -> int:
     """The points of the cards of a trick, without the last-trick bonus."""
-    points = table.points
+    points = values.points
     return sum(points[card] for card in cards)
 
 
@@ -188,10 +190,10 @@ class Constraint(NamedTuple):
         return args
 
 
-def master(table: TrickTable, trick: Trick) -> tuple[Seat, Card]:
+def master(values: CardValues, trick: Trick) -> tuple[Seat, Card]:
     """The seat whose card wins the (non-empty) trick so far, and that card (RULES.md 5.5)."""
     master_seat, best = trick[0]
-    order, trump_mask = table.order, table.trump_mask
+    order, trump_mask = values.order, values.trump_mask
     for seat, card in trick[1:]:
         if card >> 3 == best >> 3:
             if order[card] > order[best]:
@@ -201,7 +203,7 @@ def master(table: TrickTable, trick: Trick) -> tuple[Seat, Card]:
     return master_seat, best
 
 
-def constraint(rules: Rules, table: TrickTable, trick: Trick, seat: Seat, hand: int) -> Constraint:
+def constraint(rules: Rules, values: CardValues, trick: Trick, seat: Seat, hand: int) -> Constraint:
     """The rule that decides which cards of ``hand`` ``seat`` may play to ``trick``.
 
     The cases follow RULES.md 5 one by one; who is master is only worked out when it matters.
@@ -210,7 +212,7 @@ def constraint(rules: Rules, table: TrickTable, trick: Trick, seat: Seat, hand: 
         return Constraint(hand, "free")
     led = trick[0][1] >> 3
     following = hand & SUIT_MASKS[led]
-    strain = table.strain
+    strain = values.strain
 
     if strain is Strain.NO_TRUMP:
         # RULES.md 5.3: follow the suit led if you can; otherwise any card.
@@ -222,8 +224,8 @@ def constraint(rules: Rules, table: TrickTable, trick: Trick, seat: Seat, hand: 
         # RULES.md 5.4: follow and beat the highest card of the suit led if you can.
         if not following:
             return Constraint(hand, "free")
-        best = master(table, trick)[1]
-        higher = following & table.beats[best]
+        best = master(values, trick)[1]
+        higher = following & values.beats[best]
         if higher:
             return Constraint(higher, "must_beat", card=best)
         return Constraint(following, "must_follow", suit=SUITS[led])
@@ -234,11 +236,11 @@ def constraint(rules: Rules, table: TrickTable, trick: Trick, seat: Seat, hand: 
         # if you have one, even over the partner's (overtrump_partner_on_trump_lead).
         if not following:
             return Constraint(hand, "free")
-        master_seat, best = master(table, trick)
+        master_seat, best = master(values, trick)
         partner_is_master = master_seat == (seat + 2) & 3
         if partner_is_master and not rules.overtrump_partner_on_trump_lead:
             return Constraint(following, "must_follow", suit=SUITS[led])
-        higher = following & table.beats[best]
+        higher = following & values.beats[best]
         if higher:
             return Constraint(higher, "must_overtrump", card=best)
         return Constraint(following, "must_follow", suit=SUITS[led])
@@ -250,20 +252,20 @@ def constraint(rules: Rules, table: TrickTable, trick: Trick, seat: Seat, hand: 
     if not trumps:
         # RULES.md 5.2: no card of the suit led and no trump: any card.
         return Constraint(hand, "free")
-    master_seat, best = master(table, trick)
+    master_seat, best = master(values, trick)
     trump_in_trick = best >> 3 == trump
     if master_seat == (seat + 2) & 3 and not rules.must_trump_partner:
         # RULES.md 5.2: the partner is master: any card; but choosing to trump over a trump,
         # overtrump if you can (overtrump_when_trumping_partner, seed 004).
         if trump_in_trick and rules.overtrump_when_trumping_partner:
-            higher = trumps & table.beats[best]
+            higher = trumps & values.beats[best]
             if higher and higher != trumps:
                 return Constraint((hand & ~trumps) | higher, "overtrump_if_trumping", card=best)
         return Constraint(hand, "free")
     # RULES.md 5.2: an opponent is master: trump, higher than every trump in the trick if you can.
     if not trump_in_trick:
         return Constraint(trumps, "must_trump", suit=SUITS[trump])
-    higher = trumps & table.beats[best]
+    higher = trumps & values.beats[best]
     if higher:
         return Constraint(higher, "must_overtrump", card=best)
     if rules.undertrump == "required":
@@ -275,7 +277,7 @@ def constraint(rules: Rules, table: TrickTable, trick: Trick, seat: Seat, hand: 
 
 def legal_mask(rules: Rules, strain: Strain, trick: Trick, seat: Seat, hand: int) -> int:
     """The mask of the cards of ``hand`` that ``seat`` may play to ``trick``."""
-    return constraint(rules, table_for(rules, strain), trick, seat, hand).allowed
+    return constraint(rules, values_for(rules, strain), trick, seat, hand).allowed
 
 
 REFUSAL_MESSAGES: Final[Mapping[str, str]] = {

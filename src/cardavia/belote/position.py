@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from cardavia.belote.cards import Card, CardSet, Seat, Team, card_code
 from cardavia.belote.deal import Reason
 from cardavia.belote.play import (
+    CardValues,
     Strain,
-    TrickTable,
     constraint,
-    table_for,
+    values_for,
     winning_index,
 )
 from cardavia.belote.rules import Rules
@@ -139,9 +139,9 @@ class Position:
         )
 
     @property
-    def table(self) -> TrickTable:
-        """The engine's tables of the contract kind under the rules' point scales."""
-        return table_for(self.rules, self.strain)
+    def values(self) -> CardValues:
+        """The card values of the contract kind under the rules' point scales."""
+        return values_for(self.rules, self.strain)
 
     @property
     def to_move(self) -> Seat:
@@ -161,7 +161,7 @@ class Position:
     @property
     def remaining_points(self) -> int:
         """The card points still to take: those in the hands and on the table."""
-        points = self.table.points
+        points = self.values.points
         held = sum(points[c] for hand in self.hands for c in CardSet(hand))
         return held + sum(points[c] for _, c in self.trick)
 
@@ -185,10 +185,10 @@ class Position:
         """The first card of the trick on the table that its seat could not have played from
         the hand it holds now (plus that card), with the rule's reason; ``None`` if each was
         legal (RULES.md 5). The solver does not need it; a position given by a person does."""
-        table = self.table
+        values = self.values
         for index, (seat, card) in enumerate(self.trick):
             hand = self.hands[seat] | 1 << card
-            rule = constraint(self.rules, table, self.trick[:index], seat, hand)
+            rule = constraint(self.rules, values, self.trick[:index], seat, hand)
             if not rule.allowed >> card & 1:
                 return seat, card, Reason(rule.code, rule.reason_args())
         return None
@@ -196,7 +196,7 @@ class Position:
     def legal_cards(self) -> CardSet:
         """The cards the seat to move may play (the engine's rule, RULES.md 5)."""
         seat = self.to_move
-        rule = constraint(self.rules, self.table, self.trick, seat, self.hands[seat])
+        rule = constraint(self.rules, self.values, self.trick, seat, self.hands[seat])
         return CardSet(rule.allowed)
 
     def play(self, card: Card) -> Position:
@@ -212,7 +212,7 @@ class Position:
         if len(trick) == 4:
             if not any(hands):
                 raise ValueError("that card ends the deal")
-            leader = trick[winning_index(self.table, [c for _, c in trick])][0]
+            leader = trick[winning_index(self.values, [c for _, c in trick])][0]
             won = (won[0] + 1, won[1]) if leader.team == Team.NS else (won[0], won[1] + 1)
             trick = ()
         return dataclasses.replace(

@@ -17,7 +17,7 @@ from typing import Final, Generic, TypeVar
 from cardavia.belote.announcements import Announcement, comparison_winner
 from cardavia.belote.auction import Contract
 from cardavia.belote.cards import Team
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
+from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
 from cardavia.belote.rules import Rules
 
 USUAL_CARD_TOTAL: Final = 152
@@ -83,7 +83,7 @@ def deal_points(rules: Rules, strain: Strain) -> int:
     """The points of a deal in this contract, the last trick included: 162 under the usual
     scales, 130 with ``no_trump_points`` ``plain``, 258 with ``all_trump_points`` ``trump``
     (RULES.md 1). A failed classic contract gives the defenders this total (RULES.md 8)."""
-    return table_for(rules, strain).total_points + LAST_TRICK_BONUS
+    return values_for(rules, strain).total_points + LAST_TRICK_BONUS
 
 
 def capot_value(rules: Rules, strain: Strain) -> int:

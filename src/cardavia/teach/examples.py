@@ -40,7 +40,7 @@ from cardavia.belote.auction import Contract
 from cardavia.belote.cards import CardSet, Seat, Team, card_code, parse_card, parse_seat
 from cardavia.belote.deal import card_choice
 from cardavia.belote.game import DealState
-from cardavia.belote.play import Strain, master, table_for, trick_points, trick_winner
+from cardavia.belote.play import Strain, master, trick_points, trick_winner, values_for
 from cardavia.belote.rules import Rules, find_rules
 from cardavia.belote.scoring import DealScore
 from cardavia.verify.announcements import announcement_strength
@@ -143,12 +143,12 @@ class LegalResult:
 def _engine_legal(example: LegalExample) -> LegalResult:
     rules = find_rules(example.rules)
     strain = Strain.parse(example.contract)
-    table = table_for(rules, strain)
+    values = values_for(rules, strain)
     trick = [(parse_seat(seat), parse_card(card)) for seat, card in example.trick]
     seat = parse_seat(example.seat)
     choice = card_choice(rules, strain, trick, seat, CardSet.parse(example.hand))
     legal = tuple(code for code in example.hand if parse_card(code) in choice.allowed)
-    master_seat, master_card = master(table, trick) if trick else (None, None)
+    master_seat, master_card = master(values, trick) if trick else (None, None)
     result = LegalResult(
         example,
         legal,
@@ -166,9 +166,9 @@ def _engine_legal(example: LegalExample) -> LegalResult:
         choice.reason.code,
         result.master,
         result.master_card,
-        winner=trick_winner(table, full).name,
-        card_points=tuple(table.points[card] for card in cards),
-        points=trick_points(table, cards),
+        winner=trick_winner(values, full).name,
+        card_points=tuple(values.points[card] for card in cards),
+        points=trick_points(values, cards),
     )
 
 

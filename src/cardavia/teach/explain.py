@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardavia.belote.cards import card_code, parse_card
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
+from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
 from cardavia.belote.rules import Rules, find_rules
 from cardavia.belote.scoring import USUAL_CARD_TOTAL, capot_value, deal_points
 from cardavia.teach import glossary
@@ -1137,13 +1137,13 @@ def scoring_views(text: RulesText) -> list[ScoringView]:
 
 def card_point_rows(rules: Rules, text: RulesText) -> list[tuple[str, int, int]]:
     """Each rank's points as trump and as a plain card (RULES.md 1), strongest trump first."""
-    table = table_for(rules, Strain.SPADES)
-    order = sorted(range(8), key=lambda r: table.order[r], reverse=True)
+    values = values_for(rules, Strain.SPADES)
+    order = sorted(range(8), key=lambda r: values.order[r], reverse=True)
     return [
         (
             text.expand(r=RankArg(rank))["r"],
-            table.points[rank],
-            table.points[8 + rank],
+            values.points[rank],
+            values.points[8 + rank],
         )
         for rank in order
     ]

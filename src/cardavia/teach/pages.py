@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from cardavia.belote.announcements import CARRE_POINTS
 from cardavia.belote.cards import SPANISH
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, table_for
+from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
 from cardavia.belote.rules import PRESETS, Rules, find_rules
 from cardavia.belote.scoring import USUAL_CARD_TOTAL
 from cardavia.teach import glossary
@@ -121,7 +121,7 @@ def _coinche_contract(text: RulesText) -> str:
 
 
 def _order(rules: Rules, strain_suit: bool, text: RulesText) -> str:
-    table = table_for(rules, Strain.SPADES)
+    table = values_for(rules, Strain.SPADES)
     offset = 0 if strain_suit else 8
     ranks = sorted(range(8), key=lambda r: table.order[offset + r], reverse=True)
     return _spaced([prose_label(r, text) for r in ranks], text)
