@@ -28,6 +28,7 @@ from cardavia.store.db import GameStore
 from cardavia.web.i18n import load_catalogs
 
 NewGame = Callable[..., dict[str, str]]
+NewGameData = dict[str, str]
 Settle = Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]]
 CATALOGS = load_catalogs()
 CARD_CODE = re.compile(r"^[789TJQKA][SHDC]$")
@@ -43,6 +44,18 @@ def stored_record(database: str, game_id: str) -> str:
     store.close()
     assert stored is not None
     return stored.record
+
+
+def bidding_game(client: TestClient, new_game: NewGame, settle: Settle, lang: str) -> NewGameData:
+    """A classic game whose table waits for South to bid (each game's deal is dealt from its
+    own seed: some deals have South play first, after the bidding)."""
+    for _ in range(30):
+        game = new_game("cardavia", lang=lang)
+        with client.websocket_connect(socket_url(game, lang)) as ws:
+            view, _ = settle(ws)
+        if view["phase"] == "bidding":
+            return game
+    raise AssertionError("no deal left South to bid")
 
 
 # -- playing ---------------------------------------------------------------------------------
@@ -198,7 +211,7 @@ BAD_MESSAGES: list[tuple[str | bytes, str]] = [
 def test_bad_messages_are_refused_in_the_players_language(
     client: TestClient, new_game: NewGame, settle: Settle, database: str, lang: str
 ) -> None:
-    game = new_game("cardavia", lang=lang)
+    game = bidding_game(client, new_game, settle, lang)
     wording = CATALOGS.wording(lang)
     english = CATALOGS.wording("en")
     with client.websocket_connect(socket_url(game, lang)) as ws:
@@ -226,7 +239,7 @@ def test_bad_messages_are_refused_in_the_players_language(
 def test_engine_refusals_during_the_bidding(
     client: TestClient, new_game: NewGame, settle: Settle, database: str
 ) -> None:
-    game = new_game("cardavia", lang="fr")
+    game = bidding_game(client, new_game, settle, "fr")
     with client.websocket_connect(socket_url(game, "fr")) as ws:
         view, _ = settle(ws)
         record = stored_record(database, game["game"])

@@ -118,6 +118,9 @@ class GameRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether the game is over (a finished game is kept; an abandoned one is not)."""
+    first_seed: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    """The secret seed the first deal was dealt from, hexadecimal (docs/fair-deals.md; the
+    later deals' are in their events); ``None`` for games made before deals were seeded."""
 
 
 class EventRow(Base):
@@ -139,9 +142,14 @@ def action_event(action: str) -> str:
     return json.dumps({"action": action}, ensure_ascii=False)
 
 
-def deal_event(dealer: str, deck: Sequence[str]) -> str:
-    """The event of a new deal: its dealer (``N``) and the 32 cards as dealt."""
-    return json.dumps({"deal": {"dealer": dealer, "deck": list(deck)}})
+def deal_event(dealer: str, deck: Sequence[str], seed: str | None = None) -> str:
+    """The event of a new deal: its dealer (``N``), the 32 cards as dealt and the secret seed
+    they were dealt from, hexadecimal (docs/fair-deals.md; the record keeps no seed)."""
+    event: dict[str, object] = {"deal": {"dealer": dealer, "deck": list(deck)}}
+    if seed is None:
+        return json.dumps(event)
+    event["seed"] = seed
+    return json.dumps(event, separators=(",", ":"))
 
 
 def fold_events(record: str, events: Sequence[str]) -> str:
@@ -162,7 +170,7 @@ def fold_events(record: str, events: Sequence[str]) -> str:
             event = json.loads(text)
             if "deal" in event:
                 deals.append({**event["deal"], "actions": []})
-            else:
+            elif "action" in event:
                 deals[-1]["actions"].append(event["action"])
                 deals[-1].pop("result", None)
     except (ValueError, KeyError, TypeError, IndexError, AttributeError):
@@ -184,6 +192,8 @@ class StoredGame:
     revision: int
     created_at: datetime
     updated_at: datetime
+    first_seed: str | None = None
+    """The first deal's secret seed (:attr:`GameRow.first_seed`)."""
 
     def token_matches(self, token: str | None) -> bool:
         """Whether ``token`` is this game's seat token (compared in constant time)."""
@@ -203,6 +213,7 @@ class StoredGame:
             revision=row.revision,
             created_at=_utc(row.created_at),
             updated_at=_utc(row.updated_at),
+            first_seed=row.first_seed,
         )
 
 
@@ -260,6 +271,9 @@ def _add_missing_columns(engine: Engine) -> None:
             connection.execute(
                 text("ALTER TABLE games ADD COLUMN finished BOOLEAN NOT NULL DEFAULT FALSE")
             )
+    if "first_seed" not in columns:
+        with engine.begin() as connection:
+            connection.execute(text("ALTER TABLE games ADD COLUMN first_seed VARCHAR(64)"))
 
 
 class GameStore:
@@ -307,8 +321,18 @@ class GameStore:
         """Close the database's connections."""
         self.engine.dispose()
 
-    def create(self, *, rules: str, level: str, lang: str, token: str, record: str) -> StoredGame:
-        """Save a new game under a fresh random id; only the token's hash is kept."""
+    def create(
+        self,
+        *,
+        rules: str,
+        level: str,
+        lang: str,
+        token: str,
+        record: str,
+        first_seed: str | None = None,
+    ) -> StoredGame:
+        """Save a new game under a fresh random id; only the token's hash is kept (and the
+        first deal's secret seed, if it was dealt from one)."""
         now = datetime.now(UTC)
         row = GameRow(
             id=secrets.token_urlsafe(GAME_ID_BYTES),
@@ -320,6 +344,7 @@ class GameStore:
             revision=0,
             created_at=now,
             updated_at=now,
+            first_seed=first_seed,
         )
         with _unavailable(), self._sessions.begin() as session:
             session.add(row)

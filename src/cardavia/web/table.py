@@ -52,9 +52,11 @@ from cardavia.belote import (
     Take,
     best_announcements,
     card_code,
+    deck_from_seed,
     find_rules,
     parse_bid_value,
     parse_card,
+    seed_hash,
 )
 from cardavia.belote import parse_action as parse_notation
 from cardavia.store.db import (
@@ -85,6 +87,9 @@ WRITER_THREADS: Final = 2
 """Threads saving actions (SQLite has one writer at a time; PostgreSQL's writes are short)."""
 MAX_MESSAGE_BYTES: Final = 4096
 """The longest client message accepted; a real one is under 200 bytes."""
+FAIR_ALGORITHM: Final = "cardavia-deck/1"
+"""How a deck is derived from its seed (docs/fair-deals.md)."""
+SEED_BYTES: Final = 32
 ACTION_KINDS: Final = ("pass", "take", "bid", "coinche", "surcoinche", "play")
 _ACTION_FIELDS: Final[Mapping[str, frozenset[str]]] = {
     "pass": frozenset({"kind"}),
@@ -389,12 +394,63 @@ def _replay(deal: DealState) -> dict[str, Any] | None:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Commitment:
+    """How a deal was shuffled (docs/fair-deals.md): its secret seed and the seed's hash,
+    shown before the deal; the seed is shown once the deal is over."""
+
+    seed: str
+    """The seed, in hexadecimal: never sent before the deal is over."""
+    hash: str
+
+
+def new_commitment(seed: bytes) -> tuple[Commitment, tuple[int, ...]]:
+    """The commitment of a seed and the deck it deals."""
+    return Commitment(seed.hex(), seed_hash(seed)), deck_from_seed(seed)
+
+
+def event_seed(text: str) -> str | None:
+    """The seed a deal event of the store carries (events of games saved before deals were
+    seeded carry none)."""
+    try:
+        seed = json.loads(text).get("seed")
+    except (ValueError, AttributeError):
+        return None
+    return seed if isinstance(seed, str) else None
+
+
+def commitment_of(seed: str) -> Commitment:
+    """The commitment of a seed kept in hexadecimal."""
+    return Commitment(seed, seed_hash(bytes.fromhex(seed)))
+
+
+def _fair(deal: DealState, commitment: Commitment | None) -> dict[str, Any] | None:
+    """The view's ``fair``: the hash of the deal's seed from the start; the seed and the deck
+    as dealt once the deal is over, for the player to check; ``None`` for a deal dealt
+    before the site committed to its shuffles."""
+    if commitment is None:
+        return None
+    over = deal.is_over
+    return {
+        "algorithm": FAIR_ALGORITHM,
+        "hash": commitment.hash,
+        "seed": commitment.seed if over else None,
+        "deck": [card_code(card) for card in deal.deck] if over else None,
+    }
+
+
 def build_view(
-    match: Match, wording: Wording, *, seat: Seat = HUMAN, game_id: str = "", level: str = ""
+    match: Match,
+    wording: Wording,
+    *,
+    seat: Seat = HUMAN,
+    game_id: str = "",
+    level: str = "",
+    commitment: Commitment | None = None,
 ) -> dict[str, Any]:
     """The ``View`` of docs/web.md: what ``seat`` may know of the current deal, built from
-    :meth:`DealState.observation` only, plus the match's public score sheet and, once the
-    deal is over, its replay."""
+    :meth:`DealState.observation` only, plus the match's public score sheet, the hash of the
+    deal's shuffle and, once the deal is over, its replay and seed."""
     deal = match.deal
     observation = deal.observation(seat)
     return view_of(observation, wording, game_id=game_id, level=level) | {
@@ -402,6 +458,7 @@ def build_view(
         "deal_number": len(match.deals),
         "next_deal": deal.is_over and not match.is_over,
         "replay": _replay(deal),
+        "fair": _fair(deal, commitment),
     }
 
 
@@ -572,9 +629,16 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     runner: asyncio.Task[None] | None = None
+    commitments: dict[int, Commitment] = field(default_factory=dict)
+    """Each deal's shuffle, by the deal's number (1 the first)."""
     client: str = ""
     """Whose work the computer players' decisions count against (:class:`WorkBudget`): the
     client that created the game, or last connected to it."""
+
+    @property
+    def commitment(self) -> Commitment | None:
+        """The current deal's shuffle (``None``: dealt before deals were committed to)."""
+        return self.commitments.get(len(self.match.deals))
 
     @property
     def deck(self) -> str:
@@ -670,6 +734,27 @@ class TableService:
             return secrets.SystemRandom()
         return random.Random(self._seeds.getrandbits(64))
 
+    def new_seed(self, rng: random.Random) -> bytes:
+        """The secret seed of a deal's shuffle: the system's secure generator in play,
+        ``rng`` (seeded) in tests."""
+        if self._seeds is None:
+            return secrets.token_bytes(SEED_BYTES)
+        return rng.randbytes(SEED_BYTES)
+
+    def _commitments(self, stored: StoredGame, deals: int) -> dict[int, Commitment]:
+        """The shuffles of a game of ``deals`` deals: the first deal's seed kept with the
+        game, the later ones' in their events (blocking: a thread)."""
+        found: dict[int, Commitment] = {}
+        if stored.first_seed:
+            found[1] = commitment_of(stored.first_seed)
+        events = [json.loads(text) for _seq, text in self.store.events_since(stored.id, 0)]
+        dealt = [event for event in events if isinstance(event, dict) and "deal" in event]
+        for number, event in enumerate(dealt, start=deals - len(dealt) + 1):
+            seed = event.get("seed")
+            if isinstance(seed, str):
+                found[number] = commitment_of(seed)
+        return found
+
     # -- creating and opening games --
 
     async def create_game(
@@ -692,17 +777,28 @@ class TableService:
                 raise ClientError("unknown_deck", {"deck": _short(deck)})
             chosen = chosen.replace(deck=deck)
         rng = self.new_rng()
-        match = Match.start(chosen, dealer=rng.choice(tuple(Seat)), rng=rng)
+        dealer = rng.choice(tuple(Seat))
+        commitment, deck = new_commitment(self.new_seed(rng))
+        match = Match.from_deck(chosen, dealer=dealer, deck=deck)
         token = new_token()
         text = await asyncio.to_thread(record_json, match)
         try:
             stored = await asyncio.to_thread(
-                self.store.create, rules=rules, level=level, lang=lang, token=token, record=text
+                functools.partial(
+                    self.store.create,
+                    rules=rules,
+                    level=level,
+                    lang=lang,
+                    token=token,
+                    record=text,
+                    first_seed=commitment.seed,
+                )
             )
         except StoreUnavailableError:
             log.warning("a game could not be created: the database is unavailable", exc_info=True)
             raise ClientError("unavailable") from None
         table = self._table(stored, match, rng)
+        table.commitments[1] = commitment
         table.client = client
         self._remember(table)
         return NewGame(stored.id, token)
@@ -741,6 +837,9 @@ class TableService:
                 try:
                     match = await asyncio.to_thread(restore_match, stored.record)
                     loaded = self._table(stored, match, self.new_rng())
+                    loaded.commitments = await asyncio.to_thread(
+                        self._commitments, stored, len(match.deals)
+                    )
                 except Exception:
                     log.exception("game %s cannot be restored", game_id)
                     raise ClientError("internal") from None
@@ -801,6 +900,9 @@ class TableService:
                     raise ValueError(f"event {seq} after revision {revision}")
                 match = apply_event(match, text)
                 revision = seq
+                seed = event_seed(text)
+                if seed is not None:
+                    table.commitments[len(match.deals)] = commitment_of(seed)
         except Exception:
             log.warning("game %s: reloaded whole", table.game_id, exc_info=True)
             stored = await asyncio.to_thread(self.store.load, table.game_id)
@@ -808,6 +910,7 @@ class TableService:
                 return False
             match = await asyncio.to_thread(restore_match, stored.record)
             revision = stored.revision
+            table.commitments = await asyncio.to_thread(self._commitments, stored, len(match.deals))
         table.match, table.revision = match, revision
         return True
 
@@ -838,7 +941,13 @@ class TableService:
 
     def view(self, table: Table, lang: str) -> dict[str, Any]:
         """South's view of the game, in ``lang``."""
-        return build_view(table.match, self.wording(lang), game_id=table.game_id, level=table.level)
+        return build_view(
+            table.match,
+            self.wording(lang),
+            game_id=table.game_id,
+            level=table.level,
+            commitment=table.commitment,
+        )
 
     def listen(self, table: Table, lang: str, *, client: str = "") -> Listener:
         """Open a connection to a game: it is sent the current state at once, then every
@@ -917,10 +1026,20 @@ class TableService:
                 raise ClientError("deal_not_over")
             if match.is_over:
                 raise ClientError("match_over")
-            match = match.next_deal(rng=table.rng)
+            commitment, deck = new_commitment(self.new_seed(table.rng))
+            number = len(match.deals) + 1
+            match = match.next_deal_from_deck(deck)
             deal = match.deal
-            event = deal_event(deal.dealer.name, [card_code(card) for card in deal.deck])
-            await self._commit(table, match, event)
+            event = deal_event(
+                deal.dealer.name, [card_code(card) for card in deal.deck], commitment.seed
+            )
+            table.commitments[number] = commitment
+            try:
+                await self._commit(table, match, event)
+            except ClientError:
+                if table.commitments.get(number) is commitment:
+                    del table.commitments[number]
+                raise
         self.ensure_runner(table)
 
     async def _commit(self, table: Table, match: Match, event: str) -> None:
