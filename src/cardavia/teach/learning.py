@@ -1,0 +1,335 @@
+"""The words of learning from a deal, in the site's six languages: the verdicts and reasons
+of the analysis and the hints (:mod:`cardavia.ai.analysis`, :mod:`cardavia.ai.hints`), the
+training problems' page and the fairness page (docs/learning.md, docs/fair-deals.md).
+
+As for the rules pages, the sentences are English message ids of the ``rules`` catalog with
+``{placeholders}`` filled from data (:class:`~cardavia.teach.catalog.RulesText`): a card is
+given by its code and each language picks the grammatical form it needs (``{card_acc}``).
+
+>>> text = rules_text("fr")
+>>> reason_text(text, "cashes_master", {"card": "AH"})
+'La meilleure carte restante de sa couleur : as de cœur.'
+>>> verdict_label(text, "bad_luck")
+'Pas de chance'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from cardavia.teach.catalog import CardArg, RulesText, rules_text
+
+THEMES: Final = ("leads", "trumping", "last_tricks", "defence", "bidding", "play")
+"""The training problems' themes, in the page's order."""
+
+THEME_TITLES: Final[Mapping[str, str]] = {
+    "leads": "Leads",
+    "trumping": "Trumping",
+    "last_tricks": "The last tricks",
+    "defence": "Defence",
+    "bidding": "Bidding",
+    "play": "The takers' play",
+}
+
+VERDICT_LABELS: Final[Mapping[str, str]] = {
+    "forced": "Forced",
+    "best": "Best",
+    "bad_luck": "Bad luck",
+    "unclear": "Unclear",
+    "mistake": "Mistake",
+}
+
+VERDICT_SENTENCES: Final[Mapping[str, str | tuple[str, str]]] = {
+    "forced": "The only card allowed.",
+    "best": "Best from what the player could see, and in the actual deal.",
+    "bad_luck": (
+        "Best from what the player could see, but the cards lay against it: {n} point lost "
+        "in the actual deal.",
+        "Best from what the player could see, but the cards lay against it: {n} points lost "
+        "in the actual deal.",
+    ),
+    "unclear": (
+        "Worse from the player's view, but the possible deals cannot tell: neither blamed "
+        "nor excused."
+    ),
+    "mistake": (
+        "A mistake: from what the player could see, it cost {n} point on average.",
+        "A mistake: from what the player could see, it cost {n} points on average.",
+    ),
+}
+"""Each verdict of :data:`cardavia.ai.analysis.Verdict` in a sentence (``{n}``: the cost in
+deal-score points, double-dummy for bad luck, from the seat's view for a mistake)."""
+
+REASON_SENTENCES: Final[Mapping[str, str]] = {
+    "only_card": "No other card may be played: {card}.",
+    "partner_holds_trick": "Your partner is winning the trick: {card} adds its points to it.",
+    "takes_the_trick": "Last to play, {card} wins the trick.",
+    "takes_the_lead": "Ahead in the trick: {card} beats the cards played so far.",
+    "keeps_trump_nine_guarded": (
+        "It keeps the nine of trumps guarded while the jack is still out."
+    ),
+    "draws_trumps": "The takers lead trumps, to draw the defenders' trumps.",
+    "cashes_master": "The best card left in its suit: {card}.",
+    "saves_points": "You cannot take this trick: {card} gives away the fewest points.",
+    "best_on_average": "Over the deals that fit what you have seen, {card} scores best.",
+    "bid_pays": "In the simulated deals, this bid pays most.",
+    "pass_pays": "In the simulated deals, passing pays most.",
+    "coinche_pays": "In the simulated deals, the coinche pays most.",
+}
+"""Each reason code of :data:`cardavia.ai.hints.REASONS` in a sentence."""
+
+GAIN_SENTENCE: Final = (
+    "On average it scores {n} point more than the next best card.",
+    "On average it scores {n} points more than the next best card.",
+)
+
+LABELS: Final[Mapping[str, str]] = {
+    "analyse": "Analyse",
+    "analysis": "Analysis of the deal",
+    "moments": "The moments of the deal",
+    "better": "Better: {card}",
+    "replay_line": "Replay the better line",
+    "double_dummy": "All hands known",
+    "seat_view": "From the player's view",
+    "cost": "Cost",
+    "card": "Card",
+    "trick": "Trick",
+    "verdict": "Verdict",
+    "bidding": "The bidding",
+    "suggested": "What the computer would have said",
+    "contracts": "What each contract would score, all hands known",
+    "hint": "Hint",
+    "hints_setting": "Hints during play",
+    "check_shuffle": "Check the shuffle",
+    "shuffle_ok": "The shuffle checks out: the seed gives the hash shown before the deal and "
+    "the deck that was dealt.",
+    "shuffle_bad": "The shuffle does not check out: the seed does not give the hash shown "
+    "before the deal or the deck that was dealt.",
+    "analysing": "Analysing the deal…",
+}
+"""The words of the analysis view, the hint button and the shuffle check (the table's
+client reads them from the analysis and the view)."""
+
+
+def _number(value: object) -> int:
+    try:
+        return round(float(str(value)))
+    except ValueError:
+        return 0
+
+
+def reason_text(text: RulesText, code: str, args: Mapping[str, object]) -> str:
+    """A hint's or a problem's reason in a sentence, with the gain over the next best card
+    when there is one."""
+    template = REASON_SENTENCES.get(code)
+    if template is None:
+        return ""
+    card = args.get("card")
+    sentence = text.format(template, card=CardArg(str(card))) if card else text.format(template)
+    gain = _number(args.get("gain", 0))
+    if gain >= 1:
+        sentence += " " + text.nformat(*GAIN_SENTENCE, gain)
+    return sentence
+
+
+def verdict_label(text: RulesText, verdict: str) -> str:
+    """A verdict's name: "Bad luck"."""
+    return text.gettext(VERDICT_LABELS[verdict])
+
+
+def verdict_text(text: RulesText, verdict: str, cost: float) -> str:
+    """A verdict in a sentence, with the cost that earns it."""
+    sentence = VERDICT_SENTENCES[verdict]
+    if isinstance(sentence, tuple):
+        return text.nformat(*sentence, max(1, _number(cost)))
+    return text.gettext(sentence)
+
+
+def labels(text: RulesText) -> dict[str, str]:
+    """The analysis view's words, with the verdicts' names (``verdict_best`` …)."""
+    words = {key: text.gettext(message) for key, message in LABELS.items()}
+    words |= {f"verdict_{key}": text.gettext(label) for key, label in VERDICT_LABELS.items()}
+    return words
+
+
+def word_analysis(data: dict[str, Any], text: RulesText) -> dict[str, Any]:
+    """The analysis data (:func:`cardavia.ai.analysis.analysis_data`) with its words: each
+    card's verdict (``label``, ``text``), each moment's better card, the view's labels."""
+    cards = []
+    for review in data["cards"]:
+        verdict = review["verdict"]
+        cost = (
+            review["double_dummy"]["cost"] if verdict == "bad_luck" else review["seat_view"]["cost"]
+        )
+        cards.append(
+            review
+            | {
+                "label": verdict_label(text, verdict),
+                "text": verdict_text(text, verdict, cost),
+            }
+        )
+    moments = [
+        moment
+        | {
+            "label": verdict_label(text, moment["verdict"]),
+            "text": text.format(LABELS["better"], card=CardArg(moment["better"])),
+            "better_name": text.format("{card}", card=CardArg(moment["better"])),
+            "played_name": text.format("{card}", card=CardArg(moment["played"])),
+        }
+        for moment in data["moments"]
+    ]
+    return data | {
+        "cards": cards,
+        "moments": moments,
+        "labels": labels(text),
+        "lang": text.lang,
+        "dir": text.direction,
+    }
+
+
+def word_hint(data: dict[str, Any], text: RulesText) -> dict[str, Any]:
+    """A hint (:func:`cardavia.ai.hints.hint_data`) with its reason in a sentence."""
+    reason = data["reason"]
+    return data | {"text": reason_text(text, reason["code"], reason["args"])}
+
+
+# -- the fairness page --------------------------------------------------------------------------
+
+NO_PEEKING_TESTS: Final = (
+    "https://github.com/cardavia/cardavia/blob/main/tests/ai/test_players.py",
+    "https://github.com/cardavia/cardavia/blob/main/tests/ai/test_analysis.py",
+)
+"""Where the tests that hold the computer players to their own cards are read."""
+
+
+def fairness_page(text: RulesText) -> dict[str, Any]:
+    """How shuffles are made and checked, and what the computer players see."""
+    return {
+        "title": text.gettext("Fair deals"),
+        "sections": [
+            {
+                "key": "commitment",
+                "title": text.gettext("How a shuffle is made"),
+                "paragraphs": [
+                    text.gettext(
+                        "Before each deal, the server draws a secret seed of 32 random bytes "
+                        "from the operating system's secure generator and shows its "
+                        "fingerprint: the seed's SHA-256 hash."
+                    ),
+                    text.gettext(
+                        "The deck comes from the seed by a published algorithm "
+                        "(cardavia-deck/1): HMAC-SHA256 keyed by the seed gives a stream of "
+                        "numbers, and a Fisher–Yates shuffle with rejection puts the 32 cards "
+                        "in order. Nothing else is random: no cut, no second shuffle."
+                    ),
+                ],
+            },
+            {
+                "key": "check",
+                "title": text.gettext("Checking a deal"),
+                "paragraphs": [
+                    text.gettext(
+                        "When the deal is over, the server shows the seed. Your browser then "
+                        "computes its hash, which must be the one shown before the deal, and "
+                        "the deck, which must be the deck that was dealt. The cards could not "
+                        "have been chosen after the bidding or the play."
+                    ),
+                    text.gettext(
+                        "Anyone can check a deal again with the command cardavia verify-deal."
+                    ),
+                ],
+            },
+            {
+                "key": "players",
+                "title": text.gettext("What the computer players see"),
+                "paragraphs": [
+                    text.gettext(
+                        "The computer players see only their own cards: each is given what "
+                        "its seat has seen (its hand, the bids, the cards played), never the "
+                        "deck or the other hands. Tests check that swapping the hidden hands "
+                        "never changes their decisions."
+                    ),
+                ],
+            },
+        ],
+        "links": [
+            {"href": NO_PEEKING_TESTS[0], "text": text.gettext("The no-peeking tests")},
+            {"href": NO_PEEKING_TESTS[1], "text": text.gettext("The analysis's no-peeking tests")},
+        ],
+        "algorithm_label": text.gettext("The algorithm, step by step"),
+    }
+
+
+# -- the training problems' page ----------------------------------------------------------------
+
+
+def problem_labels(text: RulesText) -> dict[str, str]:
+    """The words of the problems' page and its script."""
+    return {
+        "title": text.gettext("Training problems"),
+        "intro": text.gettext(
+            "Positions from deals played by the computer players, where one card (or one bid) "
+            "is clearly best from what the seat can see. Find it: your results stay in this "
+            "browser."
+        ),
+        "daily": text.gettext("Problem of the day"),
+        "hand": text.gettext("Your hand"),
+        "trick": text.gettext("The trick so far"),
+        "bids": text.gettext("The bidding so far"),
+        "contract": text.gettext("The contract"),
+        "you_are": text.gettext("You play"),
+        "find": text.gettext("Choose a card or a bid"),
+        "solution": text.gettext("Show the solution"),
+        "right": text.gettext("Right: that is the best choice."),
+        "wrong": text.gettext("Not this one: try again, or see the solution."),
+        "solved": text.gettext("Solved"),
+        "score": text.gettext("Solved in this browser: {solved} of {total}"),
+        "solution_heading": text.gettext("Solution"),
+        "dealer": text.gettext("Dealer"),
+    }
+
+
+def theme_title(text: RulesText, theme: str) -> str:
+    return text.gettext(THEME_TITLES[theme])
+
+
+def problem_of_the_day(ids: Sequence[str], day: int) -> str:
+    """The problem of a day (days since 1970): each in turn."""
+    if not ids:
+        raise ValueError("no problems")
+    return sorted(ids)[day % len(ids)]
+
+
+def catalog_messages() -> list[str | tuple[str, str]]:
+    """Every message id of this module (what the ``rules`` catalogs must translate)."""
+    messages: list[str | tuple[str, str]] = []
+    messages += THEME_TITLES.values()
+    messages += VERDICT_LABELS.values()
+    messages += VERDICT_SENTENCES.values()
+    messages += REASON_SENTENCES.values()
+    messages.append(GAIN_SENTENCE)
+    messages += LABELS.values()
+    return messages
+
+
+__all__ = [
+    "LABELS",
+    "REASON_SENTENCES",
+    "THEMES",
+    "THEME_TITLES",
+    "VERDICT_LABELS",
+    "VERDICT_SENTENCES",
+    "catalog_messages",
+    "fairness_page",
+    "labels",
+    "problem_labels",
+    "problem_of_the_day",
+    "reason_text",
+    "rules_text",
+    "theme_title",
+    "verdict_label",
+    "verdict_text",
+    "word_analysis",
+    "word_hint",
+]

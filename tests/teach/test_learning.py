@@ -1,0 +1,76 @@
+"""The words of the analysis, the hints, the training problems and the fairness page: every
+message in the six languages, with the placeholders of its English id, and every reason code
+and verdict of the engine's side worded."""
+
+from __future__ import annotations
+
+import pytest
+from babel.messages.pofile import read_po
+
+from cardavia.ai.hints import REASONS
+from cardavia.teach import learning
+from cardavia.teach.catalog import catalog_path, placeholders, rules_text
+from cardavia.teach.names import LANGUAGES
+
+VERDICTS = ("forced", "best", "bad_luck", "unclear", "mistake")
+
+
+def test_every_code_has_words() -> None:
+    assert set(learning.REASON_SENTENCES) == set(REASONS)
+    assert set(learning.VERDICT_LABELS) == set(VERDICTS)
+    assert set(learning.VERDICT_SENTENCES) == set(VERDICTS)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_message_is_translated(lang: str) -> None:
+    text = rules_text(lang)
+    asked: list[str] = []
+    words = []
+    for code in REASONS:
+        words.append(learning.reason_text(text, code, {"card": "9H", "gain": 21, "points": 14}))
+    for verdict in VERDICTS:
+        words.append(learning.verdict_label(text, verdict))
+        for cost in (1, 2, 3, 11, 24, 102):
+            words.append(learning.verdict_text(text, verdict, cost))
+    words += learning.labels(text).values()
+    words += learning.problem_labels(text).values()
+    words += [learning.theme_title(text, theme) for theme in learning.THEMES]
+    page = learning.fairness_page(text)
+    words += [page["title"], page["algorithm_label"]]
+    words += [link["text"] for link in page["links"]]
+    for section in page["sections"]:
+        words += [section["title"], *section["paragraphs"]]
+    for message in learning.catalog_messages():
+        asked.append(message if isinstance(message, str) else message[0])
+    missing = text.missing & set(asked) | {w for w in words if not w}
+    assert not missing
+    # Filled in: only the client's labels keep a placeholder ("Better: {card}").
+    templates = {*learning.labels(text).values(), *learning.problem_labels(text).values()}
+    assert not any("{" in w for w in words if w not in templates)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_translations_keep_the_placeholders(lang: str) -> None:
+    with catalog_path(lang).open("rb") as handle:
+        catalog = read_po(handle, locale=lang, domain="rules")
+    ids = {m if isinstance(m, str) else m[0] for m in learning.catalog_messages()}
+    checked = 0
+    for message in catalog:
+        source = message.id if isinstance(message.id, str) else message.id[0]
+        if source not in ids:
+            continue
+        strings = [message.string] if isinstance(message.string, str) else message.string
+        for string in strings:
+            assert string, source
+            # A form may spell a number out ("نقطة واحدة"); the card stays, in some form.
+            names = {p.split("_")[0] for p in placeholders(string)}
+            assert names <= {p.split("_")[0] for p in placeholders(source)}, (source, string)
+            if "card" in placeholders(source):
+                assert "card" in names, (source, string)
+        checked += 1
+    assert checked == len(ids)
+
+
+def test_the_problem_of_the_day_goes_round() -> None:
+    ids = ["b", "a", "c"]
+    assert [learning.problem_of_the_day(ids, day) for day in range(4)] == ["a", "b", "c", "a"]
