@@ -87,15 +87,14 @@ def test_a_game_saved_before_commitments_still_loads(
     )
     store.close()
     game = {"game": stored.id, "token": "t" * 43}
-    with TestClient(make_app()) as client:
-        with client.websocket_connect(socket_url(game)) as ws:
-            view, _ = play_out(ws, random.Random(2))
-            assert view["fair"] is None
-            ws.send_json({"type": "next_deal"})
+    with TestClient(make_app()) as client, client.websocket_connect(socket_url(game)) as ws:
+        view, _ = play_out(ws, random.Random(2))
+        assert view["fair"] is None
+        ws.send_json({"type": "next_deal"})
+        message = ws.receive_json()
+        while message["type"] != "state" or message["view"]["deal_number"] != 2:
             message = ws.receive_json()
-            while message["type"] != "state" or message["view"]["deal_number"] != 2:
-                message = ws.receive_json()
-            assert message["view"]["fair"]["hash"]
+        assert message["view"]["fair"]["hash"]
     store = GameStore(database)
     loaded = store.load(stored.id)
     store.close()

@@ -38,6 +38,7 @@ from cardavia.ai.player import player_levels
 from cardavia.ai.pool import DecisionPool
 from cardavia.belote import ALL_CARDS, DECKS, PRESETS, card_code
 from cardavia.store.db import GameStore
+from cardavia.teach.learning import THEMES
 from cardavia.web.bus import REDIS_URL_VARIABLE, make_bus
 from cardavia.web.i18n import (
     DEFAULT_LANGUAGE,
@@ -53,6 +54,7 @@ from cardavia.web.i18n import (
     suit_name,
     text_direction,
 )
+from cardavia.web.learn import Learning, daily_problem, problem_data, problems_data, today
 from cardavia.web.limits import Limits, RateLimiter
 from cardavia.web.table import (
     CLOSE,
@@ -86,6 +88,7 @@ HTTP_STATUS: Final[Mapping[str, int]] = {
     "game_not_found": 404,
     "not_found": 404,
     "stale": 409,
+    "deal_not_over": 409,
     "internal": 500,
 }
 """The HTTP status of each error code (400 for the others: the request is wrong)."""
@@ -453,6 +456,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.store = store
     app.state.tables = service
     app.state.templates = templates
+    learning = Learning(service)
+    service.hints = learning.hint
+    app.state.learning = learning
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Callable[[Request], Any]) -> Response:
@@ -538,6 +544,51 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return error_response(error, catalogs.wording(lang))
         view = service.view(table, asked if asked and is_language(asked) else table.lang)
         return SafeJSONResponse(view, headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def deal_analysis(request: Request, game_id: str) -> Response:
+        """The analysis of a finished deal (``?deal=N``, the current one by default): refused
+        while that deal is being played."""
+        asked = request.query_params.get("lang")
+        lang = choose_language(asked, request.headers.get("accept-language"))
+        try:
+            table = await service.open(game_id, request_token(request))
+            number_text = request.query_params.get("deal")
+            number = None
+            if number_text is not None:
+                if not number_text.isdigit() or len(number_text) > 4:
+                    raise ClientError("bad_field", {"field": "deal"})
+                number = int(number_text)
+            data = await learning.analysis(
+                table, number, asked if asked and is_language(asked) else table.lang
+            )
+        except ClientError as error:
+            return error_response(error, catalogs.wording(lang))
+        return SafeJSONResponse(data, headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/problems")
+    async def training_problems(request: Request) -> Response:
+        """The training problems (``?theme=``, all by default) as each seat sees them, with
+        their solutions, in ``?lang=``."""
+        lang = choose_language(
+            request.query_params.get("lang"), request.headers.get("accept-language")
+        )
+        theme = request.query_params.get("theme")
+        if theme is not None and theme not in THEMES:
+            error = ClientError("bad_field", {"field": "theme"})
+            return error_response(error, catalogs.wording(lang))
+        data = await asyncio.to_thread(problems_data, catalogs.wording(lang), theme)
+        return SafeJSONResponse({"lang": lang, "themes": list(THEMES), "problems": data})
+
+    @app.get("/api/problems/today")
+    async def problem_of_the_day(request: Request) -> Response:
+        """The problem of the day (it changes at midnight UTC)."""
+        lang = choose_language(
+            request.query_params.get("lang"), request.headers.get("accept-language")
+        )
+        problem = daily_problem()
+        data = await asyncio.to_thread(problem_data, problem, catalogs.wording(lang))
+        return SafeJSONResponse(data | {"day": today()})
 
     @app.websocket("/ws/games/{game_id}")
     async def table_socket(websocket: WebSocket, game_id: str) -> None:

@@ -23,7 +23,7 @@ import random
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -723,6 +723,8 @@ class TableService:
         self.decisions = decisions
         """Where the search levels think (every core, or the AI workers); ``None``: a thread."""
         self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
+        self.hints: Callable[[Table, str], Awaitable[dict[str, Any]]] | None = None
+        """What answers a ``hint`` message (:meth:`cardavia.web.learn.Learning.hint`)."""
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._closed = False
 
@@ -993,6 +995,11 @@ class TableService:
             elif kind == "next_deal":
                 _check_fields(data, frozenset({"type"}))
                 await self.next_deal(table)
+            elif kind == "hint":
+                _check_fields(data, frozenset({"type"}))
+                if self.hints is None:
+                    raise ClientError("unknown_type", {"type": "hint"})
+                listener.send(await self.hints(table, listener.wording.lang))
             elif kind == "sync":
                 _check_fields(data, frozenset({"type"}))
                 listener.send(state_message(self.view(table, listener.wording.lang)))

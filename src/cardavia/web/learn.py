@@ -1,0 +1,221 @@
+"""Learning from the site's deals (docs/learning.md): the analysis of a finished deal, hints
+during play, the training problems (as data), worded in the player's language.
+
+- :meth:`Learning.analysis`: the analysis of one deal of a game, only once that deal is over
+  (before, it would show the hidden hands: it is refused), computed in a worker thread under
+  the client's share of the computer players' work, and kept per deal (a deal over never
+  changes);
+- :meth:`Learning.hint`: the ``expert`` level's choice for South's decision, from South's
+  :class:`Observation` only (:func:`cardavia.ai.hints.hint`), with one sentence why;
+- :func:`problems_data`: the training problems, each as the seat sees it (the view of
+  :func:`cardavia.web.table.view_of`, never the other hands), with its solution.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from collections import OrderedDict
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, Final
+
+from cardavia.ai.analysis import analyse, analysis_data
+from cardavia.ai.hints import hint, hint_data
+from cardavia.ai.problems import Problem, load_problems
+from cardavia.belote import Action, Match, Observation, Play, Record, card_code
+from cardavia.belote import parse_action as parse_notation
+from cardavia.teach import learning
+from cardavia.teach.catalog import rules_text
+from cardavia.web.i18n import Wording
+from cardavia.web.table import HUMAN, ClientError, Table, TableService, encode_action, view_of
+
+ANALYSIS_CACHE: Final = 128
+"""How many deals' analyses a server keeps."""
+
+ANALYSIS_SEED: Final = 0
+"""The analysis is the same for everyone who asks: its worlds are drawn from this seed."""
+
+
+def action_text(action: Action, wording: Wording, deck: str) -> str:
+    """An action in words: a card's name, or a bid as the bidding history says it."""
+    if isinstance(action, Play):
+        return wording.card(action.card, deck)
+    entry = encode_action(action)
+    value = entry.get("value")
+    return wording.bid(
+        entry["kind"],
+        strain=entry.get("strain"),
+        value=value if isinstance(value, int) else None,
+        deck=deck,
+    )
+
+
+def word_analysis(data: dict[str, Any], wording: Wording, deck: str) -> dict[str, Any]:
+    """The analysis data in the player's language (:func:`cardavia.teach.learning.word_analysis`)
+    and each bid of the review in the words of the table."""
+    worded = learning.word_analysis(data, rules_text(wording.lang, deck))
+    bids = []
+    for bid in data["bids"]:
+        said, suggested = parse_notation(bid["action"]), parse_notation(bid["suggested"])
+        bids.append(
+            bid
+            | {
+                "action_text": action_text(said, wording, deck),
+                "suggested_text": action_text(suggested, wording, deck),
+            }
+        )
+    return worded | {"bids": bids}
+
+
+def _analyse(match: Match, number: int) -> dict[str, Any] | None:
+    """The analysis data of deal ``number`` (1 the first) of a match, ``None`` if it was not
+    played (everybody passed). Blocking: a worker thread."""
+    deal = match.deals[number - 1]
+    if deal.contract is None:
+        return None
+    record = Record.from_match(match)
+    return analysis_data(analyse(record, deal=number - 1, seed=ANALYSIS_SEED))
+
+
+def _hint(observation: Observation, seed: int) -> dict[str, Any]:
+    given = hint(observation, seed)
+    return hint_data(given) | {"action": given.action}
+
+
+class Learning:
+    """The analyses and hints of a server's games."""
+
+    def __init__(self, service: TableService, *, cache_size: int = ANALYSIS_CACHE) -> None:
+        self.service = service
+        self.cache_size = cache_size
+        self._analyses: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any] | None]] = (
+            OrderedDict()
+        )
+
+    async def analysis(self, table: Table, number: int | None, lang: str) -> dict[str, Any]:
+        """The analysis of deal ``number`` of a game (``None``: the current deal), in
+        ``lang``. :class:`ClientError` ``deal_not_over`` while that deal is being played,
+        ``not_found`` for a deal that does not exist or was not played."""
+        match = table.match
+        if number is None:
+            number = len(match.deals)
+        if not 1 <= number <= len(match.deals):
+            raise ClientError("not_found")
+        if not match.deals[number - 1].is_over:
+            raise ClientError("deal_not_over")
+        key = (table.game_id, number)
+        future = self._analyses.get(key)
+        if future is None or (future.done() and future.exception() is not None):
+            future = asyncio.get_running_loop().create_future()
+            self._analyses[key] = future
+            while len(self._analyses) > self.cache_size:
+                self._analyses.popitem(last=False)
+            try:
+                async with self.service.ai_budget.slot(table.client):
+                    data = await asyncio.to_thread(_analyse, match, number)
+            except BaseException as error:
+                future.set_exception(error)
+                future.exception()  # retrieved: another request tries again
+                if self._analyses.get(key) is future:
+                    del self._analyses[key]
+                raise
+            future.set_result(data)
+        self._analyses.move_to_end(key)
+        data = await asyncio.shield(future)
+        if data is None:
+            raise ClientError("not_found")
+        wording = self.service.wording(lang)
+        return word_analysis(data, wording, table.deck) | {"deal": number, "game": table.game_id}
+
+    async def hint(self, table: Table, lang: str) -> dict[str, Any]:
+        """The ``hint`` message: what the ``expert`` level would do now in South's place, and
+        why, from South's observation only; ``hint`` is ``null`` when South has nothing to
+        do."""
+        match = table.match
+        observation = match.deal.observation(HUMAN)
+        step = len(observation.history)
+        if match.deal.is_over or not observation.legal_actions:
+            return {"type": "hint", "step": step, "hint": None}
+        seed = len(match.deals) * 1000 + step
+        async with self.service.ai_budget.slot(table.client):
+            data = await asyncio.to_thread(_hint, observation, seed)
+        action: Action = data.pop("action")
+        wording = self.service.wording(lang)
+        text = rules_text(lang, table.deck)
+        reason = data["reason"]
+        return {
+            "type": "hint",
+            "step": step,
+            "hint": {
+                "action": encode_action(action),
+                "action_text": action_text(action, wording, table.deck),
+                "card": data["card"],
+                "reason": reason,
+                "text": learning.reason_text(text, reason["code"], reason["args"]),
+            },
+        }
+
+
+# -- training problems ------------------------------------------------------------------------
+
+
+@cache
+def problems() -> tuple[Problem, ...]:
+    """The committed training problems (read once)."""
+    return tuple(load_problems())
+
+
+def today() -> int:
+    """Days since 1970-01-01, in UTC: the problem of the day changes at midnight UTC."""
+    return (datetime.datetime.now(datetime.UTC).date() - datetime.date(1970, 1, 1)).days
+
+
+def problem_data(problem: Problem, wording: Wording) -> dict[str, Any]:
+    """A problem as its seat sees it, with its solution and why."""
+    state = problem.state()
+    observation = state.observation(problem.seat)
+    deck = state.rules.deck
+    text = rules_text(wording.lang, deck)
+    reason = dict(problem.arguments)
+    view = view_of(observation, wording)
+    solution = problem.solution
+    return {
+        "id": problem.id,
+        "theme": problem.theme,
+        "theme_title": learning.theme_title(text, problem.theme),
+        "rules": problem.rules,
+        "seat": problem.seat.name,
+        "view": view,
+        "solution": encode_action(solution),
+        "solution_card": card_code(solution.card) if isinstance(solution, Play) else None,
+        "solution_text": action_text(solution, wording, deck),
+        "explanation": learning.reason_text(text, problem.explanation, reason),
+        "margin": problem.margin,
+    }
+
+
+def problems_data(
+    wording: Wording, theme: str | None = None, given: Sequence[Problem] | None = None
+) -> list[dict[str, Any]]:
+    """The problems (of a theme, or all) in ``wording``'s language."""
+    chosen = problems() if given is None else given
+    return [problem_data(p, wording) for p in chosen if theme is None or p.theme == theme]
+
+
+def daily_problem(day: int | None = None) -> Problem:
+    """The problem of the day."""
+    by_id = {p.id: p for p in problems()}
+    return by_id[learning.problem_of_the_day(list(by_id), today() if day is None else day)]
+
+
+__all__ = [
+    "Learning",
+    "action_text",
+    "daily_problem",
+    "problem_data",
+    "problems",
+    "problems_data",
+    "today",
+    "word_analysis",
+]
