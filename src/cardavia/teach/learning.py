@@ -196,11 +196,9 @@ def word_hint(data: dict[str, Any], text: RulesText) -> dict[str, Any]:
 
 # -- the fairness page --------------------------------------------------------------------------
 
-NO_PEEKING_TESTS: Final = (
-    "https://github.com/cardavia/cardavia/blob/main/tests/ai/test_players.py",
-    "https://github.com/cardavia/cardavia/blob/main/tests/ai/test_analysis.py",
-)
-"""Where the tests that hold the computer players to their own cards are read."""
+NO_PEEKING_TESTS: Final = ("tests/ai/test_players.py", "tests/ai/test_analysis.py")
+"""The tests that hold the computer players to their own cards (the site serves their text
+at ``/source/`` followed by the path)."""
 
 
 def fairness_page(text: RulesText) -> dict[str, Any]:
@@ -254,8 +252,16 @@ def fairness_page(text: RulesText) -> dict[str, Any]:
             },
         ],
         "links": [
-            {"href": NO_PEEKING_TESTS[0], "text": text.gettext("The no-peeking tests")},
-            {"href": NO_PEEKING_TESTS[1], "text": text.gettext("The analysis's no-peeking tests")},
+            {
+                "href": "/source/" + NO_PEEKING_TESTS[0],
+                "path": NO_PEEKING_TESTS[0],
+                "text": text.gettext("The no-peeking tests"),
+            },
+            {
+                "href": "/source/" + NO_PEEKING_TESTS[1],
+                "path": NO_PEEKING_TESTS[1],
+                "text": text.gettext("The analysis's no-peeking tests"),
+            },
         ],
         "algorithm_label": text.gettext("The algorithm, step by step"),
     }

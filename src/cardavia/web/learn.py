@@ -192,6 +192,14 @@ def problem_data(problem: Problem, wording: Wording) -> dict[str, Any]:
         "solution_text": action_text(solution, wording, deck),
         "explanation": learning.reason_text(text, problem.explanation, reason),
         "margin": problem.margin,
+        "legal_cards": sorted(
+            {card_code(a.card) for a in observation.legal_actions if isinstance(a, Play)}
+        ),
+        "legal_bids": [
+            {"action": encode_action(a), "text": action_text(a, wording, deck)}
+            for a in observation.legal_actions
+            if not isinstance(a, Play)
+        ],
     }
 
 

@@ -17,19 +17,23 @@ FastAPI app with this router), :data:`templates` renders them alone.
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
 from cardavia.belote import ALIASES, PRESETS
-from cardavia.teach import pages
+from cardavia.teach import learning, pages
 from cardavia.teach.catalog import RulesText, rules_text
 from cardavia.teach.explain import preset_title
 from cardavia.teach.names import LANGUAGES
+from cardavia.teach.pictures import card_svg
+from cardavia.web import learn
+from cardavia.web.i18n import Catalogs, load_catalogs
 
 TEMPLATES_DIR: Final = Path(__file__).resolve().parent / "templates"
 templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
@@ -93,6 +97,10 @@ def _plural(singular: str, plural: str, count: int, **_args: object) -> str:
 def _render(request: Request, name: str, text: RulesText, page: dict[str, Any]) -> Response:
     nav_links = [(key, text.gettext(title)) for key, title in pages.TOPIC_TITLES.items()]
     nav_links += [(key, preset_title(key, text)) for key in PRESETS]
+    nav_links += [
+        ("problems", text.gettext("Training problems")),
+        ("fairness", text.gettext("Fair deals")),
+    ]
     site, context = _app_templates(request, text.lang)
     context.update(
         {
@@ -133,6 +141,66 @@ def rules_scoring(request: Request, lang: str) -> Response:
     """Worked calculations: made, failed, litige, capot, coinche."""
     text = _text(lang)
     return _render(request, "rules/scoring.html", text, pages.scoring_page(text))
+
+
+@router.get("/{lang}/rules/fairness", response_class=HTMLResponse)
+def rules_fairness(request: Request, lang: str) -> Response:
+    """How shuffles are made and checked, and what the computer players see."""
+    text = _text(lang)
+    return _render(request, "rules/fairness.html", text, learning.fairness_page(text))
+
+
+SOURCE_ROOT: Final = Path(__file__).resolve().parents[3]
+"""The source checkout the site runs from (its tests are read from there)."""
+
+
+@router.get("/source/tests/ai/{name}", response_class=PlainTextResponse)
+def no_peeking_tests(name: str) -> Response:
+    """The text of the no-peeking tests the fairness page links to (only those files; 404
+    where the site runs without its source)."""
+    path = f"tests/ai/{name}"
+    if path not in learning.NO_PEEKING_TESTS or not (SOURCE_ROOT / path).is_file():
+        raise HTTPException(status_code=404, detail="not found")
+    return PlainTextResponse((SOURCE_ROOT / path).read_text(encoding="utf-8"))
+
+
+@cache
+def _default_catalogs() -> Catalogs:
+    return load_catalogs()
+
+
+@router.get("/{lang}/rules/problems", response_class=HTMLResponse)
+def rules_problems(request: Request, lang: str) -> Response:
+    """The training problems by theme, the problem of the day first, each with its solution
+    and why; the player's answers are kept in the browser (``problems.js``)."""
+    text = _text(lang)
+    catalogs = getattr(request.app.state, "catalogs", None)
+    if not isinstance(catalogs, Catalogs):
+        catalogs = _default_catalogs()
+    wording = catalogs.wording(lang)
+    problems = learn.problems_data(wording)
+    daily = learn.problem_data(learn.daily_problem(), wording)
+    for problem in [daily, *problems]:
+        deck = problem["view"]["deck"]
+        problem["pictures"] = {
+            code: Markup(card_svg(code, lang=lang, deck=deck))
+            for code in {*problem["view"]["hand"], *(c["card"] for c in problem["view"]["trick"])}
+        }
+    page = {
+        "title": text.gettext("Training problems"),
+        "labels": learning.problem_labels(text),
+        "daily": daily,
+        "themes": [
+            {
+                "key": theme,
+                "title": learning.theme_title(text, theme),
+                "problems": [p for p in problems if p["theme"] == theme],
+            }
+            for theme in learning.THEMES
+        ],
+        "total": len(problems),
+    }
+    return _render(request, "rules/problems.html", text, page)
 
 
 @router.get("/{lang}/rules/{preset}", response_class=HTMLResponse)
