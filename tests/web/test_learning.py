@@ -176,3 +176,12 @@ def test_the_problems_as_data(client: TestClient, lang: str) -> None:
     assert client.get("/api/problems?theme=nothing").status_code == 400
     today = client.get(f"/api/problems/today?lang={lang}").json()
     assert today["id"] == learn.daily_problem(today["day"]).id
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_words_of_the_learning_bar(client: TestClient, lang: str) -> None:
+    words = client.get(f"/api/learn/words?lang={lang}").json()
+    assert words["lang"] == lang and words["dir"] == ("rtl" if lang == "ar" else "ltr")
+    for key in ("analyse", "hint", "hints_setting", "check_shuffle", "shuffle_ok", "shuffle_bad"):
+        assert words[key]
+        assert lang == "en" or words[key] != client.get("/api/learn/words?lang=en").json()[key]

@@ -167,6 +167,7 @@ def word_analysis(data: dict[str, Any], text: RulesText) -> dict[str, Any]:
             | {
                 "label": verdict_label(text, verdict),
                 "text": verdict_text(text, verdict, cost),
+                "name": text.format("{card}", card=CardArg(review["card"])),
             }
         )
     moments = [

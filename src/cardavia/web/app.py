@@ -38,7 +38,8 @@ from cardavia.ai.player import player_levels
 from cardavia.ai.pool import DecisionPool
 from cardavia.belote import ALL_CARDS, DECKS, PRESETS, card_code
 from cardavia.store.db import GameStore
-from cardavia.teach.learning import THEMES
+from cardavia.teach.catalog import rules_text
+from cardavia.teach.learning import THEMES, labels
 from cardavia.web.bus import REDIS_URL_VARIABLE, make_bus
 from cardavia.web.i18n import (
     DEFAULT_LANGUAGE,
@@ -565,6 +566,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
         return SafeJSONResponse(data, headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/learn/words")
+    async def learning_words(request: Request) -> Response:
+        """The words of the analysis view, the hint button and the shuffle check."""
+        lang = choose_language(
+            request.query_params.get("lang"), request.headers.get("accept-language")
+        )
+        text = rules_text(lang)
+        return SafeJSONResponse({"lang": lang, "dir": text.direction} | labels(text))
 
     @app.get("/api/problems")
     async def training_problems(request: Request) -> Response:
