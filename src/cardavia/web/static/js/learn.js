@@ -356,7 +356,7 @@ function renderAnalysis(dialog, data) {
       " — ",
       el("span", null, moment.text),
       " ",
-      el("bdi", "num", `−${Math.round(moment.cost)}`),
+      Object.assign(el("bdi", "num", `−${Math.round(moment.cost)}`), { dir: "ltr" }),
       " ",
     );
     const replay = el("button", "learn-replay", data.labels.replay_line);
