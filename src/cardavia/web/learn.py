@@ -92,6 +92,8 @@ class Learning:
         self._analyses: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any] | None]] = (
             OrderedDict()
         )
+        self._hints: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+        """The last hints given, by game, deal and step: asking again costs nothing."""
 
     async def analysis(self, table: Table, number: int | None, lang: str) -> dict[str, Any]:
         """The analysis of deal ``number`` of a game (``None``: the current deal), in
@@ -137,10 +139,16 @@ class Learning:
         step = len(observation.history)
         if match.deal.is_over or not observation.legal_actions:
             return {"type": "hint", "step": step, "hint": None}
-        seed = len(match.deals) * 1000 + step
-        async with self.service.ai_budget.slot(table.client):
-            data = await asyncio.to_thread(_hint, observation, seed)
-        action: Action = data.pop("action")
+        key = (table.game_id, len(match.deals), step)
+        data = self._hints.get(key)
+        if data is None:
+            seed = len(match.deals) * 1000 + step
+            async with self.service.ai_budget.slot(table.client):
+                data = await asyncio.to_thread(_hint, observation, seed)
+            self._hints[key] = data
+            while len(self._hints) > self.cache_size:
+                self._hints.popitem(last=False)
+        action: Action = data["action"]
         wording = self.service.wording(lang)
         text = rules_text(lang, table.deck)
         reason = data["reason"]

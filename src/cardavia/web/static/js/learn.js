@@ -219,6 +219,9 @@ function cardsTable(data, deck) {
     face.append(picture);
     const verdict = cell(row, card.label, "learn-verdict");
     verdict.title = card.text;
+    if (card.verdict === "mistake" || card.verdict === "bad_luck" || card.verdict === "unclear") {
+      verdict.append(el("br"), el("small", "learn-why", card.text));
+    }
     cell(row, Math.round(card.double_dummy.cost), "num");
     cell(row, Math.round(card.seat_view.cost), "num");
     body.append(row);
