@@ -68,4 +68,5 @@ def test_the_problems_page(client: TestClient, lang: str) -> None:
     assert html.count(f'data-problem="{daily.id}"') == 2  # the problem of the day, and in its theme
     assert html.count("data-solution=") == len(problems) + 1
     assert '<script type="module" src="/static/js/problems.js"></script>' in html
+    assert "{value}" not in html and "{strain}" not in html
     _no_inline_code(html)

@@ -171,6 +171,8 @@ def test_the_problems_as_data(client: TestClient, lang: str) -> None:
         assert given["solution"] in view["legal"]
         assert given["explanation"] and "{" not in given["explanation"]
         assert given["theme_title"]
+        assert all(b["text"] and "{" not in b["text"] for b in given["legal_bids"])
+        assert "{" not in given["solution_text"]
     leads = client.get(f"/api/problems?lang={lang}&theme=defence").json()["problems"]
     assert leads and all(p["theme"] == "defence" for p in leads)
     assert client.get("/api/problems?theme=nothing").status_code == 400

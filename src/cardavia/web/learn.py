@@ -23,7 +23,7 @@ from typing import Any, Final
 from cardavia.ai.analysis import analyse, analysis_data
 from cardavia.ai.hints import hint, hint_data
 from cardavia.ai.problems import Problem, load_problems
-from cardavia.belote import Action, Match, Observation, Play, Record, card_code
+from cardavia.belote import Action, Bid, Match, Observation, Play, Record, card_code
 from cardavia.belote import parse_action as parse_notation
 from cardavia.teach import learning
 from cardavia.teach.catalog import rules_text
@@ -42,11 +42,10 @@ def action_text(action: Action, wording: Wording, deck: str) -> str:
     if isinstance(action, Play):
         return wording.card(action.card, deck)
     entry = encode_action(action)
-    value = entry.get("value")
     return wording.bid(
         entry["kind"],
         strain=entry.get("strain"),
-        value=value if isinstance(value, int) else None,
+        value=action.value if isinstance(action, Bid) else None,
         deck=deck,
     )
 
@@ -200,6 +199,7 @@ def problem_data(problem: Problem, wording: Wording) -> dict[str, Any]:
         "solution_text": action_text(solution, wording, deck),
         "explanation": learning.reason_text(text, problem.explanation, reason),
         "margin": problem.margin,
+        "seat_names": {code: wording.seat(code) for code in "NESW"},
         "legal_cards": sorted(
             {card_code(a.card) for a in observation.legal_actions if isinstance(a, Play)}
         ),

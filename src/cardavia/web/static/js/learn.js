@@ -33,6 +33,10 @@ function game() {
   }
 }
 
+function seatName(code) {
+  return words[`seat_${code}`] || code;
+}
+
 function tableView() {
   return window.cardavia?.view ?? null;
 }
@@ -211,7 +215,7 @@ function cardsTable(data, deck) {
     row.dataset.verdict = card.verdict;
     row.dataset.number = String(card.number);
     cell(row, card.trick + 1, "num");
-    cell(row, card.seat);
+    cell(row, seatName(card.seat));
     const face = cell(row, "");
     const picture = makeCard(card.card, deck, "span");
     picture.classList.add("learn-card");
@@ -239,7 +243,7 @@ function bidsTable(data) {
   for (const bid of data.bids) {
     const row = el("tr");
     row.dataset.agrees = String(bid.agrees);
-    cell(row, bid.seat);
+    cell(row, seatName(bid.seat));
     cell(row, bid.action_text);
     cell(row, bid.agrees ? "✓" : bid.suggested_text);
     body.append(row);
@@ -285,7 +289,7 @@ function drawBoard(board, position, deck) {
   for (const seat of SEATS) {
     const hand = el("div", "learn-hand");
     hand.dataset.seat = seat;
-    hand.append(el("span", "learn-seat", seat));
+    hand.append(el("span", "learn-seat", seatName(seat)));
     for (const code of position.hands[seat]) hand.append(makeCard(code, deck, "span"));
     board.append(hand);
   }
@@ -351,7 +355,7 @@ function renderAnalysis(dialog, data) {
     item.dataset.verdict = moment.verdict;
     item.dataset.index = String(index);
     item.append(
-      el("span", "learn-seat", moment.seat),
+      el("span", "learn-seat", seatName(moment.seat)),
       " ",
       makeCard(moment.played, deck, "span"),
       " ",
