@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from cardavia.teach.catalog import CardArg, RulesText, rules_text
-from cardavia.teach.names import seat_name
+from cardavia.teach.names import seat_name, team_name
 
 THEMES: Final = ("leads", "trumping", "last_tricks", "defence", "bidding", "play")
 """The training problems' themes, in the page's order."""
@@ -152,6 +152,9 @@ def labels(text: RulesText) -> dict[str, str]:
     words = {key: text.gettext(message) for key, message in LABELS.items()}
     words |= {f"verdict_{key}": text.gettext(label) for key, label in VERDICT_LABELS.items()}
     words |= {f"seat_{code}": seat_name(index, text.lang) for index, code in enumerate("NESW")}
+    words |= {
+        f"team_{code}": team_name(index, text.lang) for index, code in enumerate(("NS", "EW"))
+    }
     return words
 
 

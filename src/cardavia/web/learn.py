@@ -64,7 +64,11 @@ def word_analysis(data: dict[str, Any], wording: Wording, deck: str) -> dict[str
                 "suggested_text": action_text(suggested, wording, deck),
             }
         )
-    return worded | {"bids": bids}
+    contracts = [
+        contract | {"strain_name": wording.strain(contract["strain"], deck)}
+        for contract in data["contracts"]
+    ]
+    return worded | {"bids": bids, "contracts": contracts}
 
 
 def _analyse(match: Match, number: int) -> dict[str, Any] | None:

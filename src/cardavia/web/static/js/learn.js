@@ -258,12 +258,12 @@ function contractsTable(data) {
   const table = el("table", "learn-contracts");
   const caption = el("caption", null, words.contracts);
   table.append(caption);
-  headRow(table, ["", "", "", "NS", "EW"]);
+  headRow(table, ["", "", "", words.team_NS || "NS", words.team_EW || "EW"]);
   const body = el("tbody");
   for (const c of data.contracts) {
     const row = el("tr");
-    cell(row, c.strain);
-    cell(row, c.team);
+    cell(row, c.strain_name || c.strain);
+    cell(row, words[`team_${c.team}`] || c.team);
     cell(row, c.bid ?? c.points, "num");
     cell(row, c.scores[0], "num");
     cell(row, c.scores[1], "num");
