@@ -24,6 +24,12 @@ from cardavia.teach.names import seat_name, team_name
 THEMES: Final = ("leads", "trumping", "last_tricks", "defence", "bidding", "play")
 """The training problems' themes, in the page's order."""
 
+PAGE_TITLES: Final[Mapping[str, str]] = {
+    "problems": "Training problems",
+    "fairness": "Fair deals",
+}
+"""The learning pages in the rules pages' navigation, by the end of their address."""
+
 THEME_TITLES: Final[Mapping[str, str]] = {
     "leads": "Leads",
     "trumping": "Trumping",

@@ -97,10 +97,7 @@ def _plural(singular: str, plural: str, count: int, **_args: object) -> str:
 def _render(request: Request, name: str, text: RulesText, page: dict[str, Any]) -> Response:
     nav_links = [(key, text.gettext(title)) for key, title in pages.TOPIC_TITLES.items()]
     nav_links += [(key, preset_title(key, text)) for key in PRESETS]
-    nav_links += [
-        ("problems", text.gettext("Training problems")),
-        ("fairness", text.gettext("Fair deals")),
-    ]
+    nav_links += [(key, text.gettext(title)) for key, title in learning.PAGE_TITLES.items()]
     site, context = _app_templates(request, text.lang)
     context.update(
         {
@@ -187,7 +184,7 @@ def rules_problems(request: Request, lang: str) -> Response:
             for code in {*problem["view"]["hand"], *(c["card"] for c in problem["view"]["trick"])}
         }
     page = {
-        "title": text.gettext("Training problems"),
+        "title": text.gettext(learning.PAGE_TITLES["problems"]),
         "labels": learning.problem_labels(text),
         "daily": daily,
         "themes": [
