@@ -201,12 +201,30 @@ def test_the_computer_players_think_on_ai_workers_and_a_worker_restarts(
     web = web_process()
     game = web.post("/api/games", {"rules": "coinche", "level": "strong", "lang": "en"})
     rng = random.Random(8)
+
+    def decided(run: int) -> bool:
+        runs = log.read_text().split("AI worker:")
+        return len(runs) > run and ":decide(" in runs[run]
+
+    def play_until(player: ClientConnection, view: View, done: Callable[[], bool]) -> View:
+        """South plays (and deals on) until ``done``; the last view."""
+        for _ in range(200):
+            if done():
+                return view
+            if view["phase"] in ("over", "cancelled"):
+                player.send(json.dumps({"type": "next_deal"}))
+            else:
+                player.send(json.dumps({"type": "action", "action": rng.choice(view["legal"])}))
+            view = settle(player)
+        raise AssertionError("the computer players never decided")
+
     try:
         with open_socket(web, game) as player:
-            view = settle(player)
+            view = play_until(player, settle(player), lambda: decided(1))
             worker.send_signal(signal.SIGKILL)
             worker.wait(timeout=10)
             worker = start_ai_worker(redis_url, log)
+            view = play_until(player, view, lambda: decided(2))
             while view["phase"] not in ("over", "cancelled"):
                 player.send(json.dumps({"type": "action", "action": rng.choice(view["legal"])}))
                 view = settle(player)
