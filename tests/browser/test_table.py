@@ -21,6 +21,26 @@ LANGUAGES = ("fr", "en", "ar", "pl", "hi", "es")
 CODE = re.compile(r"^[789TJQKA][SHDC]$")
 
 
+# Every line the status line (the live region) ever shows, kept for the end of the test.
+WATCH_STATUS = """() => {
+  window.statusLines = [];
+  new MutationObserver(() => {
+    for (const line of document.querySelectorAll("#status .status-line")) {
+      window.statusLines.push(line.textContent);
+    }
+  }).observe(document.getElementById("status"), {childList: true, subtree: true});
+}"""
+
+
+def check_status_sentences(page: Page) -> None:
+    """One message per line, each a whole sentence: no "East: Pass" run into "Your turn"."""
+    lines: list[str] = page.evaluate("window.statusLines")
+    assert len(lines) > 10
+    for line in lines:
+        assert re.search(r"[.!?…؟।]$", line.strip()), line
+        assert line.count(":") <= 1, line
+
+
 def check_score_panel(table: Table) -> dict[str, Any]:
     """The end of the deal: the score panel shows the breakdown the server sent."""
     page = table.page
@@ -70,6 +90,7 @@ def test_whole_deal_in_french(table: Table) -> None:
     assert page.get_attribute("html", "dir") == "ltr"
     names = table.strings()["names"]["french"]
     assert names["JH"] != "JH"
+    page.evaluate(WATCH_STATUS)
     table.new_game("cardavia")
     # The hand's buttons are named for screen readers, in French.
     labels = page.eval_on_selector_all(
@@ -88,6 +109,7 @@ def test_whole_deal_in_french(table: Table) -> None:
         table.new_game("cardavia")
     assert refusal is not None, "no greyed card in four deals"
     assert refusal["reason"]
+    check_status_sentences(page)
     # The last trick can be seen again.
     page.click("#last-trick-toggle")
     assert page.locator("#last-trick .card").count() == 4

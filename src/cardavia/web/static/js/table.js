@@ -448,10 +448,12 @@ function changeOf(prev, view) {
 // Drawing
 // ------------------------------------------------------------------------------------------
 
-function setStatus(text, kind = "info") {
+/** The status line, also the live region: each message a sentence of its own line. */
+function setStatus(lines, kind = "info") {
   const status = $("status");
   if (!status) return;
-  status.textContent = text;
+  const list = (Array.isArray(lines) ? lines : [lines]).filter((line) => line);
+  status.replaceChildren(...list.map((line) => el("span", "status-line", line)));
   status.dataset.kind = kind;
 }
 
@@ -477,26 +479,45 @@ function render(view, prev) {
   return change;
 }
 
-/** Tell screen readers (and the status line) what just happened. */
+/** A bid as a whole sentence: "East passes.", "North takes hearts." */
+function bidSentence(bid) {
+  const seat = seatName(bid.seat);
+  switch (bid.kind) {
+    case "pass":
+      return t("seat_passes", { seat });
+    case "take":
+      return t("seat_takes", { seat, strain: strainName(bid.strain) });
+    case "bid":
+      return t("seat_bids", { seat, value: valueText(bid.value), strain: strainName(bid.strain) });
+    case "coinche":
+      return t("seat_coinches", { seat });
+    case "surcoinche":
+      return t("seat_surcoinches", { seat });
+    default:
+      return t("seat_said", { seat, bid: bidText(bid) });
+  }
+}
+
+/** Tell screen readers (and the status line) what just happened: one sentence per event. */
 function announce(view, prev, change) {
-  let text = "";
+  const lines = [];
   if (change === "card" || change === "trick_done") {
     const plays = change === "card" ? playsOf(view.trick) : playsOf(view.last_trick);
     const last = plays[plays.length - 1];
-    if (last && last.seat !== view.seat) text = t("plays", { seat: seatName(last.seat), card: cardName(last.card) });
+    if (last && last.seat !== view.seat) lines.push(t("plays", { seat: seatName(last.seat), card: cardName(last.card) }));
     if (change === "trick_done") {
       const winner = winnerOf(view.last_trick);
-      if (winner) text += (text ? " " : "") + t("trick_won_by", { seat: seatName(winner) });
+      if (winner) lines.push(t("trick_won_by", { seat: seatName(winner) }));
     }
   } else if (change === "bid") {
     const bid = view.bids[view.bids.length - 1];
-    if (bid && bid.seat !== view.seat) text = t("bid_said", { seat: seatName(bid.seat), bid: bidText(bid) });
+    if (bid && bid.seat !== view.seat) lines.push(bidSentence(bid));
   }
-  if (isMyTurn(view)) text += (text ? " " : "") + t(view.phase === "bidding" ? "your_turn_bid" : "your_turn_play");
+  if (isMyTurn(view)) lines.push(t(view.phase === "bidding" ? "your_turn_bid" : "your_turn_play"));
   else if (view.phase === "bidding" || view.phase === "playing") {
-    if (!text && view.to_move) text = t("waiting", { seat: seatName(view.to_move) });
+    if (!lines.length && view.to_move) lines.push(t("waiting", { seat: seatName(view.to_move) }));
   }
-  if (text || change !== "none") setStatus(text);
+  if (lines.length || change !== "none") setStatus(lines);
 }
 
 function renderSeats(view) {
@@ -718,8 +739,7 @@ function onCard(code, button) {
   const legal = legalPlays(view).some((a) => a.card === code);
   if (!legal) {
     const reason = view.refusals?.[code]?.message || t("not_allowed");
-    setStatus(`${cardName(code)}: ${reason}`, "refusal");
-    showTip(button, reason);
+    setStatus([t("may_not_play", { card: cardName(code) }), reason], "refusal");
     return;
   }
   if (!loadSettings().confirm || state.selected === code) {
@@ -727,7 +747,8 @@ function onCard(code, button) {
     return;
   }
   state.selected = code;
-  setStatus(t("pick_confirm", { card: cardName(code) }));
+  // The confirm bar says "Play …?": the status line keeps the turn's prompt, not a copy.
+  setStatus(t("your_turn_play"));
   renderHand(view);
   renderControls(view);
   $("hand").querySelector(`.card[data-card="${code}"]`)?.focus({ preventScroll: true });
@@ -743,21 +764,6 @@ function playCard(code) {
     variants[0];
   if (!chosen) return;
   sendAction(chosen);
-}
-
-let tipTimer = null;
-function showTip(button, text) {
-  const tip = $("tip");
-  tip.textContent = text;
-  tip.hidden = false;
-  const box = button.getBoundingClientRect();
-  const host = tip.offsetParent?.getBoundingClientRect() ?? $("table").getBoundingClientRect();
-  tip.style.setProperty("--x", `${box.left + box.width / 2 - host.left}px`);
-  tip.style.setProperty("--y", `${box.top - host.top}px`);
-  clearTimeout(tipTimer);
-  tipTimer = setTimeout(() => {
-    tip.hidden = true;
-  }, 3200);
 }
 
 function renderControls(view) {
@@ -779,8 +785,9 @@ function renderControls(view) {
     if (state.selected) {
       const confirm = el("div", "confirm-bar");
       confirm.setAttribute("role", "group");
-      confirm.setAttribute("aria-label", t("pick_confirm", { card: cardName(state.selected) }));
+      confirm.setAttribute("aria-labelledby", "confirm-what");
       const what = el("span", "confirm-what");
+      what.id = "confirm-what";
       what.append(tNode("pick_confirm", { card: cardName(state.selected) }));
       const play = el("button", "primary", t("confirm"));
       play.type = "button";
@@ -1197,21 +1204,12 @@ function wire() {
     if (button) onCard(button.dataset.card, button);
   });
   hand.addEventListener("keydown", onHandKey);
-  // Long press on a greyed card shows why it may not be played.
-  let pressTimer = null;
-  hand.addEventListener("pointerdown", (event) => {
+  hand.addEventListener("contextmenu", (event) => {
+    // A long press on a greyed card says why, like a tap: no menu over it.
     const button = event.target.closest(".card.refused");
     if (!button) return;
-    pressTimer = setTimeout(() => {
-      const reason = state.view?.refusals?.[button.dataset.card]?.message;
-      if (reason) showTip(button, reason);
-    }, 450);
-  });
-  for (const type of ["pointerup", "pointerleave", "pointercancel"]) {
-    hand.addEventListener(type, () => clearTimeout(pressTimer));
-  }
-  hand.addEventListener("contextmenu", (event) => {
-    if (event.target.closest(".card.refused")) event.preventDefault();
+    event.preventDefault();
+    onCard(button.dataset.card, button);
   });
   hand.addEventListener("focusin", (event) => {
     const button = event.target.closest(".card");
