@@ -34,6 +34,32 @@ CHROMIUM_ARGS = [
 LANGUAGES = ("fr", "en", "ar", "pl", "hi", "es")
 TIMEOUT_MS = 15_000
 
+# axe-core from npm (tests/browser/package.json, installed by `npm ci --prefix tests/browser`
+# in `make test`), injected into the page under test.
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+# Every WCAG A/AA rule and best practice, and the experimental check that an accessible name
+# contains the visible label (what voice control users say).
+AXE_OPTIONS = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa",
+                                           "wcag22aa", "best-practice"]},
+    "rules": {"label-content-name-mismatch": {"enabled": True}},
+}  # fmt: skip
+
+
+def axe_violations(page: Page) -> list[str]:
+    """Run axe-core in the page; one line per violation and element, empty when clean."""
+    if not AXE.exists():
+        pytest.fail(f"axe-core is not installed at {AXE}: npm ci --prefix tests/browser")
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    results: dict[str, Any] = page.evaluate("(o) => window.axe.run(document, o)", AXE_OPTIONS)
+    return [
+        f"{v['id']}: {node['target']} {node.get('failureSummary', '')[:160]}"
+        for v in results["violations"]
+        for node in v["nodes"]
+    ]
+
+
 # The page is ready for South's next move (or the deal has ended): every message drawn, no
 # action of ours waiting for its answer.
 READY = """() => {
@@ -317,3 +343,9 @@ def table(browser: Browser, server: Server) -> Iterator[Table]:
 def make_table() -> type[Table]:
     """The :class:`Table` helper, for tests that open their own browser context."""
     return Table
+
+
+@pytest.fixture
+def axe() -> Any:
+    """:func:`axe_violations`, for the tests (conftest is not importable as a module)."""
+    return axe_violations

@@ -648,13 +648,18 @@ function renderHand(view) {
   const myTurn = isMyTurn(view) && view.phase === "playing" && $("table").dataset.busy !== "on";
   const focused = document.activeElement?.closest?.("#hand .card")?.dataset.card ?? null;
   hand.replaceChildren();
+  const notes = $("hand-notes");
+  notes.replaceChildren();
   hand.setAttribute("aria-label", `${t("hand_label")}: ${plural("cards", codes.length)}`);
   let tabbed = false;
   const keep = state.focusCard && codes.includes(state.focusCard) ? state.focusCard : null;
   codes.forEach((code, index) => {
     const button = makeCard(code, deck(), "button");
     button.type = "button";
-    button.setAttribute("aria-label", cardName(code));
+    // The name read out starts with the corner's visible label ("10", "V"), so that what a
+    // voice-control user says matches: "10, ten of hearts".
+    button.querySelector(".corner.tl")?.removeAttribute("aria-hidden");
+    button.append(el("span", "visually-hidden card-name", `, ${cardName(code)}`));
     button.style.setProperty("--i", String(index));
     button.style.setProperty("--n", String(codes.length));
     const refusal = view.refusals?.[code];
@@ -671,9 +676,9 @@ function renderHand(view) {
       button.setAttribute("aria-disabled", "true");
       const reason = refusal?.message || t("not_allowed");
       button.title = reason;
-      const note = el("span", "visually-hidden", reason);
+      const note = el("span", null, reason);
       note.id = `reason-${code}`;
-      button.append(note);
+      notes.append(note);
       button.setAttribute("aria-describedby", note.id);
     } else {
       button.setAttribute("aria-disabled", "true");
@@ -845,7 +850,7 @@ function actionButton(action, index, content, cls = "bid-button") {
   if (action.value !== undefined) button.dataset.value = String(action.value);
   if (content instanceof Node) button.append(content);
   else button.textContent = content;
-  button.setAttribute("aria-label", actionText(action));
+  // Named by what it shows ("Take ♠ spades"), so that the name holds the visible label.
   button.addEventListener("click", () => sendAction(action));
   return button;
 }
@@ -1029,7 +1034,7 @@ function renderSheet(host, view, full) {
   if (multi) caption.append(" ", tNode("target", { n: match.target }));
   table.append(caption);
   const head = el("tr");
-  head.append(el("th", null, ""), el("th", null, t("team_NS")), el("th", null, t("team_EW")));
+  head.append(el("td"), el("th", null, t("team_NS")), el("th", null, t("team_EW")));
   head.querySelectorAll("th").forEach((th) => th.setAttribute("scope", "col"));
   const thead = el("thead");
   thead.append(head);
