@@ -41,20 +41,43 @@ def check_status_sentences(page: Page) -> None:
         assert line.count(":") <= 1, line
 
 
+def breakdown(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lines the result dialog shows: the server's, less one that repeats the total."""
+    return [
+        line
+        for line, after in zip(lines, [*lines[1:], None], strict=True)
+        if not (
+            after
+            and after["code"] == "total"
+            and line["code"] != "total"
+            and (line["NS"], line["EW"]) == (after["NS"], after["EW"])
+        )
+    ]
+
+
 def check_score_panel(table: Table) -> dict[str, Any]:
-    """The end of the deal: the score panel shows the breakdown the server sent."""
+    """The end of the deal: a modal dialog with the focus inside says who won, then the
+    breakdown the server sent, each number once; the final trick stays on the table."""
     page = table.page
     view = table.view()
     assert view["phase"] == "over"
     result = view["result"]
     panel = page.locator("#score-panel")
     panel.wait_for(state="visible")
+    assert page.evaluate("document.getElementById('score-panel').matches(':modal')")
+    assert page.evaluate("document.activeElement.closest('#score-panel') !== null")
     ui = table.strings()["ui"]
-    title = {True: ui["result_made"], False: ui["result_failed"], None: ui["result_litige"]}
-    assert page.text_content("#score-title") == title[result["made"]]
+    verdict = {True: ui["result_made"], False: ui["result_failed"], None: ui["result_litige"]}
+    assert page.text_content("#score-verdict") == verdict[result["made"]]
+    headlines = {ui[k] for k in ("you_win_deal", "you_lose_deal", "you_win_match",
+                                 "you_lose_match", "result_litige")}  # fmt: skip
+    assert page.text_content("#score-title") in headlines
+    assert page.locator("#trick .slot .card").count() == 4  # the final trick
+    lines = breakdown(result["lines"])
+    assert len(lines) < len(result["lines"])  # the verdict's row repeated the total
     rows = page.locator("#score-lines tr")
-    assert rows.count() == len(result["lines"])
-    for index, line in enumerate(result["lines"]):
+    assert rows.count() == len(lines)
+    for index, line in enumerate(lines):
         cells = rows.nth(index).locator("th, td").all_text_contents()
         assert cells == [line["text"], str(line["NS"]), str(line["EW"])]
     total = page.locator('#score-lines tr[data-code="total"] td').all_text_contents()
@@ -79,7 +102,7 @@ def check_replay(table: Table) -> None:
     page.click("#replay-last")
     assert open_cards.count() == 0
     page.click("#replay-close")
-    assert page.locator("#score-panel").is_visible()
+    page.locator("#score-panel").wait_for(state="visible")
 
 
 def test_whole_deal_in_french(table: Table) -> None:
@@ -112,10 +135,15 @@ def test_whole_deal_in_french(table: Table) -> None:
     assert refusal is not None, "no greyed card in four deals"
     assert refusal["reason"]
     check_status_sentences(page)
+    # Escape closes the result: the focus goes to the button that shows it again.
+    page.keyboard.press("Escape")
+    assert page.locator("#score-panel").is_hidden()
+    page.wait_for_function("document.activeElement.dataset.action === 'show-result'")
     # The last trick can be seen again.
     page.click("#last-trick-toggle")
     assert page.locator("#last-trick .card").count() == 4
     assert page.get_attribute("#last-trick-toggle", "aria-expanded") == "true"
+    page.click("#controls [data-action=show-result]")
     check_replay(table)
     assert table.errors == []
 
@@ -330,4 +358,91 @@ def test_screenshot_in_each_language(table: Table, screenshots: Path, lang: str)
     )
     assert labels and not any(CODE.match(label or "") for label in labels)
     page.screenshot(path=str(screenshots / f"table-{lang}.png"), full_page=True)
+    assert table.errors == []
+
+
+PLAYED = "(n) => window.cardavia.view.hand.length < n || window.cardavia.view.phase !== 'playing'"
+
+ACTIVE = """() => {
+  const a = document.activeElement;
+  if (!a || a === document.body) return "body";
+  if (a.closest("#hand")) return "hand";
+  if (a.closest("#controls")) return "controls";
+  if (a.closest("#score-panel")) return "result";
+  return a.id || a.tagName;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["fr", "ar"])
+def test_a_whole_deal_by_keyboard_alone(table: Table, lang: str) -> None:
+    """From page load: at most 3 Tabs to deal (the deal button has the focus), then no Tab at
+    all: the bidding buttons and the hand get the focus when it is South's turn, the arrows
+    move in the hand (one tab stop), Enter picks and Enter confirms, the focus never falls to
+    the page; the result is a dialog with the focus inside, Escape closes it, and "Next
+    deal" (Enter) deals again with the same rules."""
+    page = table.open(lang)
+    tabs = 0
+    while page.evaluate("document.activeElement.id") != "deal-button":
+        page.keyboard.press("Tab")
+        tabs += 1
+        assert tabs <= 3, "more than 3 Tabs to the deal button"
+    page.keyboard.press("Enter")
+    rtl = lang == "ar"
+    forward, backward = ("ArrowLeft", "ArrowRight") if rtl else ("ArrowRight", "ArrowLeft")
+    cards = 0
+    for _ in range(80):
+        view = table.wait_ready()
+        if view["phase"] == "over":
+            break
+        if view["phase"] == "cancelled":
+            page.wait_for_function(f"({ACTIVE})() === 'controls'")
+            page.keyboard.press("Enter")  # deal again
+            page.wait_for_function("window.cardavia.view.phase !== 'cancelled'")
+            continue
+        if view["phase"] == "bidding":
+            page.wait_for_function(f"({ACTIVE})() === 'controls'")
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                "(n) => window.cardavia.view.bids.length > n || window.cardavia.view.phase "
+                "!== 'bidding'",
+                arg=len(view["bids"]),
+            )
+            continue
+        page.wait_for_function(f"({ACTIVE})() === 'hand'")
+        assert page.locator("#hand .card[tabindex='0']").count() == 1  # one tab stop
+        order = page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
+        card = next(a["card"] for a in view["legal"] if a["kind"] == "play")
+        index = order.index(page.evaluate("document.activeElement.dataset.card"))
+        target = order.index(card)
+        for _ in range(abs(target - index)):
+            page.keyboard.press(forward if target > index else backward)
+        assert page.evaluate("document.activeElement.dataset.card") == card
+        page.keyboard.press("Enter")  # pick
+        page.wait_for_function(
+            "(c) => document.activeElement.dataset.card === c "
+            "&& document.querySelector('#controls [data-action=confirm]')",
+            arg=card,
+        )
+        page.keyboard.press("Enter")  # confirm
+        page.wait_for_function(PLAYED, arg=len(view["hand"]))
+        cards += 1
+    assert cards == 8
+    check_score_panel(table)
+    assert page.evaluate(ACTIVE) == "result"
+    page.keyboard.press("Escape")
+    page.wait_for_function(f"({ACTIVE})() === 'controls'")
+    page.keyboard.press("Enter")  # show the result again
+    page.locator("#score-panel").wait_for(state="visible")
+    assert page.evaluate("document.activeElement.id") == "next-deal"
+    game = page.evaluate("window.cardavia.view.game")
+    page.keyboard.press("Enter")  # next deal, same settings
+    page.wait_for_function(
+        "(g) => window.cardavia.view && window.cardavia.view.game !== g "
+        "&& window.cardavia.view.phase !== 'over'",
+        arg=game,
+    )
+    assert page.locator("#score-panel").is_hidden()
+    table.wait_ready()
+    page.wait_for_function(f"({ACTIVE})() === 'controls' || ({ACTIVE})() === 'hand'")
+    assert tabs <= 3
     assert table.errors == []

@@ -34,6 +34,10 @@ const state = {
   trickTimer: null,
   flags: { announce: true, belote: true },
   bidValue: null,
+  focusZone: null, // "hand" | "controls" | null: where the keyboard was, to keep it there
+  resultDismissed: false,
+  resultTimer: null,
+  quietClose: false, // the page closed the result dialog itself (not Escape)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -299,6 +303,7 @@ function sendAction(action) {
     $("table").dataset.busy = "on";
     renderHand(state.view);
     renderControls(state.view);
+    keepFocus();
   }
 }
 
@@ -314,19 +319,20 @@ function showError(message) {
 function forgetGame() {
   closeSocket();
   saveGame(null);
+  closeResult();
   state.game = null;
   state.view = null;
   state.queue = [];
   state.lastJson = "";
   $("table").hidden = true;
   $("table").dataset.phase = "none";
-  showForm(true);
+  showForm(true, true);
 }
 
 async function resume() {
   const game = loadGame();
   if (!game) {
-    showForm(true);
+    showForm(true, true);
     return;
   }
   state.game = game;
@@ -351,13 +357,22 @@ async function newGame(form) {
   const body = {
     rules: data.get("rules") || "cardavia",
     level: data.get("level") || "club",
-    lang: page.lang,
   };
   // The deck is kept with the game on the server (without one: the rules' deck).
   const chosenDeck = data.get("deck");
   if (chosenDeck === "french" || chosenDeck === "spanish") body.deck = chosenDeck;
   const button = form.querySelector('button[type="submit"]');
   button.disabled = true;
+  try {
+    await startGame(body);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** A new game with these settings; the keyboard goes to the table. */
+async function startGame(settings) {
+  const body = { ...settings, lang: page.lang };
   setStatus(t("starting"));
   try {
     const response = await fetch("/api/games", {
@@ -368,7 +383,7 @@ async function newGame(form) {
     if (!response.ok) throw new Error(String(response.status));
     const created = await response.json();
     closeSocket();
-    state.game = { game: created.game, token: created.token, deck: body.deck, rules: body.rules };
+    state.game = { game: created.game, token: created.token, deck: body.deck, rules: body.rules, level: body.level };
     saveGame(state.game);
     state.view = null;
     state.queue = [];
@@ -376,22 +391,62 @@ async function newGame(form) {
     state.replayStep = null;
     state.lastTrickOpen = false;
     state.selected = null;
+    state.resultDismissed = false;
+    closeResult();
     $("table").hidden = false;
     showForm(false);
+    state.focusZone = "controls";
     setStatus("");
     connect();
   } catch {
     setStatus(t("error_generic"), "error");
-  } finally {
-    button.disabled = false;
   }
 }
 
-function showForm(open) {
+/** "Next deal": the match's next deal, or a new game with the same settings. */
+function nextDeal() {
+  state.lastTrickOpen = false;
+  state.resultDismissed = false;
+  state.focusZone = "controls";
+  if (state.view?.next_deal) {
+    closeResult();
+    send({ type: "next_deal" });
+    return;
+  }
+  const game = state.game ?? {};
+  const settings = { rules: game.rules || state.view?.rules || "cardavia", level: game.level || state.view?.level || "club" };
+  if (game.deck) settings.deck = game.deck;
+  startGame(settings);
+}
+
+function showForm(open, focus = false) {
   const section = $("new-game-section");
   section.dataset.open = open ? "on" : "off";
   const details = $("new-game-details");
   if (details) details.open = open;
+  // The first thing a new player does is deal: the button has the focus (no Tab needed).
+  if (open && focus) $("deal-button")?.focus();
+}
+
+/** Keep the keyboard at the table: when what had the focus was redrawn away (a card played,
+ * a bid made), the focus goes to the hand's tab stop, or to the bidding buttons. */
+function keepFocus() {
+  if (!state.focusZone || $("score-panel").open) return;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !active.isConnected;
+  const view = state.view;
+  const bidding = view?.phase === "bidding" && isMyTurn(view) && $("table").dataset.busy !== "on";
+  const inControls = active?.closest?.("#controls");
+  if (bidding && !inControls) {
+    $("controls").querySelector("button")?.focus({ preventScroll: true });
+    return;
+  }
+  if (!lost) return;
+  const target =
+    $("controls").querySelector("[data-action=confirm], [data-action=show-result], [data-action=next-deal], button") ??
+    null;
+  const card = $("hand").querySelector('.card[tabindex="0"]');
+  (view?.phase === "playing" && card ? card : target ?? card)?.focus({ preventScroll: true });
 }
 
 // ------------------------------------------------------------------------------------------
@@ -473,9 +528,10 @@ function render(view, prev) {
   renderHand(view);
   renderControls(view);
   renderInfo(view);
-  renderResult(view);
+  renderResult(view, false, !!prev && prev.phase !== "over");
   renderReplay(view);
   announce(view, prev, change);
+  keepFocus();
   return change;
 }
 
@@ -588,6 +644,10 @@ function renderTrick(view, prev, change) {
     plays = playsOf(view.last_trick);
     done = true;
   }
+  // The deal's final trick stays on the table, under the result and after it is closed.
+  const final =
+    view.phase === "over" && state.replayStep === null && playsOf(view.trick).length === 0 && !!view.last_trick;
+  if (final) plays = playsOf(view.last_trick);
   const before = new Set(done ? playsOf(prev?.trick).map((p) => p.card) : playsOf(prev?.trick).map((p) => p.card));
   for (const seat of SEATS) {
     const slot = trick.querySelector(`.slot[data-seat="${seat}"]`);
@@ -619,7 +679,11 @@ function renderTrick(view, prev, change) {
     turned.replaceChildren();
     turned.hidden = true;
   }
-  if (done) {
+  if (final) {
+    const winner = winnerOf(view.last_trick);
+    trick.classList.add("done");
+    if (winner) trick.dataset.winner = winner;
+  } else if (done) {
     const winner = winnerOf(view.last_trick);
     trick.classList.add("done");
     if (winner) trick.dataset.winner = winner;
@@ -812,6 +876,22 @@ function renderControls(view) {
       row.append(confirm);
     }
     if (row.childElementCount) controls.append(row);
+  } else if (view.phase === "over" && view.result && state.resultDismissed && state.replayStep === null) {
+    // The result dialog was closed to look at the table: a way back to it and on.
+    const row = el("div", "over-controls");
+    const show = el("button", "secondary", t("show_result"));
+    show.type = "button";
+    show.dataset.action = "show-result";
+    show.addEventListener("click", () => {
+      state.resultDismissed = false;
+      renderResult(state.view, true);
+    });
+    const next = el("button", "primary", view.next_deal || !isMatchOver(view) ? t("next_deal") : t("play_again"));
+    next.type = "button";
+    next.dataset.action = "next-deal";
+    next.addEventListener("click", nextDeal);
+    row.append(show, next);
+    controls.append(row);
   } else if (view.phase === "cancelled") {
     const row = el("div", "cancelled");
     row.append(el("p", null, t("cancelled")));
@@ -821,7 +901,7 @@ function renderControls(view) {
     again.addEventListener("click", () => send({ type: "next_deal" }));
     const fresh = el("button", "secondary", t("new_game"));
     fresh.type = "button";
-    fresh.addEventListener("click", () => showForm(true));
+    fresh.addEventListener("click", () => showForm(true, true));
     row.append(again, fresh);
     controls.append(row);
   }
@@ -1068,26 +1148,61 @@ function renderSheet(host, view, full) {
   if (match.winner) host.append(el("p", "match-winner", t("match_won", { team: t(`team_${match.winner}`) })));
 }
 
-function renderResult(view) {
-  const panel = $("score-panel");
+function isMatchOver(view) {
+  return !!view?.match?.winner || !!view?.match?.over;
+}
+
+function closeResult() {
+  clearTimeout(state.resultTimer);
+  state.resultTimer = null;
+  const dialog = $("score-panel");
+  if (dialog?.open) {
+    state.quietClose = true;
+    dialog.close();
+  }
+}
+
+/** The headline: who won, from South's side (the taker's team wins a made contract). */
+function resultHeadline(view) {
   const result = view.result;
-  if (view.phase !== "over" || !result || state.replayStep !== null) {
-    panel.hidden = true;
+  const match = view.match;
+  if (match?.winner) return match.winner === "NS" ? t("you_win_match") : t("you_lose_match");
+  if (result.made === null || result.made === undefined) return t("result_litige");
+  const taker = view.contract?.taker;
+  let winner;
+  if (taker) winner = result.made ? TEAM[taker] : TEAM[taker] === "NS" ? "EW" : "NS";
+  else winner = (result.scores?.NS ?? 0) >= (result.scores?.EW ?? 0) ? "NS" : "EW";
+  return winner === "NS" ? t("you_win_deal") : t("you_lose_deal");
+}
+
+/** The breakdown without repeats: a line that says the same numbers as the deal's total
+ * just below it (the contract's verdict, a rounding that changed nothing) is left out; the
+ * verdict is said under the headline. */
+function breakdownLines(result) {
+  const lines = result.lines ?? [];
+  return lines.filter((line, i) => {
+    const next = lines[i + 1];
+    return !(next && next.code === "total" && line.code !== "total" && next.NS === line.NS && next.EW === line.EW);
+  });
+}
+
+function renderResult(view, openNow = false, justEnded = false) {
+  const dialog = $("score-panel");
+  const result = view.result;
+  if (view.phase !== "over" || !result) {
+    state.resultDismissed = false;
+    closeResult();
     return;
   }
-  const appearing = panel.hidden;
-  panel.hidden = false;
-  if (appearing && window.matchMedia("(max-width: 820px)").matches) {
-    panel.scrollIntoView({ block: "nearest", behavior: prefersReducedMotion() ? "auto" : "smooth" });
-  }
-  const title = $("score-title");
-  title.textContent = result.made === true ? t("result_made") : result.made === false ? t("result_failed") : t("result_litige");
-  panel.dataset.made = String(result.made);
-  const summary = $("score-contract");
-  summary.replaceChildren(contractNode(view.contract));
+  $("score-title").textContent = resultHeadline(view);
+  $("score-verdict").textContent =
+    result.made === true ? t("result_made") : result.made === false ? t("result_failed") : t("result_litige");
+  dialog.dataset.made = String(result.made);
+  $("score-contract").replaceChildren(contractNode(view.contract));
   const lines = $("score-lines");
   lines.replaceChildren();
-  for (const line of result.lines ?? []) {
+  const shown = breakdownLines(result);
+  for (const line of shown) {
     const row = el("tr");
     if (line.code) row.dataset.code = line.code;
     const th = el("th", null, line.text ?? line.code ?? "");
@@ -1096,15 +1211,29 @@ function renderResult(view) {
     lines.append(row);
   }
   // The server's breakdown ends with the deal's score; otherwise the page adds it.
-  $("score-total").hidden = (result.lines ?? []).some((line) => line.code === "total");
+  $("score-total").hidden = shown.some((line) => line.code === "total");
   $("score-ns").replaceChildren(el("bdi", null, String(result.scores?.NS ?? 0)));
   $("score-ew").replaceChildren(el("bdi", null, String(result.scores?.EW ?? 0)));
   renderSheet($("sheet-panel"), view, true);
-  const match = view.match;
-  const more = view.next_deal ?? (match && match.target && Number(match.target) > 0 && !match.winner);
-  $("next-deal").hidden = !more;
+  const next = $("next-deal");
+  next.textContent = view.next_deal || !isMatchOver(view) ? t("next_deal") : t("play_again");
   $("replay-open").hidden = !view.replay;
-  $("result-new-game").hidden = !!more;
+  if (state.replayStep !== null || state.resultDismissed) {
+    if (dialog.open) closeResult();
+    return;
+  }
+  if (dialog.open || state.resultTimer) return;
+  // The final trick stays on the table a moment before the dialog comes over it.
+  const delay = openNow || !justEnded ? 0 : pace().hold;
+  const open = () => {
+    state.resultTimer = null;
+    if (state.view !== view && state.view?.phase !== "over") return;
+    if (dialog.open || state.replayStep !== null || state.resultDismissed) return;
+    dialog.showModal();
+    next.focus();
+  };
+  if (delay > 0) state.resultTimer = setTimeout(open, delay);
+  else open();
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1225,15 +1354,29 @@ function wire() {
     state.lastTrickOpen = !state.lastTrickOpen;
     if (state.view) renderInfo(state.view);
   });
-  $("next-deal").addEventListener("click", () => {
-    state.lastTrickOpen = false;
-    send({ type: "next_deal" });
-  });
+  $("next-deal").addEventListener("click", nextDeal);
   $("result-new-game").addEventListener("click", () => {
-    showForm(true);
-    $("new-game").querySelector("select")?.focus();
+    state.resultDismissed = true;
+    closeResult();
+    showForm(true, true);
   });
-  $("replay-open").addEventListener("click", () => replayGo(0));
+  $("score-close").addEventListener("click", () => $("score-panel").close());
+  $("score-panel").addEventListener("close", () => {
+    // The close event comes later than close(): the page's own closes are told apart.
+    if (state.quietClose) {
+      state.quietClose = false;
+      return;
+    }
+    if (state.view?.phase !== "over") return;
+    // Escape or "See the table": the final trick and the table, and a way back.
+    state.resultDismissed = true;
+    renderControls(state.view);
+    $("controls").querySelector("[data-action=show-result]")?.focus();
+  });
+  $("replay-open").addEventListener("click", () => {
+    replayGo(0);
+    $("replay-next").focus();
+  });
   $("replay-close").addEventListener("click", () => {
     state.replayStep = null;
     render(state.view, state.view);
@@ -1249,6 +1392,11 @@ function wire() {
     else if (event.key === (rtl ? "ArrowRight" : "ArrowLeft")) replayGo((state.replayStep ?? 0) - 1);
     else return;
     event.preventDefault();
+  });
+
+  document.addEventListener("focusin", (event) => {
+    const target = event.target;
+    state.focusZone = target.closest?.("#hand") ? "hand" : target.closest?.("#controls, #score-panel") ? "controls" : null;
   });
 
   document.addEventListener("cardavia:settings", () => {
