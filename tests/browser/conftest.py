@@ -186,10 +186,14 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     chromium.close()
 
 
+ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "screenshots"
+
+
 @pytest.fixture
-def screenshots(tmp_path: Path) -> Path:
-    """Where screenshots go: ``CARDAVIA_SCREENSHOTS`` if set, else the test's tmp_path."""
-    folder = Path(os.environ.get("CARDAVIA_SCREENSHOTS") or tmp_path)
+def screenshots() -> Path:
+    """Where screenshots go, kept for a person to look at: ``CARDAVIA_SCREENSHOTS`` if set,
+    else ``artefacts/screenshots/`` at the repository root (ignored by git; CI keeps it)."""
+    folder = Path(os.environ.get("CARDAVIA_SCREENSHOTS") or ARTEFACTS)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
