@@ -303,7 +303,8 @@ def test_the_page_survives_a_server_restart(
     browser: Browser, server: Server, make_table: type[Table]
 ) -> None:
     """Kill the server in the middle of a deal: the page says it is reconnecting; start it
-    again, reload, and the deal goes on where it was (the game is saved after every action)."""
+    again and the page reconnects by itself, the deal going on where it was (the game is
+    saved after every action)."""
     context = browser.new_context(viewport={"width": 1280, "height": 860}, reduced_motion="reduce")
     context.add_init_script("localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));")
     table = make_table(context, server.url)
@@ -325,7 +326,11 @@ def test_the_page_survives_a_server_restart(
         page.locator("#connection").wait_for(state="visible")
         assert page.get_attribute("#table", "data-connection") == "offline"
         server.start()
-        page.reload()
+        # The page reconnects by itself (no reload), and the notice goes away.
+        page.wait_for_function(
+            "document.getElementById('table').dataset.connection === 'online'", timeout=20_000
+        )
+        assert page.locator("#connection").is_hidden()
         after = table.wait_ready()
         for key in ("hand", "trick", "tricks_won", "contract", "bids", "dealer"):
             assert after[key] == before[key], key
