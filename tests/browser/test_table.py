@@ -4,6 +4,7 @@ width, a server restart in the middle of a deal, and a screenshot in each langua
 
 from __future__ import annotations
 
+import colorsys
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -187,6 +188,53 @@ def test_whole_deal_in_arabic_with_the_keyboard(table: Table) -> None:
     assert table.errors == []
 
 
+def shown(page: Page, suit: str) -> tuple[float, float, float]:
+    """A suit's colour as it shows: painted, then through the page's contrast and colour
+    temperature filters (sRGB, as the filters work)."""
+    painted = page.evaluate(
+        "(s) => getComputedStyle(document.documentElement).getPropertyValue(`--suit-${s}`)",
+        suit,
+    ).strip()
+    k = float(page.evaluate("getComputedStyle(document.documentElement)"
+                            ".getPropertyValue('--contrast')"))  # fmt: skip
+    values = (page.get_attribute("#cv-temperature-matrix", "values") or "").split()
+    gains = (float(values[0]), float(values[6]), float(values[12]))
+    channels = (int(painted[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return tuple(  # type: ignore[return-value]
+        255 * min(1.0, max(0.0, g * min(1.0, max(0.0, k * (c - 0.5) + 0.5))))
+        for c, g in zip(channels, gains, strict=True)
+    )
+
+
+def hue(rgb: tuple[float, float, float]) -> float:
+    return colorsys.rgb_to_hsv(*(c / 255 for c in rgb))[0] * 360
+
+
+@pytest.mark.parametrize("contrast", [0, 100])
+@pytest.mark.parametrize("temperature", [0, 100])
+def test_suits_stay_apart_at_the_ends_of_the_settings(
+    table: Table, contrast: int, temperature: int
+) -> None:
+    """Whatever the contrast and the colour temperature, hearts show red (not purple), spades
+    dark, and with four colours diamonds blue and clubs green; grain and temperature change
+    the page visibly at their ends."""
+    page = table.open("en")
+    page.click("#settings-panel summary")
+    page.locator("#set-contrast").fill(str(contrast))
+    page.locator("#set-temperature").fill(str(temperature))
+    page.check('#settings-panel [name="fourColour"]')
+    hearts = shown(page, "H")
+    assert hue(hearts) >= 335 or hue(hearts) <= 10, hearts  # red, not purple or orange
+    assert max(hearts) - min(hearts) > 60  # a colour, not a grey
+    assert max(shown(page, "S")) < 110  # dark
+    assert 200 <= hue(shown(page, "D")) <= 230
+    assert 80 <= hue(shown(page, "C")) <= 160  # green
+    # Grain: nothing at 0%, strong at 100%.
+    page.locator("#set-grain").fill("100")
+    grain = page.evaluate("getComputedStyle(document.querySelector('main'), '::after').opacity")
+    assert float(grain) >= 0.45
+
+
 def test_settings_change_the_table_and_persist(table: Table) -> None:
     """Contrast, grain and colour temperature at 50% by default, applied live through
     custom properties and filters; four-colour suits; all kept across a reload."""
@@ -215,13 +263,16 @@ def test_settings_change_the_table_and_persist(table: Table) -> None:
     diamond = '#hand .card[data-suit="D"], #trick .card[data-suit="D"]'
     page.check('#settings-panel [name="fourColour"]')
     assert page.get_attribute("html", "data-four-colour") == "on"
-    colour = page.evaluate(
-        "() => getComputedStyle(document.documentElement).getPropertyValue('--suit-D').trim()"
-    )
-    assert colour == "#1457b8"
+    # Diamonds are blue: painted so that, through the contrast (90%) and the warm filter
+    # (100%), they show as the palette's #1457b8.
+    assert shown(page, "D") == pytest.approx((0x14, 0x57, 0xB8), abs=3)
     if page.locator(diamond).count():
-        assert page.locator(diamond).first.evaluate("c => getComputedStyle(c).color") == (
-            "rgb(20, 87, 184)"
+        painted = page.locator(diamond).first.evaluate("c => getComputedStyle(c).color")
+        assert painted == page.evaluate(
+            "() => { const e = document.createElement('i'); e.style.color = "
+            "getComputedStyle(document.documentElement).getPropertyValue('--suit-D');"
+            " document.body.append(e); const c = getComputedStyle(e).color; e.remove();"
+            " return c; }"
         )
     page.uncheck('#settings-panel [name="confirm"]')
 

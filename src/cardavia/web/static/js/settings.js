@@ -59,12 +59,39 @@ export function temperatureMatrix(temperature) {
   return `${r.toFixed(3)} 0 0 0 0  0 ${g.toFixed(3)} 0 0 0  0 0 ${b.toFixed(3)} 0 0  0 0 0 1 0`;
 }
 
+/** The suits' colours: red and black, or four colours (diamonds blue, clubs green). */
+export function suitPalette(fourColour) {
+  return fourColour
+    ? { S: "#1b1b1b", H: "#c8102e", D: "#1457b8", C: "#1d7a2e" }
+    : { S: "#1b1b1b", H: "#c8102e", D: "#c8102e", C: "#1b1b1b" };
+}
+
+/** The colour to paint so that, once through the page's contrast and temperature filters,
+ * it shows as close to `hex` as the filters allow: at the coldest temperature and the lowest
+ * contrast hearts stay red, not purple. */
+export function compensate(hex, contrast, temperature) {
+  const diagonal = temperatureMatrix(temperature).split(/\s+/).map(Number);
+  const gains = [diagonal[0], diagonal[6], diagonal[12]];
+  const channels = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+  const painted = channels.map((target, i) => {
+    const beforeTemperature = Math.min(1, target / gains[i]);
+    const beforeContrast = (beforeTemperature - 0.5) / contrast + 0.5;
+    return Math.round(Math.min(1, Math.max(0, beforeContrast)) * 255);
+  });
+  return `#${painted.map((c) => c.toString(16).padStart(2, "0")).join("")}`;
+}
+
 export function applySettings(settings = loadSettings()) {
   const root = document.documentElement;
   const contrast = 0.5 + settings.contrast / 100; // 50% → 1
   root.style.setProperty("--contrast", contrast.toFixed(3));
   root.style.setProperty("--grain", (settings.grain / 100).toFixed(3));
-  root.style.setProperty("--grain-opacity", ((settings.grain / 100) * 0.22).toFixed(3));
+  // Grain: none at 0%, the usual light texture at 50%, a strong one at 100%.
+  root.style.setProperty("--grain-opacity", (0.5 * (settings.grain / 100) ** 2.18).toFixed(3));
+  const palette = suitPalette(settings.fourColour);
+  for (const [suit, colour] of Object.entries(palette)) {
+    root.style.setProperty(`--suit-${suit}`, compensate(colour, contrast, settings.temperature));
+  }
   root.style.setProperty("--temperature", (settings.temperature / 100).toFixed(3));
   root.style.setProperty("--outline-extra", `${Math.max(0, (settings.contrast - 50) / 25)}px`);
   const matrix = document.getElementById("cv-temperature-matrix");
