@@ -502,3 +502,44 @@ def test_a_whole_deal_by_keyboard_alone(table: Table, lang: str) -> None:
     page.wait_for_function(f"({ACTIVE})() === 'controls' || ({ACTIVE})() === 'hand'")
     assert tabs <= 3
     assert table.errors == []
+
+
+def test_points_trick_review_auto_last_card_and_pace(table: Table) -> None:
+    """The settings of play: the card points won so far shown by team, every trick of the
+    deal reviewable, South's forced last card played by itself, the computer players' pace."""
+    page = table.open("fr")
+    page.click("#settings-panel summary")
+    page.select_option("#set-ai-pace", "fast")
+    page.check('#settings-panel [name="showPoints"]')
+    page.check('#settings-panel [name="autoLast"]')
+    page.click("#settings-panel summary")
+    settings = page.evaluate("JSON.parse(localStorage.getItem('cardavia.settings'))")
+    assert settings["aiPace"] == "fast" and settings["showPoints"] and settings["autoLast"]
+    table.new_game("cardavia")
+    view = table.bid_until_play()
+    ui = table.strings()["ui"]
+    while view["phase"] == "playing" and len(view["hand"]) > 1:
+        card = next(a["card"] for a in view["legal"] if a["kind"] == "play")
+        page.click(f'#hand .card[data-card="{card}"]')
+        page.click("#controls [data-action=confirm]")
+        page.wait_for_function("(c) => !window.cardavia.view.hand.includes(c)", arg=card)
+        view = table.wait_ready()
+        points = view["points"]
+        expected = ui["points_line"].format(ns=points["NS"], ew=points["EW"])
+        assert page.text_content("#points-line") == expected
+    # The last card goes by itself: no click.
+    page.wait_for_function("window.cardavia.view.phase === 'over'")
+    page.locator("#score-panel").wait_for(state="visible")
+    page.keyboard.press("Escape")
+    page.wait_for_function("document.activeElement.dataset.action === 'show-result'")
+    # Every trick of the deal, from the last back to the first.
+    page.click("#last-trick-toggle")
+    assert page.text_content("#trick-n") == ui["trick_n"].format(n=8, total=8)
+    for n in range(7, 0, -1):
+        page.click("#trick-prev")
+        assert page.text_content("#trick-n") == ui["trick_n"].format(n=n, total=8)
+        assert page.locator("#trick-review .card").count() == 4
+    assert page.is_disabled("#trick-prev")
+    page.click("#trick-next")
+    assert page.text_content("#trick-n") == ui["trick_n"].format(n=2, total=8)
+    assert table.errors == []

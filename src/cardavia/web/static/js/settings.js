@@ -13,7 +13,10 @@ export const DEFAULTS = Object.freeze({
   fourColour: false,
   reducedMotion: null, // null = follow the system (prefers-reduced-motion)
   confirm: true,
-  pace: null,          // ms between the AI's moves; null = by motion setting (tests set 0)
+  pace: null,          // ms between the AI's moves; null = by aiPace (tests set 0)
+  aiPace: "normal",    // slow | normal | fast: how fast the computer players' moves are shown
+  showPoints: false,   // the card points each team has won so far, during play
+  autoLast: false,     // play South's last card by itself when it is the only one
 });
 
 export function loadSettings() {
@@ -32,6 +35,7 @@ export function loadSettings() {
     settings[key] = Number.isFinite(value) ? Math.min(100, Math.max(0, value)) : 50;
   }
   if (!["", "french", "spanish"].includes(settings.deck)) settings.deck = "";
+  if (!["slow", "normal", "fast"].includes(settings.aiPace)) settings.aiPace = "normal";
   return settings;
 }
 
@@ -142,14 +146,23 @@ function wirePanel() {
     deck.value = settings.deck;
     deck.addEventListener("change", () => update({ deck: deck.value }));
   }
+  const aiPace = panel.querySelector('[name="aiPace"]');
+  if (aiPace) {
+    aiPace.value = settings.aiPace;
+    aiPace.addEventListener("change", () => update({ aiPace: aiPace.value }));
+  }
   const boxes = {
     fourColour: panel.querySelector('[name="fourColour"]'),
     reducedMotion: panel.querySelector('[name="reducedMotion"]'),
     confirm: panel.querySelector('[name="confirm"]'),
+    showPoints: panel.querySelector('[name="showPoints"]'),
+    autoLast: panel.querySelector('[name="autoLast"]'),
   };
   if (boxes.fourColour) boxes.fourColour.checked = settings.fourColour;
   if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
   if (boxes.confirm) boxes.confirm.checked = settings.confirm;
+  if (boxes.showPoints) boxes.showPoints.checked = settings.showPoints;
+  if (boxes.autoLast) boxes.autoLast.checked = settings.autoLast;
   for (const [key, box] of Object.entries(boxes)) {
     box?.addEventListener("change", () => update({ [key]: box.checked }));
   }
@@ -170,6 +183,9 @@ function wirePanel() {
       if (output) output.textContent = percent(settings[key]);
     }
     if (deck) deck.value = "";
+    if (aiPace) aiPace.value = settings.aiPace;
+    if (boxes.showPoints) boxes.showPoints.checked = settings.showPoints;
+    if (boxes.autoLast) boxes.autoLast.checked = settings.autoLast;
     if (boxes.fourColour) boxes.fourColour.checked = false;
     if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
     if (boxes.confirm) boxes.confirm.checked = true;

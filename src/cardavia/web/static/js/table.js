@@ -38,6 +38,10 @@ const state = {
   resultDismissed: false,
   resultTimer: null,
   quietClose: false, // the page closed the result dialog itself (not Escape)
+  dealKey: "", // game and deal number of the tricks below
+  dealTricks: [], // this deal's finished tricks, as seen by this page
+  reviewIndex: null, // which of them the trick panel shows (null: the last)
+  autoTimer: null,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -453,13 +457,21 @@ function keepFocus() {
 // One message at a time, gently
 // ------------------------------------------------------------------------------------------
 
+// How long each computer move stays alone on the table, and a finished trick before it is
+// collected: the "Pace of the computer players" setting.
+const PACES = {
+  slow: { move: 950, hold: 1700 },
+  normal: { move: 520, hold: 1000 },
+  fast: { move: 220, hold: 500 },
+};
+
 function pace() {
   const settings = loadSettings();
   if (settings.pace !== null && settings.pace !== undefined && Number.isFinite(Number(settings.pace))) {
     const p = Number(settings.pace);
     return { move: p, hold: p * 1.6 };
   }
-  return prefersReducedMotion(settings) ? { move: 320, hold: 700 } : { move: 520, hold: 1000 };
+  return PACES[settings.aiPace] ?? PACES.normal;
 }
 
 function enqueue(view) {
@@ -522,6 +534,7 @@ function render(view, prev) {
   const change = changeOf(prev, view);
   if (state.selected && !legalPlays(view).some((a) => a.card === state.selected)) state.selected = null;
   if (view.phase !== "over") state.replayStep = null;
+  recordTricks(view);
   if (view.phase === "over" && prev && prev.phase !== "over") state.lastTrickOpen = false;
   renderSeats(view);
   renderTrick(view, prev, change);
@@ -532,6 +545,7 @@ function render(view, prev) {
   renderReplay(view);
   announce(view, prev, change);
   keepFocus();
+  autoPlayLast(view);
   return change;
 }
 
@@ -574,6 +588,33 @@ function announce(view, prev, change) {
     if (!lines.length && view.to_move) lines.push(t("waiting", { seat: seatName(view.to_move) }));
   }
   if (lines.length || change !== "none") setStatus(lines);
+}
+
+/** Keep this deal's tricks as they are finished, for the trick panel (the server sends the
+ * last one only; after a reload the earlier ones are known from the replay at the end). */
+function recordTricks(view) {
+  const key = `${view.game ?? state.game?.game}:${view.deal_number ?? 1}`;
+  if (key !== state.dealKey) {
+    state.dealKey = key;
+    state.dealTricks = [];
+    state.reviewIndex = null;
+  }
+  const done = tricksDone(view);
+  if (state.dealTricks.length > done) state.dealTricks.length = done;
+  if (done > 0 && view.last_trick) state.dealTricks[done - 1] = view.last_trick;
+  const replayed = view.phase === "over" ? view.replay?.tricks : null;
+  if (Array.isArray(replayed) && replayed.length && replayed[0]?.cards) state.dealTricks = [...replayed];
+}
+
+/** South's last card, the only one left: played at once when the setting says so. */
+function autoPlayLast(view) {
+  clearTimeout(state.autoTimer);
+  if (!loadSettings().autoLast || view.phase !== "playing" || !isMyTurn(view)) return;
+  const plays = legalPlays(view);
+  if ((view.hand ?? []).length !== 1 || plays.length !== 1) return;
+  state.autoTimer = setTimeout(() => {
+    if (state.view === view && $("table").dataset.busy !== "on") sendAction(plays[0]);
+  }, pace().move);
 }
 
 function renderSeats(view) {
@@ -1063,16 +1104,34 @@ function renderInfo(view) {
     anns.append(item);
   }
   $("announcements-box").hidden = !anns.childElementCount;
-  // The last trick, viewable again.
+  // The card points won so far (a setting).
+  const pointsLine = $("points-line");
+  const points = view.points;
+  if (loadSettings().showPoints && points && view.phase !== "bidding") {
+    pointsLine.replaceChildren(tNode("points_line", { ns: points.NS ?? 0, ew: points.EW ?? 0 }));
+    pointsLine.hidden = false;
+  } else {
+    pointsLine.hidden = true;
+  }
+  // The deal's tricks, viewable again: the last one first, the earlier ones with the arrows.
+  const tricks = state.dealTricks.filter(Boolean);
   const toggle = $("last-trick-toggle");
-  toggle.disabled = !view.last_trick;
-  toggle.setAttribute("aria-expanded", state.lastTrickOpen && view.last_trick ? "true" : "false");
-  toggle.textContent = state.lastTrickOpen && view.last_trick ? t("hide_last_trick") : t("last_trick");
+  const open = state.lastTrickOpen && tricks.length > 0;
+  toggle.disabled = tricks.length === 0;
+  toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  toggle.textContent = open ? t("hide_last_trick") : t("last_trick");
   const box = $("last-trick");
-  box.replaceChildren();
-  if (state.lastTrickOpen && view.last_trick) {
+  const review = $("trick-review");
+  review.replaceChildren();
+  box.hidden = !open;
+  if (open) {
+    const index = Math.min(tricks.length - 1, state.reviewIndex ?? tricks.length - 1);
+    const shownTrick = tricks[index];
+    $("trick-n").replaceChildren(tNode("trick_n", { n: index + 1, total: tricks.length }));
+    $("trick-prev").disabled = index === 0;
+    $("trick-next").disabled = index >= tricks.length - 1;
     const cards = el("div", "last-cards");
-    for (const play of playsOf(view.last_trick)) {
+    for (const play of playsOf(shownTrick)) {
       const fig = el("figure", "last-play");
       fig.dataset.seat = play.seat;
       const card = makeCard(play.card, deck());
@@ -1081,12 +1140,9 @@ function renderInfo(view) {
       fig.append(card, el("figcaption", null, seatName(play.seat)));
       cards.append(fig);
     }
-    box.append(cards);
-    const winner = winnerOf(view.last_trick);
-    if (winner) box.append(el("p", "last-winner", t("trick_won_by", { seat: seatName(winner) })));
-    box.hidden = false;
-  } else {
-    box.hidden = true;
+    review.append(cards);
+    const winner = winnerOf(shownTrick);
+    if (winner) review.append(el("p", "last-winner", t("trick_won_by", { seat: seatName(winner) })));
   }
   renderSheet($("sheet-side"), view, false);
 }
@@ -1352,8 +1408,17 @@ function wire() {
 
   $("last-trick-toggle").addEventListener("click", () => {
     state.lastTrickOpen = !state.lastTrickOpen;
+    state.reviewIndex = null;
     if (state.view) renderInfo(state.view);
   });
+  const review = (delta) => {
+    const count = state.dealTricks.filter(Boolean).length;
+    const index = (state.reviewIndex ?? count - 1) + delta;
+    state.reviewIndex = Math.max(0, Math.min(count - 1, index));
+    if (state.view) renderInfo(state.view);
+  };
+  $("trick-prev").addEventListener("click", () => review(-1));
+  $("trick-next").addEventListener("click", () => review(1));
   $("next-deal").addEventListener("click", nextDeal);
   $("result-new-game").addEventListener("click", () => {
     state.resultDismissed = true;
