@@ -543,3 +543,39 @@ def test_points_trick_review_auto_last_card_and_pace(table: Table) -> None:
     page.click("#trick-next")
     assert page.text_content("#trick-n") == ui["trick_n"].format(n=2, total=8)
     assert table.errors == []
+
+
+def test_court_cards_are_drawn_as_figures(table: Table, screenshots: Path) -> None:
+    """Jack, queen and king of the French deck, sota, caballo and rey of the Spanish one: a
+    drawn figure in the suit's colour between the corners, not a letter."""
+    page = table.open("fr")
+    found = page.evaluate(
+        """async () => {
+          const m = await import('/static/js/cards.js');
+          const box = document.createElement('div');
+          box.id = 'courts';
+          box.className = 'courts-sample';
+          document.body.append(box);
+          const out = {};
+          for (const deck of ['french', 'spanish']) {
+            for (const code of ['JS', 'QH', 'KD', 'JC', 'QD', 'KS', 'AH', '9C']) {
+              const card = m.makeCard(code, deck);
+              box.append(card);
+              const figure = card.querySelector('.middle svg.figure');
+              out[`${deck}:${code}`] = figure
+                ? {figure: true, colour: getComputedStyle(figure).color,
+                   suit: getComputedStyle(card).color,
+                   paths: figure.querySelectorAll('path').length}
+                : {figure: false};
+            }
+          }
+          return out;
+        }"""
+    )
+    for key, seen in found.items():
+        court = key.split(":")[1][0] in "JQK"
+        assert seen["figure"] is court, key
+        if court:
+            assert seen["colour"] == seen["suit"], key
+            assert seen["paths"] >= 6, key
+    page.locator("#courts").screenshot(path=str(screenshots / "court-cards.png"))
