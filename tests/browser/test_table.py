@@ -413,7 +413,12 @@ def test_screenshot_in_each_language(table: Table, screenshots: Path, lang: str)
         "#hand .card .card-name", "names => names.map(n => n.textContent.slice(2))"
     )
     assert labels and not any(CODE.match(label or "") for label in labels)
-    page.screenshot(path=str(screenshots / f"table-{lang}.png"), full_page=True)
+    page.screenshot(path=str(screenshots / f"table-{lang}-desktop.png"), full_page=True)
+    # The same table on a phone's screen (360 × 740), as it first shows.
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(screenshots / f"table-{lang}-phone.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert table.errors == []
 
 

@@ -752,6 +752,9 @@ function renderHand(view) {
   const legal = new Set(legalPlays(view).map((a) => a.card));
   const myTurn = isMyTurn(view) && view.phase === "playing" && $("table").dataset.busy !== "on";
   const focused = document.activeElement?.closest?.("#hand .card")?.dataset.card ?? null;
+  // A new hand (a new deal, or the taker's last cards) is dealt in: the cards not there before.
+  const before = new Set([...hand.querySelectorAll(".card")].map((c) => c.dataset.card));
+  const fresh = codes.some((code) => !before.has(code));
   hand.replaceChildren();
   const notes = $("hand-notes");
   notes.replaceChildren();
@@ -767,6 +770,7 @@ function renderHand(view) {
     button.append(el("span", "visually-hidden card-name", `, ${cardName(code)}`));
     button.style.setProperty("--i", String(index));
     button.style.setProperty("--n", String(codes.length));
+    if (fresh && !before.has(code)) button.classList.add("dealt");
     const refusal = view.refusals?.[code];
     if (myTurn && legal.has(code)) {
       button.classList.add("legal");
