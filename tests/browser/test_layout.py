@@ -1,7 +1,7 @@
-"""The table's layout on a phone (360 × 740, touch) and a desktop (1366 × 768), in French and
-in Arabic (right to left), measured from element boxes through a whole deal: nothing outside
-the viewport, the hand always in view and never moving, nothing over the confirm bar; and a
-screenshot of each, kept under artefacts/screenshots/."""
+"""The table's layout on a phone (360 × 740, touch; and held sideways, 740 × 360) and a
+desktop (1366 × 768), in French and in Arabic (right to left), measured from element boxes
+through a whole deal: nothing outside the viewport, the hand always in view and never moving,
+nothing over the confirm bar; and a screenshot of each, kept under artefacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"phone": (360, 740), "desktop": (1366, 768)}
+SIZES = {"phone": (360, 740), "landscape": (740, 360), "desktop": (1366, 768)}
 
 # Every box the page shows at the table: its place, and what overlaps the confirm bar.
 MEASURE = """() => {
@@ -55,18 +55,24 @@ MEASURE = """() => {
     width: document.documentElement.scrollWidth, outside, over,
     hand: {top: hand.top + scrollY, bottom: hand.bottom + scrollY},
     handInView: cards.every((c) => c.top >= 0 && c.bottom <= innerHeight),
+    feltInView: (() => { const f = box(document.getElementById("felt"));
+      return f.top >= 0 && f.bottom <= innerHeight; })(),
     cardWidth: cards.length ? cards[0].right - cards[0].left : 0,
   };
 }"""
 
 
-def measure(page: Page, width: int, moment: str, hands: list[dict[str, float]]) -> None:
+def measure(
+    page: Page, width: int, moment: str, hands: list[dict[str, float]], *, felt_in_view: bool
+) -> None:
     found: dict[str, Any] = page.evaluate(MEASURE)
     assert found["outside"] == [], f"{moment}: outside the viewport"
     assert found["width"] <= width, f"{moment}: the page is {found['width']}px wide"
     assert found["over"] == [], f"{moment}: over the confirm bar"
     assert found["handInView"], f"{moment}: the hand is not all in view"
     hands.append(found["hand"])
+    if felt_in_view:
+        assert found["feltInView"], f"{moment}: the felt is not all in view"
 
 
 @pytest.mark.parametrize("lang", ["fr", "ar"])
@@ -80,7 +86,7 @@ def test_the_table_fits_and_holds_still(
     size: str,
 ) -> None:
     width, height = SIZES[size]
-    phone = size == "phone"
+    phone = size != "desktop"
     context = browser.new_context(
         viewport={"width": width, "height": height},
         device_scale_factor=2 if phone else 1,
@@ -103,7 +109,8 @@ def test_the_table_fits_and_holds_still(
                 page.click("#controls [data-action=next-deal]")
                 page.wait_for_function("window.cardavia.view.phase !== 'cancelled'")
                 continue
-            measure(page, width, f"{view['phase']} {len(view['hand'])}", hands)
+            moment = f"{view['phase']} {len(view['hand'])}"
+            measure(page, width, moment, hands, felt_in_view=size == "landscape")
             if view["phase"] == "bidding":
                 table.bid()
                 page.wait_for_function(
@@ -114,10 +121,10 @@ def test_the_table_fits_and_holds_still(
                 continue
             card = next(a["card"] for a in view["legal"] if a["kind"] == "play")
             page.click(f'#hand .card[data-card="{card}"]')
-            measure(page, width, f"picked {card}", hands)
             if not shot:
                 page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-picked.png"))
                 shot = True
+            measure(page, width, f"picked {card}", hands, felt_in_view=size == "landscape")
             page.click("#controls [data-action=confirm]")
             page.wait_for_function("(c) => !window.cardavia.view.hand.includes(c)", arg=card)
         # The hand never moved: the same place from the first bid to the last card.

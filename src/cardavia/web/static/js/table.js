@@ -526,7 +526,11 @@ function setStatus(lines, kind = "info") {
 
 function render(view, prev) {
   const table = $("table");
+  const appearing = table.hidden || !prev;
   table.hidden = false;
+  // On a short screen (a phone held sideways) the table is brought to the top of the screen
+  // when it appears, so that the felt and the hand are in view together.
+  if (appearing && window.innerHeight < 560) table.scrollIntoView({ block: "start" });
   table.dataset.phase = view.phase;
   table.dataset.rules = view.rules ?? "";
   table.dataset.deck = deck();
