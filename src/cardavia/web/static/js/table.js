@@ -42,6 +42,7 @@ const state = {
   dealTricks: [], // this deal's finished tricks, as seen by this page
   reviewIndex: null, // which of them the trick panel shows (null: the last)
   autoTimer: null,
+  nextAt: 0, // when the next message may be drawn (performance.now())
 };
 
 const $ = (id) => document.getElementById(id);
@@ -487,15 +488,17 @@ async function pump() {
   state.pumping = true;
   try {
     while (state.queue.length) {
+      // Each move stays alone on the table for the pace's time, however fast the next one
+      // comes (slow, normal, fast: the "Pace of the computer players" setting).
+      const wait = state.nextAt - performance.now();
+      if (wait > 0) await sleep(wait);
       const view = state.queue.shift();
       const prev = state.view;
       state.view = view;
       $("table").dataset.busy = "off";
       const change = render(view, prev);
       const { move, hold } = pace();
-      if (state.queue.length && change !== "none") {
-        await sleep(change === "trick_done" ? hold : move);
-      }
+      state.nextAt = change === "none" ? 0 : performance.now() + (change === "trick_done" ? hold : move);
     }
   } finally {
     state.pumping = false;
