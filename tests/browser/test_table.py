@@ -5,6 +5,7 @@ width, a server restart in the middle of a deal, and a screenshot in each langua
 from __future__ import annotations
 
 import colorsys
+import itertools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -227,12 +228,50 @@ def test_suits_stay_apart_at_the_ends_of_the_settings(
     assert hue(hearts) >= 335 or hue(hearts) <= 10, hearts  # red, not purple or orange
     assert max(hearts) - min(hearts) > 60  # a colour, not a grey
     assert max(shown(page, "S")) < 110  # dark
-    assert 200 <= hue(shown(page, "D")) <= 230
+    assert 200 <= hue(shown(page, "D")) <= 255  # blue, short of violet
     assert 80 <= hue(shown(page, "C")) <= 160  # green
     # Grain: nothing at 0%, strong at 100%.
     page.locator("#set-grain").fill("100")
     grain = page.evaluate("getComputedStyle(document.querySelector('main'), '::after').opacity")
     assert float(grain) >= 0.45
+
+
+# Colour vision deficiencies, severity 1 (Machado, Oliveira and Fernandes 2009), on linear RGB.
+DEFICIENCIES = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
+                   (0.004733, 0.691367, 0.303900)),
+}  # fmt: skip
+
+
+def seen_by(rgb: tuple[float, float, float], matrix: Any) -> tuple[float, ...]:
+    def linear(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    def encoded(c: float) -> float:
+        c = min(1.0, max(0.0, c))
+        return 255 * (12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055)
+
+    flat = [linear(c) for c in rgb]
+    return tuple(encoded(sum(m * c for m, c in zip(row, flat, strict=True))) for row in matrix)
+
+
+def test_four_colour_suits_stay_apart_for_colour_blind_eyes(table: Table) -> None:
+    """The colour-blind check: with four colours, every two suits stay apart (distance in
+    sRGB of at least 45) as protanopes, deuteranopes and tritanopes see them."""
+    page = table.open("en")
+    page.click("#settings-panel summary")
+    page.check('#settings-panel [name="fourColour"]')
+    colours = {suit: shown(page, suit) for suit in "SHDC"}
+    for name, matrix in DEFICIENCIES.items():
+        seen = {suit: seen_by(rgb, matrix) for suit, rgb in colours.items()}
+        for a, b in itertools.combinations("SHDC", 2):
+            distance = sum((x - y) ** 2 for x, y in zip(seen[a], seen[b], strict=True)) ** 0.5
+            assert distance >= 45, (name, a, b, round(distance))
 
 
 def test_settings_change_the_table_and_persist(table: Table) -> None:
@@ -264,8 +303,8 @@ def test_settings_change_the_table_and_persist(table: Table) -> None:
     page.check('#settings-panel [name="fourColour"]')
     assert page.get_attribute("html", "data-four-colour") == "on"
     # Diamonds are blue: painted so that, through the contrast (90%) and the warm filter
-    # (100%), they show as the palette's #1457b8.
-    assert shown(page, "D") == pytest.approx((0x14, 0x57, 0xB8), abs=3)
+    # (100%), they show as the palette's #0b3fb0.
+    assert shown(page, "D") == pytest.approx((0x0B, 0x3F, 0xB0), abs=3)
     if page.locator(diamond).count():
         painted = page.locator(diamond).first.evaluate("c => getComputedStyle(c).color")
         assert painted == page.evaluate(

@@ -66,7 +66,7 @@ export function temperatureMatrix(temperature) {
 /** The suits' colours: red and black, or four colours (diamonds blue, clubs green). */
 export function suitPalette(fourColour) {
   return fourColour
-    ? { S: "#1b1b1b", H: "#c8102e", D: "#1457b8", C: "#1d7a2e" }
+    ? { S: "#1b1b1b", H: "#c8102e", D: "#0b3fb0", C: "#3c7c5a" }
     : { S: "#1b1b1b", H: "#c8102e", D: "#c8102e", C: "#1b1b1b" };
 }
 
