@@ -550,13 +550,21 @@ def test_a_whole_deal_by_keyboard_alone(table: Table, lang: str) -> None:
 
 def test_points_trick_review_auto_last_card_and_pace(table: Table) -> None:
     """The settings of play: the card points won so far shown by team, every trick of the
-    deal reviewable, South's forced last card played by itself, the computer players' pace."""
+    deal reviewable, South's forced last card played by itself, the computer players' pace,
+    sounds."""
     page = table.open("fr")
     page.click("#settings-panel summary")
     page.select_option("#set-ai-pace", "fast")
     page.check('#settings-panel [name="showPoints"]')
     page.check('#settings-panel [name="autoLast"]')
+    page.check('#settings-panel [name="sounds"]')
     page.click("#settings-panel summary")
+    # Count the tones the page makes (Web Audio oscillators started).
+    page.evaluate(
+        "() => { window.tones = 0; const start = OscillatorNode.prototype.start;"
+        " OscillatorNode.prototype.start = function (...a) { window.tones += 1;"
+        " return start.apply(this, a); }; }"
+    )
     settings = page.evaluate("JSON.parse(localStorage.getItem('cardavia.settings'))")
     assert settings["aiPace"] == "fast" and settings["showPoints"] and settings["autoLast"]
     table.new_game("cardavia")
@@ -573,6 +581,7 @@ def test_points_trick_review_auto_last_card_and_pace(table: Table) -> None:
         assert page.text_content("#points-line") == expected
     # The last card goes by itself: no click.
     page.wait_for_function("window.cardavia.view.phase === 'over'")
+    assert page.evaluate("window.tones") > 8  # cards, tricks and South's turns were heard
     page.locator("#score-panel").wait_for(state="visible")
     page.keyboard.press("Escape")
     page.wait_for_function("document.activeElement.dataset.action === 'show-result'")

@@ -17,6 +17,7 @@ export const DEFAULTS = Object.freeze({
   aiPace: "normal",    // slow | normal | fast: how fast the computer players' moves are shown
   showPoints: false,   // the card points each team has won so far, during play
   autoLast: false,     // play South's last card by itself when it is the only one
+  sounds: false,       // short tones: a card played, a trick won, South's turn
 });
 
 export function loadSettings() {
@@ -157,12 +158,14 @@ function wirePanel() {
     confirm: panel.querySelector('[name="confirm"]'),
     showPoints: panel.querySelector('[name="showPoints"]'),
     autoLast: panel.querySelector('[name="autoLast"]'),
+    sounds: panel.querySelector('[name="sounds"]'),
   };
   if (boxes.fourColour) boxes.fourColour.checked = settings.fourColour;
   if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
   if (boxes.confirm) boxes.confirm.checked = settings.confirm;
   if (boxes.showPoints) boxes.showPoints.checked = settings.showPoints;
   if (boxes.autoLast) boxes.autoLast.checked = settings.autoLast;
+  if (boxes.sounds) boxes.sounds.checked = settings.sounds;
   for (const [key, box] of Object.entries(boxes)) {
     box?.addEventListener("change", () => update({ [key]: box.checked }));
   }
@@ -186,6 +189,7 @@ function wirePanel() {
     if (aiPace) aiPace.value = settings.aiPace;
     if (boxes.showPoints) boxes.showPoints.checked = settings.showPoints;
     if (boxes.autoLast) boxes.autoLast.checked = settings.autoLast;
+    if (boxes.sounds) boxes.sounds.checked = settings.sounds;
     if (boxes.fourColour) boxes.fourColour.checked = false;
     if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
     if (boxes.confirm) boxes.confirm.checked = true;

@@ -575,6 +575,38 @@ function bidSentence(bid) {
   }
 }
 
+// Short tones (the "Sounds at the table" setting, off by default): made by the page with
+// Web Audio, no sound files.
+const TONES = {
+  card: [[520, 0.05]],
+  trick: [[440, 0.07], [330, 0.1]],
+  turn: [[660, 0.08], [880, 0.12]],
+};
+let audio = null;
+
+function sound(kind) {
+  if (!loadSettings().sounds || !window.AudioContext) return;
+  try {
+    audio ??= new AudioContext();
+    let start = audio.currentTime;
+    for (const [frequency, length] of TONES[kind]) {
+      const tone = audio.createOscillator();
+      const volume = audio.createGain();
+      tone.type = "triangle";
+      tone.frequency.value = frequency;
+      volume.gain.setValueAtTime(0.0001, start);
+      volume.gain.exponentialRampToValueAtTime(0.12, start + 0.01);
+      volume.gain.exponentialRampToValueAtTime(0.0001, start + length);
+      tone.connect(volume).connect(audio.destination);
+      tone.start(start);
+      tone.stop(start + length + 0.02);
+      start += length;
+    }
+  } catch {
+    // no sound: the page goes on without it
+  }
+}
+
 /** Tell screen readers (and the status line) what just happened: one sentence per event. */
 function announce(view, prev, change) {
   const lines = [];
@@ -595,6 +627,9 @@ function announce(view, prev, change) {
     if (!lines.length && view.to_move) lines.push(t("waiting", { seat: seatName(view.to_move) }));
   }
   if (lines.length || change !== "none") setStatus(lines);
+  if (change === "card") sound("card");
+  else if (change === "trick_done") sound("trick");
+  if (isMyTurn(view) && change !== "none") sound("turn");
 }
 
 /** Keep this deal's tricks as they are finished, for the trick panel (the server sends the
