@@ -1,7 +1,8 @@
-"""The table's layout on a phone (360 × 740, touch; and held sideways, 740 × 360) and a
-desktop (1366 × 768), in French and in Arabic (right to left), measured from element boxes
-through a whole deal: nothing outside the viewport, the hand always in view and never moving,
-nothing over the confirm bar; and a screenshot of each, kept under artefacts/screenshots/."""
+"""The table's layout on a small phone (320 × 640), a phone (360 × 740, touch; and held
+sideways, 740 × 360) and a desktop (1366 × 768), in French and in Arabic (right to left),
+measured from element boxes through a whole deal: nothing outside the viewport, the hand
+always in view and never moving, nothing over the confirm bar; and a screenshot of each, kept
+under artefacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -16,7 +17,12 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"phone": (360, 740), "landscape": (740, 360), "desktop": (1366, 768)}
+SIZES = {
+    "small": (320, 640),
+    "phone": (360, 740),
+    "landscape": (740, 360),
+    "desktop": (1366, 768),
+}
 
 # Every box the page shows at the table: its place, and what overlaps the confirm bar.
 MEASURE = """() => {
