@@ -120,6 +120,8 @@ function percent(value) {
 function wirePanel() {
   const panel = document.getElementById("settings-panel");
   if (!panel) return;
+  // Nothing to send: Enter in a field changes nothing else (no inline handler, for the CSP).
+  panel.querySelector("form")?.addEventListener("submit", (event) => event.preventDefault());
   const settings = loadSettings();
   const update = (patch) => {
     Object.assign(settings, patch);

@@ -4,12 +4,13 @@
 // cache at once, refreshed from the network behind. The games API and the table's WebSocket
 // always go to the server.
 
-const VERSION = "cardavia-1";
+const VERSION = "cardavia-2";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
 const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring"];
 const STATIC = [
   "/static/css/base.css",
   "/static/css/table.css",
+  "/static/css/rules.css",
   "/static/js/settings.js",
   "/static/js/cards.js",
   "/static/js/table.js",
