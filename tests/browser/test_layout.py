@@ -116,7 +116,11 @@ def test_the_table_fits_and_holds_still(
                 page.wait_for_function("window.cardavia.view.phase !== 'cancelled'")
                 continue
             moment = f"{view['phase']} {len(view['hand'])}"
-            measure(page, width, moment, hands, felt_in_view=size == "landscape")
+            try:
+                measure(page, width, moment, hands, felt_in_view=size == "landscape")
+            except AssertionError:
+                page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-failed.png"))
+                raise
             if view["phase"] == "bidding":
                 table.bid()
                 page.wait_for_function(

@@ -796,7 +796,7 @@ function renderHand(view) {
   const focused = document.activeElement?.closest?.("#hand .card")?.dataset.card ?? null;
   // A new hand (a new deal, or the taker's last cards) is dealt in: the cards not there before.
   const before = new Set([...hand.querySelectorAll(".card")].map((c) => c.dataset.card));
-  const fresh = codes.some((code) => !before.has(code));
+  const fresh = codes.some((code) => !before.has(code)) && !prefersReducedMotion();
   hand.replaceChildren();
   const notes = $("hand-notes");
   notes.replaceChildren();
