@@ -16,6 +16,8 @@ run: uv
 
 test: uv
 	@$(UV) sync --frozen --quiet
+	@# axe-core for the browser tests' accessibility checks, pinned by tests/browser/package-lock.json
+	@npm ci --prefix tests/browser --no-audit --no-fund --silent
 	$(UV) run --frozen ruff check src tests bench
 	$(UV) run --frozen ruff format --check src tests bench
 	$(UV) run --frozen mypy

@@ -499,8 +499,8 @@ class Game:
         """The card an answer names, or ``None`` (with a word why) if it names none."""
         if answer in ("", "help", "h"):
             self.table.say(
-                "Type a card's code (JH, 10h, 7s) or its number; ? plays the first legal "
-                "card; q stops."
+                "Type a card as it is shown (J♥, 10♦), its code (JH, 10h, 7s) or its number; "
+                "? plays the first legal card; q stops."
             )
             return None
         if answer == "?":
@@ -512,7 +512,7 @@ class Game:
             self.table.say(f"There is no card number {number}: choose 1 to {len(legal)}.")
             return None
         try:
-            return parse_card(answer)
+            return self.words.deck.parse(answer)
         except ValueError as error:
             self.table.say(str(error))
             return None

@@ -407,6 +407,22 @@ class Deck:
             return f"{self.rank_labels[rank]}{self.suit_symbols[suit]}"
         return f"{self.rank_labels[rank]} {self.suit_names[suit]}"
 
+    def parse(self, text: str) -> Card:
+        """The card a person typed: its code (``JD``, ``10d``) or this deck's printed label
+        (``J♦``, ``j♦``; ``10 copas``), whatever the case and the spaces, so that a player can
+        type what the table shows. Raises :class:`InvalidCardError` for anything else.
+
+        >>> card_code(FRENCH.parse("j♦")), card_code(SPANISH.parse("10 Copas"))
+        ('JD', 'JH')
+        """
+        typed = (
+            "".join(text.split()).replace("\ufe0f", "").casefold() if isinstance(text, str) else ""
+        )
+        for card in ALL_CARDS:
+            if typed == "".join(self.label(card).split()).casefold():
+                return card
+        return parse_card(text)
+
     def name(self, card: Card) -> str:
         """The full name of a card in the deck's own words."""
         return self.name_format.format(

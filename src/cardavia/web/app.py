@@ -57,6 +57,7 @@ from cardavia.web.i18n import (
 )
 from cardavia.web.learn import Learning, daily_problem, problem_data, problems_data, today
 from cardavia.web.limits import Limits, RateLimiter
+from cardavia.web.pwa import router as pwa_router
 from cardavia.web.table import (
     CLOSE,
     DEFAULT_AI_DELAY,
@@ -656,6 +657,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if importlib.util.find_spec(RULES_ROUTES) is not None:
         rules_router: APIRouter = importlib.import_module(RULES_ROUTES).router
         app.include_router(rules_router)
+
+    # The installable app: /manifest.webmanifest and /sw.js (cardavia.web.pwa).
+    app.include_router(pwa_router)
 
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
 
