@@ -66,9 +66,6 @@ def open_game(context: BrowserContext, server: Server, lang: str) -> tuple[Page,
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{server.url}/{lang}/")
     page.wait_for_function("() => window.cardavia && window.cardavia.view")
-    if not page.locator("#learn").count():
-        page.add_style_tag(url="/static/css/learn.css")
-        page.add_script_tag(url="/static/js/learn.js", type="module")
     page.wait_for_selector("#learn", state="attached")
     return page, game | {"errors": errors}
 
@@ -81,8 +78,11 @@ def test_analyse_a_finished_deal(context: BrowserContext, server: Server, lang: 
         "(n) => window.cardavia.view.phase === 'over' && window.cardavia.view.deal_number === n",
         arg=view["deal_number"],
     )
-    analyse = page.locator("#learn-analyse")
+    # The end-of-deal dialog has its "Analyse" button (and so has the replay).
+    page.wait_for_selector("#score-panel[open]")
+    analyse = page.locator("#learn-analyse-score")
     analyse.wait_for(state="visible")
+    assert page.locator("#learn-analyse-replay").count() == 1
     analyse.click()
     dialog = page.locator("#learn-analysis")
     page.wait_for_selector("#learn-analysis[data-state='ready']")
@@ -108,6 +108,8 @@ def test_analyse_a_finished_deal(context: BrowserContext, server: Server, lang: 
     assert 1 <= trick_cards <= 4 and shown == remaining + trick_cards
     assert board.locator(".learn-hand").count() == 4
     page.locator(".learn-close").click()
+    if page.locator("#score-panel[open]").count():
+        page.locator("#score-close").click()
     # The shuffle, checked here in the browser.
     page.locator("#learn-check").click()
     page.wait_for_selector("#learn-fair[data-ok]")

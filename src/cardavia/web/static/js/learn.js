@@ -88,11 +88,10 @@ function buildBar() {
   bar.append(toggle, hint, hintText, analyse, check, fair);
   const main = document.querySelector("main") || document.body;
   main.append(bar);
-  // The end-of-deal panel gets its own "Analyse" button, beside its others.
-  const slot = document.querySelector("[data-learn-slot]") || document.getElementById("result-new-game")?.parentElement;
-  if (slot) {
-    const again = button("learn-analyse-result", words.analyse);
-    again.classList.add("primary");
+  // The end-of-deal panel and the replay get their own "Analyse" button, beside their others.
+  for (const slot of document.querySelectorAll("[data-learn-slot]")) {
+    const again = button(`learn-analyse-${slot.dataset.learnSlot}`, words.analyse);
+    again.classList.add("secondary", "learn-analyse-slot");
     again.addEventListener("click", openAnalysis);
     slot.prepend(again);
   }
@@ -113,10 +112,7 @@ function update() {
     text.textContent = "";
     state.hintStep = null;
   }
-  for (const id of ["learn-analyse", "learn-analyse-result"]) {
-    const b = document.getElementById(id);
-    if (b) b.hidden = !over;
-  }
+  for (const b of document.querySelectorAll("#learn-analyse, .learn-analyse-slot")) b.hidden = !over;
   const check = document.getElementById("learn-check");
   if (check) check.hidden = !(view?.fair?.seed);
   const key = view ? `${view.game}:${view.deal_number}` : null;
