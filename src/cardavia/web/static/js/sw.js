@@ -4,9 +4,9 @@
 // cache at once, refreshed from the network behind. The games API and the table's WebSocket
 // always go to the server.
 
-const VERSION = "cardavia-2";
+const VERSION = "cardavia-3";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
-const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring"];
+const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring", "problems", "fairness"];
 const STATIC = [
   "/static/css/base.css",
   "/static/css/table.css",
