@@ -19,15 +19,20 @@ pytestmark = pytest.mark.browser
 TIMEOUT_MS = 30_000
 
 # Play South's first legal action at every turn, on a connection of the test's own, until
-# the deal is over; a deal everybody passed is dealt again.
-PLAY_OUT = """async ({game, token}) => new Promise((resolve, reject) => {
+# a deal after deal ``after`` is over; a deal everybody passed is dealt again.
+PLAY_OUT = """async ({game, token, after}) => new Promise((resolve, reject) => {
   const ws = new WebSocket(`ws://${location.host}/ws/games/${game}?token=${token}&lang=en`);
-  let acted = -1;
+  let acted = -1, dealt = false;
   setTimeout(() => reject(new Error("the deal did not end")), 60000);
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type !== "state") return;
     const v = message.view;
+    if (v.phase === "over" && v.deal_number <= after) {
+      if (!dealt) ws.send(JSON.stringify({type: "next_deal"}));
+      dealt = true;
+      return;
+    }
     if (v.phase === "over") { ws.close(); resolve(v); return; }
     if (v.phase === "cancelled") { ws.send(JSON.stringify({type: "next_deal"})); return; }
     if (v.to_move === v.seat && v.legal.length && acted !== v.step) {
@@ -36,6 +41,8 @@ PLAY_OUT = """async ({game, token}) => new Promise((resolve, reject) => {
     }
   };
 })"""
+
+DEAL_OVER = "(n) => window.cardavia.view.phase === 'over' && window.cardavia.view.deal_number === n"
 
 
 @pytest.fixture
@@ -73,19 +80,24 @@ def open_game(context: BrowserContext, server: Server, lang: str) -> tuple[Page,
 @pytest.mark.parametrize("lang", ["fr", "ar"])
 def test_analyse_a_finished_deal(context: BrowserContext, server: Server, lang: str) -> None:
     page, game = open_game(context, server, lang)
-    view = page.evaluate(PLAY_OUT, {"game": game["game"], "token": game["token"]})
-    page.wait_for_function(
-        "(n) => window.cardavia.view.phase === 'over' && window.cardavia.view.deal_number === n",
-        arg=view["deal_number"],
-    )
-    # The end-of-deal dialog has its "Analyse" button (and so has the replay).
-    page.wait_for_selector("#score-panel[open]")
-    analyse = page.locator("#learn-analyse-score")
-    analyse.wait_for(state="visible")
-    assert page.locator("#learn-analyse-replay").count() == 1
-    analyse.click()
     dialog = page.locator("#learn-analysis")
-    page.wait_for_selector("#learn-analysis[data-state='ready']")
+    view: dict[str, Any] = {"deal_number": 0}
+    for _ in range(4):  # a deal whose cards all cost nothing has no moment: play another
+        view = page.evaluate(PLAY_OUT, game | {"after": view["deal_number"]})
+        page.wait_for_function(DEAL_OVER, arg=view["deal_number"])
+        # The end-of-deal dialog has its "Analyse" button (and so has the replay).
+        page.wait_for_selector("#score-panel[open]")
+        analyse = page.locator("#learn-analyse-score")
+        analyse.wait_for(state="visible")
+        assert page.locator("#learn-analyse-replay").count() == 1
+        analyse.click()
+        page.wait_for_selector(
+            f"#learn-analysis[data-state='ready'][data-deal='{view['deal_number']}']"
+        )
+        if dialog.locator(".learn-moment").count():
+            break
+        page.locator(".learn-close").click()
+        page.locator("#score-close").click()
     assert dialog.get_attribute("dir") == ("rtl" if lang == "ar" else "ltr")
     assert dialog.locator(".learn-cards tbody tr").count() == 32
     words = page.evaluate("() => window.cardaviaLearn.analysis.labels")

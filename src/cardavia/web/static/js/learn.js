@@ -33,6 +33,14 @@ function game() {
   }
 }
 
+/** A card's picture, named for screen readers (its name, else its code). */
+function picture(code, deck, name) {
+  const card = makeCard(code, deck, "span");
+  card.setAttribute("role", "img");
+  card.setAttribute("aria-label", name || code);
+  return card;
+}
+
 function seatName(code) {
   return words[`seat_${code}`] || code;
 }
@@ -193,8 +201,9 @@ function headRow(table, labels) {
   const head = el("thead");
   const row = el("tr");
   for (const label of labels) {
-    const th = el("th", null, label);
-    th.scope = "col";
+    // A column without a heading of its own has an empty cell, not an empty header.
+    const th = el(label ? "th" : "td", null, label);
+    if (label) th.scope = "col";
     row.append(th);
   }
   head.append(row);
@@ -213,10 +222,9 @@ function cardsTable(data, deck) {
     cell(row, card.trick + 1, "num");
     cell(row, seatName(card.seat));
     const face = cell(row, "");
-    const picture = makeCard(card.card, deck, "span");
-    picture.classList.add("learn-card");
-    picture.setAttribute("aria-label", card.name);
-    face.append(picture);
+    const drawn = picture(card.card, deck, card.name);
+    drawn.classList.add("learn-card");
+    face.append(drawn);
     const verdict = cell(row, card.label, "learn-verdict");
     verdict.title = card.text;
     if (card.verdict === "mistake" || card.verdict === "bad_luck" || card.verdict === "unclear") {
@@ -280,18 +288,18 @@ export function positionAt(data, hands, number) {
   return { hands: left, trick };
 }
 
-function drawBoard(board, position, deck) {
+function drawBoard(board, position, deck, names) {
   board.replaceChildren();
   for (const seat of SEATS) {
     const hand = el("div", "learn-hand");
     hand.dataset.seat = seat;
     hand.append(el("span", "learn-seat", seatName(seat)));
-    for (const code of position.hands[seat]) hand.append(makeCard(code, deck, "span"));
+    for (const code of position.hands[seat]) hand.append(picture(code, deck, names[code]));
     board.append(hand);
   }
   const trick = el("div", "learn-trick");
   for (const [seat, code] of position.trick) {
-    const played = makeCard(code, deck, "span");
+    const played = picture(code, deck, names[code]);
     played.dataset.seat = seat;
     trick.append(played);
   }
@@ -302,11 +310,12 @@ function replayMoment(data, moment, board, deck) {
   clearTimeout(state.replayTimer);
   const hands = tableView()?.replay?.hands ?? {};
   const position = positionAt(data, hands, moment.number);
+  const names = Object.fromEntries(data.cards.map((c) => [c.card, c.name]));
   board.hidden = false;
   board.dataset.moment = String(moment.number);
   board.dataset.done = "false";
   board.dataset.step = "0";
-  drawBoard(board, position, deck);
+  drawBoard(board, position, deck, names);
   const line = moment.line;
   let step = 0;
   const advance = () => {
@@ -320,7 +329,7 @@ function replayMoment(data, moment, board, deck) {
     position.trick.push([seat, code]);
     step += 1;
     board.dataset.step = String(step);
-    drawBoard(board, position, deck);
+    drawBoard(board, position, deck, names);
     state.replayTimer = setTimeout(advance, 350);
   };
   state.replayTimer = setTimeout(advance, 350);
@@ -353,7 +362,7 @@ function renderAnalysis(dialog, data) {
     item.append(
       el("span", "learn-seat", seatName(moment.seat)),
       " ",
-      makeCard(moment.played, deck, "span"),
+      picture(moment.played, deck, moment.played_name),
       " ",
       el("strong", null, moment.label),
       " — ",
