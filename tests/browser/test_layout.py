@@ -94,6 +94,7 @@ def test_the_table_fits_and_holds_still(
     width, height = SIZES[size]
     phone = size != "desktop"
     context = browser.new_context(
+        bypass_csp=True,
         viewport={"width": width, "height": height},
         device_scale_factor=2 if phone else 1,
         is_mobile=phone,
