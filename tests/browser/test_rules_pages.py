@@ -163,7 +163,7 @@ def check_legal_cards(visit: Visit) -> None:
                 assert card["stroke"] == HIGHLIGHT and card["opacity"] == 1, key
             else:
                 assert card["stroke"] != HIGHLIGHT and card["opacity"] < 1, key
-    # RULES.md 11, example 1: West leads the ace of spades; North must follow with a spade.
+    # docs/rules.md 11, example 1: West leads the ace of spades; North must follow with a spade.
     assert legal_cards(LEGAL_EXAMPLES[0]) == ["KS", "7S"]
     on = [card["label"] for card in examples["example-1"]["hand"] if card["on"]]
     assert on == [visit.name("KS"), visit.name("7S")]
