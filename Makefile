@@ -23,7 +23,10 @@ test: uv
 	$(UV) run --frozen mypy
 	$(UV) run --frozen lint-imports
 	$(UV) run --frozen python -m doctest README.md
-	$(UV) run --frozen pytest -n 2
+	@# The browser tests apart: Playwright's synchronous API keeps an event loop running in its
+	@# worker for the whole session, where the other tests start loops of their own.
+	$(UV) run --frozen pytest -n 2 --ignore=tests/browser
+	$(UV) run --frozen pytest -n 2 tests/browser
 
 bench: uv
 	@$(UV) sync --frozen --quiet

@@ -338,7 +338,9 @@ class Table:
 @pytest.fixture
 def table(browser: Browser, server: Server) -> Iterator[Table]:
     """A fresh tab (its own storage) on the shared server, the AI's moves drawn at once."""
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, reduced_motion="reduce")
+    context = browser.new_context(
+        bypass_csp=True, viewport={"width": 1280, "height": 860}, reduced_motion="reduce"
+    )
     context.add_init_script(
         "if (!localStorage.getItem('cardavia.settings'))"
         " localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));"

@@ -29,7 +29,7 @@ CACHED = """async () => {
 
 
 def test_installable_and_the_rules_open_offline(browser: Browser, server: Server) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860})
     try:
         page = context.new_page()
         page.goto(f"{server.url}/fr/rules/")

@@ -94,6 +94,7 @@ def test_the_table_fits_and_holds_still(
     width, height = SIZES[size]
     phone = size != "desktop"
     context = browser.new_context(
+        bypass_csp=True,
         viewport={"width": width, "height": height},
         device_scale_factor=2 if phone else 1,
         is_mobile=phone,
@@ -134,7 +135,11 @@ def test_the_table_fits_and_holds_still(
             if not shot:
                 page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-picked.png"))
                 shot = True
-            measure(page, width, f"picked {card}", hands, felt_in_view=size == "landscape")
+            try:
+                measure(page, width, f"picked {card}", hands, felt_in_view=size == "landscape")
+            except AssertionError:
+                page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-failed.png"))
+                raise
             page.click("#controls [data-action=confirm]")
             page.wait_for_function("(c) => !window.cardavia.view.hand.includes(c)", arg=card)
         # The hand never moved: the same place from the first bid to the last card.

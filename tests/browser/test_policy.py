@@ -1,25 +1,21 @@
-"""The pages under the Content-Security-Policy the server is to send (script-src and
-style-src 'self': no inline script, no inline style attribute in the HTML; setting styles
-from a script is allowed): added to every response here, a whole deal played and the rules
-pages opened, and not one violation reported by Chromium."""
+"""The pages under the Content-Security-Policy the server sends (script-src and style-src
+'self': no inline script, no inline style attribute in the HTML; setting styles from a
+script is allowed): a whole deal played and the rules pages opened, and not one violation
+reported by Chromium. (The other browser tests inject their own scripts, axe-core among
+them, and so run with the policy bypassed.)"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Browser, Route
+from playwright.sync_api import Browser
 
 if TYPE_CHECKING:
     from conftest import Server, Table
 
 pytestmark = pytest.mark.browser
 
-POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; worker-src 'self'; manifest-src 'self'; "
-    "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
-)
 
 WATCH = """
 window.violations = [];
@@ -37,16 +33,13 @@ def test_no_violation_of_the_content_security_policy(
     )
     context.add_init_script("localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));")
     context.add_init_script(WATCH)
-
-    def with_policy(route: Route) -> None:
-        response = route.fetch()
-        headers = {**response.headers, "content-security-policy": POLICY}
-        route.fulfill(response=response, headers=headers)
-
-    context.route(f"{server.url}/**", with_policy)
     table = make_table(context, server.url)
     try:
         page = table.open("fr")
+        policy = page.evaluate(
+            "fetch(location.href).then(r => r.headers.get('content-security-policy'))"
+        )
+        assert "script-src 'self';" in policy and "style-src 'self';" in policy
         assert page.evaluate("window.violations") == []
         page.click("#settings-panel summary")
         page.locator("#set-grain").fill("80")

@@ -339,6 +339,7 @@ def test_phone_width(
     """At 360 × 740 with a touch screen nothing spills sideways, the eight cards fit, and a
     tap plays a card at once when confirmation is off."""
     context = browser.new_context(
+        bypass_csp=True,
         viewport={"width": 360, "height": 740},
         device_scale_factor=2,
         is_mobile=True,
@@ -395,7 +396,9 @@ def test_the_page_survives_a_server_restart(
     """Kill the server in the middle of a deal: the page says it is reconnecting; start it
     again and the page reconnects by itself, the deal going on where it was (the game is
     saved after every action)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, reduced_motion="reduce")
+    context = browser.new_context(
+        bypass_csp=True, viewport={"width": 1280, "height": 860}, reduced_motion="reduce"
+    )
     context.add_init_script("localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));")
     table = make_table(context, server.url)
     try:

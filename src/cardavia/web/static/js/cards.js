@@ -1,6 +1,6 @@
 // Card pictures drawn with HTML and inline SVG: French pips (♠ ♥ ♦ ♣) or the four Spanish
 // suits (espadas, copas, oros, bastos), corners readable left to right in every language.
-// Codes are RULES.md 1's: rank 7 8 9 T J Q K A then suit S H D C.
+// Codes are docs/rules.md 1's: rank 7 8 9 T J Q K A then suit S H D C.
 
 export const RANKS = ["7", "8", "9", "T", "J", "Q", "K", "A"];
 export const SUITS = ["S", "H", "D", "C"];
@@ -18,7 +18,7 @@ export function setRankLabels(labels) {
     }
   }
 }
-// RULES.md 1: the Spanish 4 5 6 7 10 11 12 1 are 7 8 9 10 J Q K A.
+// docs/rules.md 1: the Spanish 4 5 6 7 10 11 12 1 are 7 8 9 10 J Q K A.
 const SPANISH_RANK_LABEL = { 7: "4", 8: "5", 9: "6", T: "7", J: "10", Q: "11", K: "12", A: "1" };
 const FRENCH_SYMBOL = { S: "♠\uFE0E", H: "♥\uFE0E", D: "♦\uFE0E", C: "♣\uFE0E" };
 

@@ -7,7 +7,7 @@ import { loadSettings, prefersReducedMotion } from "./settings.js";
 
 const GAME_KEY = "cardavia.game";
 const SEATS = ["N", "E", "S", "W"];
-const NEXT = { N: "E", E: "S", S: "W", W: "N" }; // RULES.md 2: counterclockwise
+const NEXT = { N: "E", E: "S", S: "W", W: "N" }; // docs/rules.md 2: counterclockwise
 const TEAM = { N: "NS", S: "NS", E: "EW", W: "EW" };
 
 const page = {
@@ -1424,7 +1424,7 @@ function wire() {
   const settings = loadSettings();
   if (settings.deck && deckSelect) deckSelect.value = settings.deck;
   rulesSelect?.addEventListener("change", () => {
-    // RULES.md 10: Maghreb tables play with the Spanish-suited deck.
+    // docs/rules.md 10: Maghreb tables play with the Spanish-suited deck.
     const preset = rulesSelect.selectedOptions[0];
     const presetDeck = preset?.dataset.deck || (rulesSelect.value === "maghreb" ? "spanish" : "french");
     if (deckSelect && !loadSettings().deck) deckSelect.value = presetDeck;
