@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from cardavia.ai.problems import load_problems
 from cardavia.belote import DealState, Observation, Seat, find_rules
 from cardavia.belote.game import deal_packets
+from cardavia.teach.catalog import missing_messages
 from cardavia.teach.names import LANGUAGES
 from cardavia.web import learn
 
@@ -82,6 +83,7 @@ def test_a_finished_deal_is_analysed_in_the_players_language(
         assert data["moments"] and all(m["text"] and m["line"] for m in data["moments"])
         assert all(b["action_text"] and b["suggested_text"] for b in data["bids"])
         assert data["labels"]["moments"] != "The moments of the deal"
+        assert not missing_messages(lang)  # every word asked for is in the catalog
         # Kept: the same answer again, without thinking again.
         again = client.get(analysis_url(game, lang))
         assert again.json() == data

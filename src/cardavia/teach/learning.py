@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from cardavia.belote.cards import parse_card
 from cardavia.teach.catalog import CardArg, RulesText, rules_text
-from cardavia.teach.names import seat_name, team_name
+from cardavia.teach.names import card_name, seat_name, team_name
 
 THEMES: Final = ("leads", "trumping", "last_tricks", "defence", "bidding", "play")
 """The training problems' themes, in the page's order."""
@@ -126,6 +127,11 @@ def _number(value: object) -> int:
         return 0
 
 
+def card_title(text: RulesText, code: str) -> str:
+    """A card's name in the text's language and deck ("neuf de cœur")."""
+    return card_name(parse_card(code), text.lang, text.deck)
+
+
 def reason_text(text: RulesText, code: str, args: Mapping[str, object]) -> str:
     """A hint's or a problem's reason in a sentence, with the gain over the next best card
     when there is one."""
@@ -178,7 +184,7 @@ def word_analysis(data: dict[str, Any], text: RulesText) -> dict[str, Any]:
             | {
                 "label": verdict_label(text, verdict),
                 "text": verdict_text(text, verdict, cost),
-                "name": text.format("{card}", card=CardArg(review["card"])),
+                "name": card_title(text, review["card"]),
             }
         )
     moments = [
@@ -186,8 +192,8 @@ def word_analysis(data: dict[str, Any], text: RulesText) -> dict[str, Any]:
         | {
             "label": verdict_label(text, moment["verdict"]),
             "text": text.format(LABELS["better"], card=CardArg(moment["better"])),
-            "better_name": text.format("{card}", card=CardArg(moment["better"])),
-            "played_name": text.format("{card}", card=CardArg(moment["played"])),
+            "better_name": card_title(text, moment["better"]),
+            "played_name": card_title(text, moment["played"]),
         }
         for moment in data["moments"]
     ]
