@@ -16,12 +16,17 @@ run: uv
 
 test: uv
 	@$(UV) sync --frozen --quiet
+	@# axe-core for the browser tests' accessibility checks, pinned by tests/browser/package-lock.json
+	@npm ci --prefix tests/browser --no-audit --no-fund --silent
 	$(UV) run --frozen ruff check src tests bench
 	$(UV) run --frozen ruff format --check src tests bench
 	$(UV) run --frozen mypy
 	$(UV) run --frozen lint-imports
 	$(UV) run --frozen python -m doctest README.md
-	$(UV) run --frozen pytest -n 2
+	@# The browser tests apart: Playwright's synchronous API keeps an event loop running in its
+	@# worker for the whole session, where the other tests start loops of their own.
+	$(UV) run --frozen pytest -n 2 --ignore=tests/browser
+	$(UV) run --frozen pytest -n 2 tests/browser
 
 bench: uv
 	@$(UV) sync --frozen --quiet

@@ -10,8 +10,13 @@ sending it to receiving the ``state`` it made. The computer players' pause is 0 
 actions; the latency excludes it, since the action's state comes before they think). The
 rate limits are turned off (every client comes from 127.0.0.1).
 
-Prints deals/s, action latency p50/p95/p99, errors, and the server's CPU (share of one core)
-and memory (resident, at the end). Run:
+``--busy-clients N --busy-level expert`` adds N more clients at tables of another level,
+measured apart: how much the search levels' thinking slows the club players down.
+``--ai-workers N`` (with ``--redis``) starts N AI worker processes (``cardavia ai-worker``)
+that decide the search levels' moves from the queue.
+
+Prints deals/s, action latency p50/p95/p99, errors, and the server's CPU (share of one core,
+its pool's processes and the AI workers included) and memory (resident, at the end). Run:
 ``uv run python bench/load.py --clients 200 --seconds 30 --level club``.
 """
 
@@ -58,17 +63,42 @@ def free_port() -> int:
         return port
 
 
+def family(pid: int) -> list[int]:
+    """A process and its living descendants (the decision pool's processes), Linux /proc."""
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        found.append(current)
+        for children in Path(f"/proc/{current}/task").glob("*/children"):
+            try:
+                queue += [int(child) for child in children.read_text().split()]
+            except OSError:
+                continue
+    return found
+
+
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    """User + system CPU seconds of a process and its living descendants (Linux /proc)."""
+    total = 0.0
+    for member in family(pid):
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return total
 
 
 def resident_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """Resident memory of a process and its living descendants, MiB."""
+    total = 0.0
+    for member in family(pid):
+        try:
+            lines = Path(f"/proc/{member}/status").read_text().splitlines()
+        except OSError:
+            continue
+        total += sum(int(line.split()[1]) / 1024 for line in lines if line.startswith("VmRSS:"))
+    return total
 
 
 async def post_json(port: int, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -90,7 +120,12 @@ async def post_json(port: int, path: str, body: dict[str, Any]) -> tuple[int, di
 
 
 async def client(
-    number: int, ports: list[int], options: argparse.Namespace, deadline: float, tally: Tally
+    number: int,
+    ports: list[int],
+    options: argparse.Namespace,
+    deadline: float,
+    tally: Tally,
+    level: str,
 ) -> None:
     """One player: create a game, play its deals until the deadline (or the count). With
     several processes, the game is created on one and played through the next."""
@@ -100,7 +135,7 @@ async def client(
     while time.monotonic() < deadline and tally.deals < options.max_deals:
         try:
             status, game = await post_json(
-                port, "/api/games", {"rules": options.rules, "level": options.level}
+                port, "/api/games", {"rules": options.rules, "level": level}
             )
             if status != 201:
                 tally.error(f"create {status}")
@@ -196,6 +231,12 @@ def start_server(port: int, folder: str, options: argparse.Namespace) -> subproc
     raise SystemExit("the server did not start")
 
 
+def start_ai_worker(options: argparse.Namespace) -> subprocess.Popen[bytes]:
+    """An AI worker process on the Redis queue, one decision at a time."""
+    command = [sys.executable, "-m", "cardavia.cli", "ai-worker", "--redis-url", options.redis]
+    return subprocess.Popen([*command, "--jobs", "1"], stderr=subprocess.DEVNULL)
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")
@@ -203,36 +244,51 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def run(ports: list[int], pids: list[int], options: argparse.Namespace) -> None:
-    tally = Tally()
-    start = time.monotonic()
-    deadline = start + options.ramp + options.seconds
-    tasks = [
-        asyncio.create_task(client(number, ports, options, deadline, tally))
-        for number in range(options.clients)
-    ]
-    # Measure after the ramp: every client is playing then.
-    await asyncio.sleep(options.ramp)
-    deals0, cpu0, wall0 = tally.deals, sum(map(cpu_seconds, pids)), time.monotonic()
-    tally.latencies.clear()
-    await asyncio.wait(tasks, timeout=options.seconds + options.stall + 5)
-    for task in tasks:
-        task.cancel()
-    elapsed = time.monotonic() - wall0
-    cpu = sum(map(cpu_seconds, pids)) - cpu0
-    deals = tally.deals - deals0
+def report(level: str, tally: Tally, deals: int, elapsed: float) -> None:
+    """One group of clients' figures."""
     ms = [latency * 1000 for latency in tally.latencies]
-    print(
-        f"{options.clients} clients, {options.level} tables ({options.rules}), AI pause "
-        f"{options.ai_delay} s, {len(ports)} web process(es), {elapsed:.1f} s measured after "
-        f"a {options.ramp:g} s ramp"
-    )
-    print(f"deals: {deals} ({deals / elapsed:.1f} deals/s), actions by South: {len(ms)}")
+    print(f"{level} deals: {deals} ({deals / elapsed:.2f} deals/s), actions by South: {len(ms)}")
     print(
         f"action latency: p50 {percentile(ms, 0.50):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms, "
         f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms, default=float('nan')):.1f} ms"
     )
     print(f"errors: {sum(tally.errors.values())} {tally.errors or ''}".rstrip())
+
+
+async def run(ports: list[int], pids: list[int], options: argparse.Namespace) -> None:
+    tally, busy = Tally(), Tally()
+    start = time.monotonic()
+    deadline = start + options.ramp + options.seconds
+    tasks = [
+        asyncio.create_task(client(number, ports, options, deadline, tally, options.level))
+        for number in range(options.clients)
+    ]
+    tasks += [
+        asyncio.create_task(
+            client(options.clients + n, ports, options, deadline, busy, options.busy_level)
+        )
+        for n in range(options.busy_clients)
+    ]
+    # Measure after the ramp: every client is playing then.
+    await asyncio.sleep(options.ramp)
+    deals0, busy0 = tally.deals, busy.deals
+    cpu0, wall0 = sum(map(cpu_seconds, pids)), time.monotonic()
+    tally.latencies.clear()
+    busy.latencies.clear()
+    await asyncio.wait(tasks, timeout=options.seconds + options.stall + 5)
+    for task in tasks:
+        task.cancel()
+    elapsed = time.monotonic() - wall0
+    cpu = sum(map(cpu_seconds, pids)) - cpu0
+    print(
+        f"{options.clients} clients, {options.level} tables ({options.rules}), AI pause "
+        f"{options.ai_delay} s, {len(ports)} web process(es), {options.ai_workers} AI "
+        f"worker(s), {elapsed:.1f} s measured after a {options.ramp:g} s ramp"
+    )
+    report(options.level, tally, tally.deals - deals0, elapsed)
+    if options.busy_clients:
+        print(f"and {options.busy_clients} clients at {options.busy_level} tables:")
+        report(options.busy_level, busy, busy.deals - busy0, elapsed)
     print(
         f"server: {cpu / elapsed * 100:.0f} % of one core, "
         f"{sum(map(resident_mib, pids)):.0f} MiB resident; load average "
@@ -254,6 +310,9 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="web processes to start")
     parser.add_argument("--redis", help="a Redis URL joining the processes (with --database)")
     parser.add_argument("--server", help="PORT:PID of a server already running (not started)")
+    parser.add_argument("--busy-clients", type=int, default=0, help="more clients, apart")
+    parser.add_argument("--busy-level", default="expert", help="the level of their tables")
+    parser.add_argument("--ai-workers", type=int, default=0, help="AI worker processes")
     options = parser.parse_args()
     if options.server:
         port, pid = (int(part) for part in options.server.split(":"))
@@ -261,9 +320,12 @@ def main() -> None:
         return
     if options.processes > 1 and not (options.redis and options.database):
         parser.error("several processes need --database (PostgreSQL) and --redis")
+    if options.ai_workers and not options.redis:
+        parser.error("AI workers need --redis")
     ports = [free_port() for _ in range(options.processes)]
     with tempfile.TemporaryDirectory() as folder:
         servers = [start_server(port, folder, options) for port in ports]
+        servers += [start_ai_worker(options) for _ in range(options.ai_workers)]
         try:
             asyncio.run(run(ports, [server.pid for server in servers], options))
         finally:

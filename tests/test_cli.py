@@ -186,3 +186,20 @@ def test_a_missing_file_exits_with_1(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(tmp_path / "nothing.txt")])
     assert result.exit_code == 1
     assert "cannot read" in result.output
+
+
+def test_a_card_is_read_as_the_table_prints_it() -> None:
+    """The person may type a card as the hand shows it (``9♦``), in either case, or its code:
+    each is the same card as choosing it by number."""
+    args = ("--rules", "cardavia", "--seed", "3")
+    code, by_number = play(*args, answers=["1", "q"])
+    shown = re.search(r"1:(\S+)", by_number)
+    assert code == 0 and shown is not None
+    label = shown.group(1)
+    rank, suit = label[:-1], label[-1]
+    typed_code = ("T" if rank == "10" else rank) + LABEL_CODES[suit]
+    for typed in (label, label.lower(), typed_code, typed_code.lower()):
+        code, output = play(*args, answers=[typed, "q"])
+        assert code == 0
+        assert "unknown card code" not in output
+        assert output.replace(f"): {typed}\n", "): 1\n", 1) == by_number

@@ -1,4 +1,4 @@
-"""The rules oracle, ``cardavia query``: the worked examples of RULES.md 11 through the
+"""The rules oracle, ``cardavia query``: the worked examples of docs/rules.md 11 through the
 command itself, bad lines answered with errors, and one answer flushed per line."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from cardavia.belote.notation import Record
 from cardavia.belote.play import Strain, values_for
 from cardavia.query import MAX_PLAYOUTS, answer, answer_line
 
-# RULES.md 11: rules, trump, trick so far, player, hand, legal cards.
+# docs/rules.md 11: rules, trump, trick so far, player, hand, legal cards.
 EXAMPLES = [
     ("maison", "H", [["W", "AS"]], "N", "KS 7S JH 9C TD", "KS 7S"),
     ("maison", "D", [["N", "8D"], ["E", "9C"]], "S", "QS 9D 7D TH", "9D"),

@@ -72,7 +72,7 @@ app = typer.Typer(
 )
 
 HUMAN: Final = Seat.S
-"""The seat of the person at the terminal (RULES.md 2: South, at the bottom)."""
+"""The seat of the person at the terminal (docs/rules.md 2: South, at the bottom)."""
 Referee = Callable[[Action], Reason | None]
 """The engine at the table: why it refuses an action, or ``None`` if it takes it."""
 SEAT_NAMES: Final = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
@@ -266,7 +266,7 @@ class Table:
         self.console.print(line)
 
     def comparison(self, state: DealState) -> None:
-        """RULES.md 7: after the first trick, whose announcements count, cards shown."""
+        """docs/rules.md 7: after the first trick, whose announcements count, cards shown."""
         if not any(state.declared):
             return
         winner = state.announcement_winner
@@ -499,8 +499,8 @@ class Game:
         """The card an answer names, or ``None`` (with a word why) if it names none."""
         if answer in ("", "help", "h"):
             self.table.say(
-                "Type a card's code (JH, 10h, 7s) or its number; ? plays the first legal "
-                "card; q stops."
+                "Type a card as it is shown (J♥, 10♦), its code (JH, 10h, 7s) or its number; "
+                "? plays the first legal card; q stops."
             )
             return None
         if answer == "?":
@@ -512,7 +512,7 @@ class Game:
             self.table.say(f"There is no card number {number}: choose 1 to {len(legal)}.")
             return None
         try:
-            return parse_card(answer)
+            return self.words.deck.parse(answer)
         except ValueError as error:
             self.table.say(str(error))
             return None
@@ -642,7 +642,7 @@ def play(
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     if seed is None:
-        # RULES.md 3: an unpredictable shuffle in play.
+        # docs/rules.md 3: an unpredictable shuffle in play.
         deal_rng: random.Random = random.SystemRandom()
         ai_rng: random.Random = random.Random(random.SystemRandom().getrandbits(64))
     else:

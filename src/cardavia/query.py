@@ -5,11 +5,11 @@ Each request is a JSON object with a ``query`` and its arguments; the answer is 
 object. A request that cannot be answered gets ``{"error": "…"}`` and the next one is still
 answered. An ``id`` in a request is copied into its answer, so a client may pipeline.
 
-- ``legal``: which cards of ``hand`` may ``seat`` play to ``trick`` (RULES.md 5)?
+- ``legal``: which cards of ``hand`` may ``seat`` play to ``trick`` (docs/rules.md 5)?
   ``{"legal": [...], "illegal": {"card": "reason", ...}}``, the cards in the hand's order.
 - ``trick``: who wins the ``trick`` (so far) and how many card points is it worth?
   ``{"winner": "E", "points": 41}``; ``"last": true`` adds the 10 of the last trick.
-- ``announcements``: the best set of announcements ``hand`` can declare (RULES.md 7).
+- ``announcements``: the best set of announcements ``hand`` can declare (docs/rules.md 7).
   ``{"announcements": [{"kind", "name", "cards", "points"}, ...], "total": 120}``.
 - ``solve``: with all four ``hands`` known, the ``trick`` on the table (or the ``leader`` of
   an empty one) and the ``tricks_won`` so far (``{"NS": 0, "EW": 0}`` by default), the card
@@ -177,7 +177,7 @@ def read_seat(value: object) -> Seat:
 
 def read_trick(value: object, *, most: int) -> list[tuple[Seat, Card]]:
     """The cards of a trick in play order as ``[seat, card]`` pairs; each seat after the
-    one before it (RULES.md 2: N → E → S → W)."""
+    one before it (docs/rules.md 2: N → E → S → W)."""
     if not isinstance(value, list):
         raise QueryError("'trick' must be a list of [seat, card] pairs")
     if len(value) > most:

@@ -205,7 +205,7 @@ def _finished_deals(rules: Rules, count: int, seed: int) -> list[DealState]:
 @pytest.mark.parametrize("rules_name", sorted(PRESETS))
 def test_outcome_scores_score_as_the_engine(rules_name: str, knobs: dict[str, object]) -> None:
     """The simulation's scoring of a deal from its takers' points, belote and
-    announcements is the engine's (RULES.md 8), and the threshold is where the contract is
+    announcements is the engine's (docs/rules.md 8), and the threshold is where the contract is
     made or failed."""
     rules = _rules(rules_name, knobs)
     checked = 0

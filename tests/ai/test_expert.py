@@ -120,7 +120,7 @@ def test_a_clear_choice_needs_a_margin_beyond_the_noise() -> None:
 
 def test_the_score_margin_has_the_contract_threshold() -> None:
     """For the takers of 80, 82 card points make the contract and 81 points fail it (81
-    against 81 does not beat the defence, RULES.md 8): the margin jumps there, far more than
+    against 81 does not beat the defence, docs/rules.md 8): the margin jumps there, far more than
     by one point."""
     state = after_first_trick("7S")
     observation = state.observation(Seat.N)

@@ -178,7 +178,7 @@ def test_club_beats_beginner(rules_name: str) -> None:
 
 def test_club_raises_to_the_top_bid_with_a_hand_worth_more() -> None:
     """A partner's 150 and a hand whose support makes it worth 170 or more: the club player
-    bids 160, the top numbered bid, rather than passing for want of a 170 (RULES.md 4)."""
+    bids 160, the top numbered bid, rather than passing for want of a 170 (docs/rules.md 4)."""
     rules = find_rules("coinche")
     raised = 0
     for seed in range(200):

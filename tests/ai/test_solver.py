@@ -248,7 +248,7 @@ def test_both_backends_match_brute_force(preset: str, strain: Strain) -> None:
 
 def test_capot_replaces_the_card_points() -> None:
     """N holds A 10 K Q of spades and hearts and leads: N–S take all eight tricks, and score
-    the capot, not the cards and the last trick (RULES.md 8): capot_points under the usual
+    the capot, not the cards and the last trick (docs/rules.md 8): capot_points under the usual
     scale (250 in the coinche preset, FFB); under the plain scale (130 in a deal) the capot
     follows it: 250 - 162 + 130 = 218 (docs/rules-decisions.md)."""
     north = CardSet.parse("AS TS KS QS AH TH KH QH")
@@ -288,7 +288,7 @@ def test_capot_counts_the_tricks_already_taken() -> None:
 def test_all_trump_capot_with_the_trump_scale_follows_the_scale() -> None:
     """In all-trump with the trump scale the cards hold 248: N–S, with every trick so far,
     take the last three with the top spades, and have the capot for the deal, which follows
-    the scale (RULES.md 8): 252 - 162 + 258 = 348, so 348 - (248 - R) from here, 90 more than
+    the scale (docs/rules.md 8): 252 - 162 + 258 = 348, so 348 - (248 - R) from here, 90 more than
     the R + 10 of the cards and the last trick."""
     hands = [CardSet.parse(h) for h in ("JS 9S AS", "7S 8S 7C", "7H 8H 8C", "7D 8D QC")]
     rules = PRESETS["cardavia"].replace(all_trump_points="trump")

@@ -1,4 +1,4 @@
-"""Cards, suits, ranks, seats and CardSet (RULES.md 1 and 2).
+"""Cards, suits, ranks, seats and CardSet (docs/rules.md 1 and 2).
 
 Card numbering: ``suit * 8 + rank``, ranks in sequence order (7 8 9 10 J Q K A), suits in
 code order (S H D C); so 7S is 0, AS is 7, 7H is 8, JH is 12, AC is 31.
@@ -35,7 +35,7 @@ from cardavia.belote.cards import (
 )
 
 # ---------------------------------------------------------------------------------------------
-# Codes (RULES.md 1: rank then suit, ranks 7 8 9 T J Q K A, suits S H D C)
+# Codes (docs/rules.md 1: rank then suit, ranks 7 8 9 T J Q K A, suits S H D C)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -44,13 +44,13 @@ from cardavia.belote.cards import (
     [("7S", 0), ("AS", 7), ("7H", 8), ("JH", 12), ("TD", 19), ("9C", 26), ("AC", 31)],
 )
 def test_parse_and_print_codes(code: str, card: int) -> None:
-    """RULES.md 1: a card is written rank then suit; numbering is suit * 8 + rank."""
+    """docs/rules.md 1: a card is written rank then suit; numbering is suit * 8 + rank."""
     assert parse_card(code) == card
     assert card_code(card) == code
 
 
 def test_every_card_round_trips() -> None:
-    """RULES.md 1: 32 cards, each with its own two-character code."""
+    """docs/rules.md 1: 32 cards, each with its own two-character code."""
     codes = [card_code(card) for card in ALL_CARDS]
     assert len(set(codes)) == 32
     assert all(parse_card(code) == card for card, code in zip(ALL_CARDS, codes, strict=True))
@@ -60,13 +60,13 @@ def test_every_card_round_trips() -> None:
     ("text", "code"), [("jh", "JH"), (" td ", "TD"), ("10D", "TD"), ("10s", "TS")]
 )
 def test_parse_is_lenient_on_case_spaces_and_10(text: str, code: str) -> None:
-    """RULES.md 1: lower case, surrounding spaces and ``10`` for ``T`` are accepted."""
+    """docs/rules.md 1: lower case, surrounding spaces and ``10`` for ``T`` are accepted."""
     assert card_code(parse_card(text)) == code
 
 
 @pytest.mark.parametrize("bad", ["", "J", "JX", "1H", "11H", "JHH", "XH", "H J", "♥J", "10"])
 def test_unknown_card_codes_raise(bad: str) -> None:
-    """RULES.md 1: anything but a rank and a suit is refused, with InvalidCardError."""
+    """docs/rules.md 1: anything but a rank and a suit is refused, with InvalidCardError."""
     with pytest.raises(InvalidCardError) as info:
         parse_card(bad)
     assert isinstance(info.value, ValueError)
@@ -82,7 +82,7 @@ def test_parse_card_rejects_non_strings(bad: object) -> None:
 
 
 def test_suit_rank_helpers() -> None:
-    """RULES.md 1: a card's rank and suit, and back."""
+    """docs/rules.md 1: a card's rank and suit, and back."""
     jh = parse_card("JH")
     assert suit_of(jh) is Suit.HEARTS
     assert rank_of(jh) is Rank.JACK
@@ -99,17 +99,17 @@ def test_suit_rank_helpers() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Seats and teams (RULES.md 2)
+# Seats and teams (docs/rules.md 2)
 # ---------------------------------------------------------------------------------------------
 
 
 def test_turn_order_is_n_e_s_w() -> None:
-    """RULES.md 2: N → E → S → W → N; each player's next is the one on their right."""
+    """docs/rules.md 2: N → E → S → W → N; each player's next is the one on their right."""
     assert [s.next for s in Seat] == [Seat.E, Seat.S, Seat.W, Seat.N]
 
 
 def test_partners_and_teams() -> None:
-    """RULES.md 2: partners N–S and E–W."""
+    """docs/rules.md 2: partners N–S and E–W."""
     assert Seat.N.partner is Seat.S and Seat.E.partner is Seat.W
     assert Seat.S.partner is Seat.N and Seat.W.partner is Seat.E
     assert Seat.N.team is Team.NS and Seat.S.team is Team.NS
@@ -250,7 +250,7 @@ def test_cardset_masks_and_constructors() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The two decks (RULES.md 1: French and Spanish-suited, names only)
+# The two decks (docs/rules.md 1: French and Spanish-suited, names only)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -268,7 +268,7 @@ def test_cardset_masks_and_constructors() -> None:
     ],
 )
 def test_card_names(code: str, french: str, spanish: str) -> None:
-    """RULES.md 1: the Spanish ranks 4 5 6 7 10 11 12 1 are 7 8 9 10 J Q K A, and oros,
+    """docs/rules.md 1: the Spanish ranks 4 5 6 7 10 11 12 1 are 7 8 9 10 J Q K A, and oros,
     copas, espadas, bastos are D, H, S, C."""
     card = parse_card(code)
     assert FRENCH.name(card) == french
@@ -276,7 +276,7 @@ def test_card_names(code: str, french: str, spanish: str) -> None:
 
 
 def test_card_labels_and_sequence_order() -> None:
-    """RULES.md 1: printed labels, and the printed sequence order of each deck."""
+    """docs/rules.md 1: printed labels, and the printed sequence order of each deck."""
     jh, ts = parse_card("JH"), parse_card("TS")
     assert FRENCH.label(jh) == "J♥"
     assert FRENCH.label(ts) == "10♠"

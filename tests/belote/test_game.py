@@ -1,4 +1,4 @@
-"""The deal as a state machine (RULES.md 2-8): dealing, bidding, the eight tricks, belote,
+"""The deal as a state machine (docs/rules.md 2-8): dealing, bidding, the eight tricks, belote,
 announcements, what each seat may see, immutability and bad input.
 
 Card numbering: ``suit * 8 + rank`` (7S = 0 … AS = 7, 7H = 8 … AC = 31), so the deck
@@ -80,7 +80,7 @@ def refused(
 
 
 def packet_hands(deck: Sequence[int], dealer: Seat, packets: Sequence[int]) -> list[CardSet]:
-    """The hands of RULES.md 3: each packet size dealt to the four players in turn from the
+    """The hands of docs/rules.md 3: each packet size dealt to the four players in turn from the
     dealer's next."""
     hands: list[list[int]] = [[], [], [], []]
     index = 0
@@ -92,12 +92,12 @@ def packet_hands(deck: Sequence[int], dealer: Seat, packets: Sequence[int]) -> l
 
 
 # ---------------------------------------------------------------------------------------------
-# Dealing (RULES.md 3)
+# Dealing (docs/rules.md 3)
 # ---------------------------------------------------------------------------------------------
 
 
 def test_classic_first_distribution_3_2() -> None:
-    """RULES.md 3: 3 then 2 to each player from the dealer's next (West deals: N, E, S, W),
+    """docs/rules.md 3: 3 then 2 to each player from the dealer's next (West deals: N, E, S, W),
     then the 21st card is turned face up."""
     state = DealState.from_deck(MAISON, dealer=W, deck=ORDERED)
     assert state.hand(N) == CardSet([0, 1, 2, 12, 13])
@@ -110,7 +110,7 @@ def test_classic_first_distribution_3_2() -> None:
 
 
 def test_classic_first_distribution_2_3() -> None:
-    """RULES.md 3, knob first_packets 2-3."""
+    """docs/rules.md 3, knob first_packets 2-3."""
     state = DealState.from_deck(MAISON.replace(first_packets="2-3"), dealer=W, deck=ORDERED)
     assert state.hand(N) == CardSet([0, 1, 8, 9, 10])
     assert state.hand(E) == CardSet([2, 3, 11, 12, 13])
@@ -122,7 +122,7 @@ def test_classic_first_distribution_2_3() -> None:
 @pytest.mark.parametrize("dealer", list(Seat))
 @pytest.mark.parametrize("first", ["3-2", "2-3"])
 def test_classic_distribution_from_the_dealers_next(dealer: Seat, first: str) -> None:
-    """RULES.md 3: whoever deals, the packets start with the dealer's next, who also bids
+    """docs/rules.md 3: whoever deals, the packets start with the dealer's next, who also bids
     first."""
     deck = list(range(31, -1, -1))
     state = DealState.from_deck(MAISON.replace(first_packets=first), dealer=dealer, deck=deck)
@@ -133,7 +133,7 @@ def test_classic_distribution_from_the_dealers_next(dealer: Seat, first: str) ->
 
 
 def test_second_distribution() -> None:
-    """RULES.md 3: the taker gets the turned card and 2 more, every other player 3, from the
+    """docs/rules.md 3: the taker gets the turned card and 2 more, every other player 3, from the
     dealer's next: 8 each. West deals, South takes the turned JD: N 21-23, E 24-26,
     S the JD + 27-28, W 29-31."""
     state = act(DealState.from_deck(MAISON, dealer=W, deck=ORDERED), "N pass", "E pass")
@@ -151,7 +151,7 @@ def test_second_distribution() -> None:
 
 
 def test_second_distribution_when_the_dealers_next_takes() -> None:
-    """RULES.md 3: North (the dealer's next) takes in round 2: the JD + 21-22, then E 23-25,
+    """docs/rules.md 3: North (the dealer's next) takes in round 2: the JD + 21-22, then E 23-25,
     S 26-28, W 29-31."""
     state = DealState.from_deck(MAISON, dealer=W, deck=ORDERED)
     first = [state.hand(s) for s in Seat]
@@ -166,7 +166,7 @@ def test_second_distribution_when_the_dealers_next_takes() -> None:
 @pytest.mark.parametrize("packets", ["3-2-3", "3-3-2", "2-3-3", "4-4"])
 @pytest.mark.parametrize("dealer", [W, S])
 def test_auction_distribution(packets: str, dealer: Seat) -> None:
-    """RULES.md 3: coinche tables deal all 8 cards before the auction, in packets 3-2-3
+    """docs/rules.md 3: coinche tables deal all 8 cards before the auction, in packets 3-2-3
     (knob auction_packets: 3-3-2, 2-3-3, 4-4), from the dealer's next; nothing is turned."""
     rules = COINCHE.replace(auction_packets=packets)
     state = DealState.from_deck(rules, dealer=dealer, deck=ORDERED)
@@ -178,14 +178,14 @@ def test_auction_distribution(packets: str, dealer: Seat) -> None:
 
 
 def test_auction_distribution_3_2_3_spelt_out() -> None:
-    """RULES.md 3: 3-2-3 from North when West deals."""
+    """docs/rules.md 3: 3-2-3 from North when West deals."""
     state = DealState.from_deck(COINCHE, dealer=W, deck=ORDERED)
     assert state.hand(N) == CardSet([0, 1, 2, 12, 13, 20, 21, 22])
     assert state.hand(W) == CardSet([9, 10, 11, 18, 19, 29, 30, 31])
 
 
 def test_shuffled_deal_is_reproducible_with_a_seeded_rng() -> None:
-    """RULES.md 3: a seeded RNG in tests and replays: the same seed, the same deal; the deck
+    """docs/rules.md 3: a seeded RNG in tests and replays: the same seed, the same deal; the deck
     holds the 32 cards once and is kept."""
     one = DealState.deal(MAISON, dealer=W, rng=random.Random(42))
     two = DealState.deal(MAISON, dealer=W, rng=random.Random(42))
@@ -203,7 +203,7 @@ def test_from_deck_refuses_a_bad_deck(deck: list[int]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Classic bidding (RULES.md 4, seed 004)
+# Classic bidding (docs/rules.md 4, seed 004)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -218,7 +218,7 @@ def classic_round2() -> DealState:
 
 
 def test_round_1_only_the_turned_suit() -> None:
-    """RULES.md 4.1: round 1, in turn from the dealer's next: take the turned suit or pass."""
+    """docs/rules.md 4.1: round 1, in turn from the dealer's next: take the turned suit or pass."""
     state = classic()
     assert state.legal_actions == (Pass(N), Take(N, Strain.DIAMONDS))
     reason = refused(classic, Take(N, Strain.HEARTS), "must_take_turned_suit", {"suit": "D"})
@@ -229,7 +229,7 @@ def test_round_1_only_the_turned_suit() -> None:
 
 
 def test_round_2_the_other_suits() -> None:
-    """RULES.md 4.2: after four passes, round 2: any other suit, or pass."""
+    """docs/rules.md 4.2: after four passes, round 2: any other suit, or pass."""
     state = classic_round2()
     assert state.phase == Phase.BIDDING and state.to_move == N
     assert state.legal_actions == (
@@ -247,7 +247,7 @@ def test_round_2_the_other_suits() -> None:
 
 
 def test_round_2_contracts_knob() -> None:
-    """RULES.md 4.2, knob round2_contracts: round 2 may also name no-trump or all-trump."""
+    """docs/rules.md 4.2, knob round2_contracts: round 2 may also name no-trump or all-trump."""
     rules = MAISON.replace(round2_contracts=True)
     state = act(
         DealState.from_deck(rules, dealer=W, deck=ORDERED), "N pass", "E pass", "S pass", "W pass"
@@ -264,7 +264,7 @@ def test_round_2_contracts_knob() -> None:
 
 
 def test_first_taker_ends_the_bidding() -> None:
-    """RULES.md 4.3: the first taker ends the bidding; the dealer's next leads."""
+    """docs/rules.md 4.3: the first taker ends the bidding; the dealer's next leads."""
     state = act(classic(), "N pass", "E take D")
     assert state.phase == Phase.PLAYING
     assert state.contract == Contract(E, Strain.DIAMONDS)
@@ -279,7 +279,7 @@ def test_first_taker_ends_the_bidding() -> None:
 
 
 def test_all_pass_twice_cancels_the_deal() -> None:
-    """RULES.md 4.3: all pass twice: the deal is cancelled."""
+    """docs/rules.md 4.3: all pass twice: the deal is cancelled."""
     state = act(classic_round2(), "N pass", "E pass", "S pass")
     assert state.phase == Phase.BIDDING
     state = act(state, "W pass")
@@ -296,13 +296,13 @@ def test_all_pass_twice_cancels_the_deal() -> None:
 
 
 def test_classic_bidding_refuses_auction_actions() -> None:
-    """RULES.md 4: classic tables take or pass; no bids, no coinche."""
+    """docs/rules.md 4: classic tables take or pass; no bids, no coinche."""
     refused(classic, Bid(N, 80, Strain.DIAMONDS), "wrong_phase", {"phase": "classic bidding"})
     refused(classic, Coinche(N), "wrong_phase", {"phase": "classic bidding"})
 
 
 # ---------------------------------------------------------------------------------------------
-# The coinche auction (RULES.md 4, docs/rules-decisions.md "The auction, move by move")
+# The coinche auction (docs/rules.md 4, docs/rules-decisions.md "The auction, move by move")
 # ---------------------------------------------------------------------------------------------
 
 
@@ -312,7 +312,7 @@ def auction(*texts: str, rules: Rules = COINCHE) -> DealState:
 
 
 def test_auction_opening_actions() -> None:
-    """RULES.md 4: pass, or a bid 80 … 160 or capot in a suit; nothing to coinche yet."""
+    """docs/rules.md 4: pass, or a bid 80 … 160 or capot in a suit; nothing to coinche yet."""
     state = auction()
     assert state.to_move == N
     bids = [a for a in state.legal_actions if isinstance(a, Bid)]
@@ -327,7 +327,7 @@ def test_auction_opening_actions() -> None:
 
 
 def test_auction_bids_must_rise() -> None:
-    """RULES.md 4: a bid higher than the current bid; equal is not higher."""
+    """docs/rules.md 4: a bid higher than the current bid; equal is not higher."""
     state = auction("N bid 90 H")
     assert min(a.value for a in state.legal_actions if isinstance(a, Bid)) == 100
     reason = refused(
@@ -352,12 +352,12 @@ def test_auction_bids_must_rise() -> None:
     ],
 )
 def test_auction_bids_not_in_the_rules(bid: Bid, args: dict[str, str]) -> None:
-    """RULES.md 4: values 80, 90 … 160, capot; suits only unless auction_contracts."""
+    """docs/rules.md 4: values 80, 90 … 160, capot; suits only unless auction_contracts."""
     refused(auction, bid, "bid_not_allowed", args)
 
 
 def test_auction_knobs_top_bids_and_contracts() -> None:
-    """RULES.md 4: top_bids generale adds 170, 180 and générale; auction_contracts adds
+    """docs/rules.md 4: top_bids generale adds 170, 180 and générale; auction_contracts adds
     no-trump and all-trump."""
     rules = COINCHE.replace(top_bids="generale", auction_contracts=True)
     state = auction(rules=rules)
@@ -369,7 +369,7 @@ def test_auction_knobs_top_bids_and_contracts() -> None:
 
 
 def test_three_passes_after_a_bid_end_the_auction() -> None:
-    """RULES.md 4: three passes in a row after a bid end the auction; the dealer's next
+    """docs/rules.md 4: three passes in a row after a bid end the auction; the dealer's next
     leads."""
     state = auction("N pass", "E bid 80 H", "S pass", "W pass")
     assert state.phase == Phase.BIDDING
@@ -381,7 +381,7 @@ def test_three_passes_after_a_bid_end_the_auction() -> None:
 
 
 def test_four_passes_cancel_the_deal() -> None:
-    """RULES.md 4: four passes and no bid: the deal is cancelled."""
+    """docs/rules.md 4: four passes and no bid: the deal is cancelled."""
     state = auction("N pass", "E pass", "S pass")
     assert state.phase == Phase.BIDDING
     state = act(state, "W pass")
@@ -389,7 +389,7 @@ def test_four_passes_cancel_the_deal() -> None:
 
 
 def test_passes_before_a_bid_do_not_end_it() -> None:
-    """RULES.md 4: three passes then a bid: the auction goes on until three passes follow."""
+    """docs/rules.md 4: three passes then a bid: the auction goes on until three passes follow."""
     state = auction("N pass", "E pass", "S pass", "W bid 80 C", "N pass", "E pass")
     assert state.phase == Phase.BIDDING
     state = act(state, "S pass")
@@ -397,7 +397,7 @@ def test_passes_before_a_bid_do_not_end_it() -> None:
 
 
 def test_coinche_by_an_opponent_in_turn() -> None:
-    """RULES.md 4: an opponent of the current bidder may coinche, in turn; three passes then
+    """docs/rules.md 4: an opponent of the current bidder may coinche, in turn; three passes then
     end the auction, coinched (×2)."""
     state = auction("N bid 80 H")
     assert Coinche(E) in state.legal_actions
@@ -409,7 +409,7 @@ def test_coinche_by_an_opponent_in_turn() -> None:
 
 
 def test_coinche_by_the_wrong_team_or_out_of_turn() -> None:
-    """RULES.md 4: the bidder's partner may not coinche; nor may an opponent out of turn."""
+    """docs/rules.md 4: the bidder's partner may not coinche; nor may an opponent out of turn."""
 
     def after_e_pass() -> DealState:
         return auction("N bid 80 H", "E pass")
@@ -427,7 +427,7 @@ def test_coinche_once_per_bid() -> None:
 
 
 def test_surcoinche_by_the_bidding_team_ends_the_auction() -> None:
-    """RULES.md 4: after a coinche the bidder's team may surcoinche in turn, which ends the
+    """docs/rules.md 4: after a coinche the bidder's team may surcoinche in turn, which ends the
     auction (×4)."""
     state = auction("N bid 80 H", "E coinche")
     assert Surcoinche(S) in state.legal_actions
@@ -439,7 +439,7 @@ def test_surcoinche_by_the_bidding_team_ends_the_auction() -> None:
 
 
 def test_surcoinche_by_the_other_team_or_without_coinche() -> None:
-    """RULES.md 4: only the bidding team surcoinches, and only after a coinche."""
+    """docs/rules.md 4: only the bidding team surcoinches, and only after a coinche."""
     refused(
         lambda: auction("N bid 80 H", "E coinche", "S pass"), Surcoinche(W), "cannot_surcoinche", {}
     )
@@ -450,7 +450,7 @@ def test_surcoinche_by_the_other_team_or_without_coinche() -> None:
 
 
 def test_a_coinche_freezes_the_contract() -> None:
-    """RULES.md 4 (FFB contrée: "le fait de coincher fige le contrat"): after a coinche
+    """docs/rules.md 4 (FFB contrée: "le fait de coincher fige le contrat"): after a coinche
     nobody outbids; the bidder's team may surcoinche or pass."""
     state = auction("N bid 80 H", "E coinche")
     assert not any(isinstance(action, Bid) for action in state.legal_actions)
@@ -462,7 +462,7 @@ def test_a_coinche_freezes_the_contract() -> None:
 
 
 def test_outbidding_cancels_a_coinche() -> None:
-    """RULES.md 4, outbid_after_coinche (house tables): any player may still outbid, which
+    """docs/rules.md 4, outbid_after_coinche (house tables): any player may still outbid, which
     cancels the coinche."""
     rules = COINCHE.replace(outbid_after_coinche=True)
     state = auction(
@@ -475,7 +475,7 @@ def test_outbidding_cancels_a_coinche() -> None:
 
 
 def test_coinche_any_time() -> None:
-    """RULES.md 4, knob coinche_any_time: an opponent may coinche out of turn."""
+    """docs/rules.md 4, knob coinche_any_time: an opponent may coinche out of turn."""
     rules = COINCHE.replace(coinche_any_time=True)
     state = auction("N bid 80 H", "E pass", rules=rules)
     assert state.to_move == S
@@ -487,7 +487,7 @@ def test_coinche_any_time() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The eight tricks (RULES.md 2 and 5.5)
+# The eight tricks (docs/rules.md 2 and 5.5)
 # ---------------------------------------------------------------------------------------------
 
 # North takes ♥ (the JH turned); the tricks split 81 / 81 (see test_scoring.py).
@@ -510,7 +510,7 @@ def rotate(hands: Mapping[Seat, str], by: int) -> dict[Seat, str]:
 
 
 def classic_deck(hands: Mapping[Seat, str], *, dealer: Seat, taker: Seat, turned: str) -> list[int]:
-    """The deck that deals ``hands`` at a classic 3-2 table (RULES.md 3)."""
+    """The deck that deals ``hands`` at a classic 3-2 table (docs/rules.md 3)."""
     held = {s: [parse_card(c) for c in hands[s].split() if c != turned] for s in Seat}
     order = [Seat((dealer + i) % 4) for i in range(1, 5)]
     deck: list[int] = []
@@ -535,7 +535,7 @@ def play_tricks(state: DealState, tricks: Sequence[str]) -> Iterator[DealState]:
 
 @pytest.mark.parametrize("turn", [0, 1, 2, 3])
 def test_eight_tricks_and_who_leads(turn: int) -> None:
-    """RULES.md 2 and 5.5: the dealer's next leads the first trick, the winner of each trick
+    """docs/rules.md 2 and 5.5: the dealer's next leads the first trick, the winner of each trick
     leads the next; after eight tricks the deal is over and scored. The same deal is played
     turned round the table, the dealer moving with it."""
     dealer = Seat((W + turn) % 4)
@@ -563,7 +563,7 @@ def test_eight_tricks_and_who_leads(turn: int) -> None:
 
 
 def test_completed_trick_plays() -> None:
-    """A finished trick knows who played which card, in turn from its leader (RULES.md 2)."""
+    """A finished trick knows who played which card, in turn from its leader (docs/rules.md 2)."""
     played = tuple(parse_card(code) for code in ["AC", "7C", "TC", "8C"])
     trick = CompletedTrick(E, played, E, 11 + 0 + 10 + 0)  # type: ignore[arg-type]
     assert trick.plays == ((E, played[0]), (S, played[1]), (W, played[2]), (N, played[3]))
@@ -571,7 +571,7 @@ def test_completed_trick_plays() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Belote–rebelote (RULES.md 6)
+# Belote–rebelote (docs/rules.md 6)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -591,7 +591,7 @@ def finish(state: DealState, first: Play) -> DealState:
 
 
 def test_belote_automatic() -> None:
-    """RULES.md 6, automatic (seed 004): the first of the two announces Belote, the second
+    """docs/rules.md 6, automatic (seed 004): the first of the two announces Belote, the second
     Rebelote, and the team gets 20."""
     state = belote_ending(CARDAVIA)
     assert Play(N, parse_card("QH"), belote=True) not in state.legal_actions
@@ -613,7 +613,7 @@ def test_belote_automatic() -> None:
 
 
 def test_belote_declared() -> None:
-    """RULES.md 6, declared (seed 002): the player says "belote" with the first card and
+    """docs/rules.md 6, declared (seed 002): the player says "belote" with the first card and
     "rebelote" follows by itself; without "belote" it is worth 0."""
     state = belote_ending(MAISON)
     assert Play(N, parse_card("QH"), belote=True) in state.legal_actions
@@ -631,7 +631,7 @@ def test_belote_declared() -> None:
 
 
 def test_belote_said_with_a_wrong_card() -> None:
-    """RULES.md 6: "belote" goes with the first of the trump K and Q held together."""
+    """docs/rules.md 6: "belote" goes with the first of the trump K and Q held together."""
     hands = [cards("KH QH 7D"), cards("7S 8S 9C"), cards("9S TS TC"), cards("JS QS JC")]
 
     def position() -> DealState:
@@ -653,7 +653,7 @@ def test_belote_said_with_a_wrong_card() -> None:
 
 
 def test_no_belote_in_no_trump_and_knob_in_all_trump() -> None:
-    """RULES.md 6: none in no-trump; in all-trump only with belote_in_all_trump."""
+    """docs/rules.md 6: none in no-trump; in all-trump only with belote_in_all_trump."""
     for strain, knob, points in (
         (Strain.NO_TRUMP, False, 0),
         (Strain.NO_TRUMP, True, 0),
@@ -667,7 +667,7 @@ def test_no_belote_in_no_trump_and_knob_in_all_trump() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Announcements (RULES.md 7)
+# Announcements (docs/rules.md 7)
 # ---------------------------------------------------------------------------------------------
 
 # North: carré of kings + tierce TH JH QH (120); East: cinquante 7D-TD (50);
@@ -708,7 +708,7 @@ def names(items: Sequence[Announcement]) -> list[tuple[str, int, str]]:
 
 
 def test_best_set_proposed() -> None:
-    """RULES.md 7: when several combinations are possible the engine proposes the one worth
+    """docs/rules.md 7: when several combinations are possible the engine proposes the one worth
     most: North's carré of kings (100) and the tierce TH JH QH (20) beat the cinquante
     TH-KH (50)."""
     state = announce_start()
@@ -725,7 +725,7 @@ def test_best_set_proposed() -> None:
 
 
 def test_announcements_heard_then_compared_after_the_first_trick() -> None:
-    """RULES.md 7: at first only kind and value are said; the comparison comes after the
+    """docs/rules.md 7: at first only kind and value are said; the comparison comes after the
     first trick, and only the winning team's announcements are shown (its partner's too)."""
     state = announce_three()
     heard = [(d.seat, d.name, d.points) for d in state.observation(W).declarations]
@@ -745,7 +745,7 @@ def test_announcements_heard_then_compared_after_the_first_trick() -> None:
 
 
 def test_announce_only_in_the_first_trick() -> None:
-    """RULES.md 7: after the first trick it is too late; one without any announcement cannot
+    """docs/rules.md 7: after the first trick it is too late; one without any announcement cannot
     announce; rules without announcements refuse the flag."""
     reason = refused(
         announce_trick_one, Play(E, parse_card("AH"), announce=True), "announce_too_late", {}
@@ -765,7 +765,7 @@ def test_announce_only_in_the_first_trick() -> None:
 
 
 def test_announcements_scored_at_the_end() -> None:
-    """RULES.md 8: the winners of the comparison score all their announcements:
+    """docs/rules.md 8: the winners of the comparison score all their announcements:
     N 100 + 20 and S 20 = 140; EW's cinquante counts for nothing."""
     state = announce_trick_one()
     while not state.is_over:
@@ -776,7 +776,7 @@ def test_announcements_scored_at_the_end() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Observation: one seat's view (RULES.md 7; observation.py)
+# Observation: one seat's view (docs/rules.md 7; observation.py)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -873,7 +873,7 @@ def test_observation_of_a_position() -> None:
 
 
 def test_observation_during_classic_bidding() -> None:
-    """RULES.md 3: the turned card is public; the other hands are not."""
+    """docs/rules.md 3: the turned card is public; the other hands are not."""
     deck = list(ORDERED)
     other = deck[:]
     other[3], other[9] = other[9], other[3]  # swap a card between East and West
@@ -908,7 +908,7 @@ def test_observation_played_and_unseen() -> None:
 
 
 def test_card_choice_is_the_same_from_the_state_and_from_the_observation() -> None:
-    """One answer to "which cards, and why not the others" (RULES.md 5): the state's and the
+    """One answer to "which cards, and why not the others" (docs/rules.md 5): the state's and the
     observation of the seat to move agree on every position of random deals, and refusing a
     card gives the reason the state's check gives."""
     rng = random.Random(8)
@@ -985,7 +985,7 @@ def test_values_are_frozen() -> None:
 
 @pytest.mark.parametrize("bad", ["1H", "ZZ", "", "JHH", "10"])
 def test_unknown_card_codes(bad: str) -> None:
-    """RULES.md 1: an unknown code raises InvalidCardError (a ValueError)."""
+    """docs/rules.md 1: an unknown code raises InvalidCardError (a ValueError)."""
     with pytest.raises(InvalidCardError):
         parse_card(bad)
 
@@ -1053,7 +1053,7 @@ def test_card_not_in_hand() -> None:
     ],
 )
 def test_out_of_turn(make: Callable[[], DealState], action: Action, args: dict[str, str]) -> None:
-    """RULES.md 2: each acts in turn."""
+    """docs/rules.md 2: each acts in turn."""
     refused(make, action, "not_your_turn", args)
 
 
@@ -1068,13 +1068,13 @@ def test_out_of_turn(make: Callable[[], DealState], action: Action, args: dict[s
     ],
 )
 def test_wrong_phase(make: Callable[[], DealState], action: Action, phase: str) -> None:
-    """RULES.md 4-5: bids in the bidding, cards in the play."""
+    """docs/rules.md 4-5: bids in the bidding, cards in the play."""
     reason = refused(make, action, "wrong_phase", {"phase": phase})
     assert reason.message == f"that cannot be done now: the deal is {phase}"
 
 
 def test_nothing_once_the_deal_is_over() -> None:
-    """RULES.md 8: a scored deal takes no more actions."""
+    """docs/rules.md 8: a scored deal takes no more actions."""
 
     def over() -> DealState:
         return finish(belote_ending(CARDAVIA), Play(N, parse_card("QH")))
@@ -1091,7 +1091,7 @@ def test_not_an_action(bad: object) -> None:
 
 
 def test_refusals_in_the_play_keep_the_state() -> None:
-    """RULES.md 5: a card the rules refuse raises with its reason and changes nothing."""
+    """docs/rules.md 5: a card the rules refuse raises with its reason and changes nothing."""
 
     def after_lead() -> DealState:
         return announce_start().apply(Play(N, parse_card("KS")))
@@ -1101,7 +1101,7 @@ def test_refusals_in_the_play_keep_the_state() -> None:
 
 
 def test_bids_too_low_and_coinche_by_the_wrong_team_keep_the_state() -> None:
-    """RULES.md 4: the auction's refusals change nothing either."""
+    """docs/rules.md 4: the auction's refusals change nothing either."""
     refused(
         lambda: auction("N bid 100 S"), Bid(E, 90, Strain.HEARTS), "bid_too_low", {"value": "100"}
     )

@@ -1,5 +1,5 @@
-"""A match: a single deal, or deals until a team reaches the target (RULES.md 9), with the
-litige reserve of RULES.md 8 carried over.
+"""A match: a single deal, or deals until a team reaches the target (docs/rules.md 9), with the
+litige reserve of docs/rules.md 8 carried over.
 
 The deals are dealt from chosen decks so that their outcome is known; each layout can be
 turned round the table so that it fits the dealer of the moment.
@@ -63,7 +63,7 @@ SPLIT_TRICKS = [
 
 
 def deck_for(hands: Mapping[Seat, str], *, dealer: Seat, taker: Seat, turned: str) -> list[int]:
-    """The deck that deals ``hands`` at a classic 3-2 table (RULES.md 3): 3 then 2 from the
+    """The deck that deals ``hands`` at a classic 3-2 table (docs/rules.md 3): 3 then 2 from the
     dealer's next, the turned card, then the taker 2 and the others 3. The layouts are
     written with West dealing; the dealer's place turns them round the table."""
     turn = (dealer - W) % 4
@@ -95,7 +95,7 @@ def play_deal(match: Match, taker: Seat, tricks: Sequence[str]) -> Match:
 
 
 def cancel_deal(match: Match) -> Match:
-    """Everybody passes twice (RULES.md 4)."""
+    """Everybody passes twice (docs/rules.md 4)."""
     for _ in range(8):
         match = match.apply(Pass(match.deal.to_move))  # type: ignore[arg-type]
     assert match.deal.phase == Phase.CANCELLED
@@ -117,12 +117,12 @@ def split_deck(dealer: Seat, taker_of_61: bool = True) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 9: the deal passes to the right
+# docs/rules.md 9: the deal passes to the right
 # ---------------------------------------------------------------------------------------------
 
 
 def test_dealer_rotation() -> None:
-    """RULES.md 2 and 9: the next deal is dealt by the dealer's next, also after a cancelled
+    """docs/rules.md 2 and 9: the next deal is dealt by the dealer's next, also after a cancelled
     deal (docs/rules-decisions.md); the dealer's next bids first."""
     match = Match.start(MAISON, dealer=W, rng=random.Random(5))
     dealers = [match.deal.dealer]
@@ -153,12 +153,12 @@ def test_apply_checks_the_action() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 8-9: scores add up; the litige reserve goes to the next deal's winner
+# docs/rules.md 8-9: scores add up; the litige reserve goes to the next deal's winner
 # ---------------------------------------------------------------------------------------------
 
 
 def test_scores_add_up_and_the_reserve_goes_to_the_defenders() -> None:
-    """RULES.md 8: deal 1 is a litige (81 = 81): EW score 81, NS's 81 wait in reserve.
+    """docs/rules.md 8: deal 1 is a litige (81 = 81): EW score 81, NS's 81 wait in reserve.
     Deal 2: East takes and fails (61 < 101): NS score 162 and win the reserve:
     NS 0 + 162 + 81 = 243, EW 81 + 0 = 81."""
     match = Match.from_deck(MAISON, dealer=W, deck=tie_deck(W))
@@ -178,7 +178,7 @@ def test_scores_add_up_and_the_reserve_goes_to_the_defenders() -> None:
 
 
 def test_the_reserve_goes_to_the_takers_who_make_it() -> None:
-    """RULES.md 8: after a litige the next contract is made by South (101 > 61): NS score
+    """docs/rules.md 8: after a litige the next contract is made by South (101 > 61): NS score
     101 + the reserve 81 = 182, EW 81 + 61 = 142."""
     match = play_deal(Match.from_deck(MAISON, dealer=W, deck=tie_deck(W)), N, TIE_TRICKS)
     match = match.next_deal_from_deck(split_deck(N, taker_of_61=False))
@@ -208,12 +208,12 @@ def test_litiges_add_up_and_wait_through_a_cancelled_deal() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 9: the target
+# docs/rules.md 9: the target
 # ---------------------------------------------------------------------------------------------
 
 
 def test_reaching_the_target_wins() -> None:
-    """RULES.md 9: the match goes on below the target (NS 900 + 61 = 961, EW 101), and ends
+    """docs/rules.md 9: the match goes on below the target (NS 900 + 61 = 961, EW 101), and ends
     when a team reaches it after a deal (NS 920 + 81 = 1001 ≥ 1000)."""
     start = Match.from_deck(MAISON, dealer=W, deck=split_deck(W, taker_of_61=False))
     match = play_deal(Match(MAISON, start.deal, scores=(900, 0)), E, SPLIT_TRICKS)
@@ -231,7 +231,7 @@ def test_reaching_the_target_wins() -> None:
 
 
 def test_both_over_the_target_the_higher_total_wins() -> None:
-    """RULES.md 9: both teams at or past the target: the higher total wins. NS 1000 + 0,
+    """docs/rules.md 9: both teams at or past the target: the higher total wins. NS 1000 + 0,
     EW 900 + 162 = 1062 (North took and failed)."""
     start = Match.from_deck(MAISON, dealer=W, deck=split_deck(W))
     match = play_deal(Match(MAISON, start.deal, scores=(1000, 900)), N, SPLIT_TRICKS)
@@ -240,7 +240,7 @@ def test_both_over_the_target_the_higher_total_wins() -> None:
 
 
 def test_a_tie_at_the_target_plays_another_deal() -> None:
-    """RULES.md 9: equal totals at or above the target play one more deal: 919 + 81 = 1000
+    """docs/rules.md 9: equal totals at or above the target play one more deal: 919 + 81 = 1000
     each (tie made), then North deals, East takes and fails: NS 1000 + 162 win."""
     rules = MAISON.replace(tie="made")
     start = Match.from_deck(rules, dealer=W, deck=tie_deck(W))
@@ -253,12 +253,12 @@ def test_a_tie_at_the_target_plays_another_deal() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 9: the single-deal table
+# docs/rules.md 9: the single-deal table
 # ---------------------------------------------------------------------------------------------
 
 
 def test_single_deal_ends_after_one_scored_deal() -> None:
-    """RULES.md 9 and 8 (Cardavia table): one deal; North takes and fails (61 < 101): the
+    """docs/rules.md 9 and 8 (Cardavia table): one deal; North takes and fails (61 < 101): the
     defenders take 162, EW win the match."""
     match = Match.from_deck(CARDAVIA, dealer=W, deck=split_deck(W))
     assert not match.is_over
@@ -270,7 +270,7 @@ def test_single_deal_ends_after_one_scored_deal() -> None:
 
 
 def test_single_deal_cancelled_offers_a_new_deal() -> None:
-    """RULES.md 3: at the single-deal table a cancelled deal is not the end: a new deal is
+    """docs/rules.md 3: at the single-deal table a cancelled deal is not the end: a new deal is
     offered, dealt by the next dealer."""
     match = cancel_deal(Match.from_deck(CARDAVIA, dealer=W, deck=tie_deck(W)))
     assert not match.is_over
@@ -283,7 +283,7 @@ def test_single_deal_cancelled_offers_a_new_deal() -> None:
 
 
 def test_a_whole_match_to_the_target_is_consistent() -> None:
-    """RULES.md 9: a seeded match played to the end: the totals are the sums of the deals'
+    """docs/rules.md 9: a seeded match played to the end: the totals are the sums of the deals'
     scores (and reserves), dealers rotate, and the winner has the higher total."""
     rules: Rules = MAISON.replace(target=501)
     rng = random.Random(2026)

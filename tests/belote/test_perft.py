@@ -268,7 +268,7 @@ def test_perft_engine(position: Position) -> None:
 
 
 def test_perft_of_the_worked_example_1() -> None:
-    """RULES.md 11 #1, by hand: North follows spades (KS or 7S, 2 ways)."""
+    """docs/rules.md 11 #1, by hand: North follows spades (KS or 7S, 2 ways)."""
     (position,) = [p for p in POSITIONS if p.name == "worked-1"]
     assert position.counts[0] == 2
     assert position.trick == [("W", "AS")]

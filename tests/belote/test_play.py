@@ -1,4 +1,4 @@
-"""Which card may I play, who wins the trick, what it is worth (RULES.md 1, 5 and 11).
+"""Which card may I play, who wins the trick, what it is worth (docs/rules.md 1, 5 and 11).
 
 Each case is checked twice: through the pure functions of :mod:`cardavia.belote.play`
 (``constraint`` / ``legal_mask``) and through a full state made with
@@ -87,7 +87,7 @@ def refusal(rules: Rules, strain: Strain, trick: str, seat: Seat, hand: str, car
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 11: the nine worked examples
+# docs/rules.md 11: the nine worked examples
 # ---------------------------------------------------------------------------------------------
 
 WORKED_EXAMPLES = [
@@ -113,7 +113,7 @@ EXAMPLE_IDS = [f"example-{row[0]}" for row in WORKED_EXAMPLES]
 def test_worked_example_through_legal_mask(
     number: int, rules: Rules, strain: Strain, trick: str, seat: Seat, hand: str, expected: str
 ) -> None:
-    """RULES.md 11: each example's legal cards, exactly, from the pure functions."""
+    """docs/rules.md 11: each example's legal cards, exactly, from the pure functions."""
     assert legal(rules, strain, trick, seat, hand) == CardSet.parse(expected), number
     values = values_for(rules, strain)
     rule = constraint(rules, values, parse_trick(trick), seat, CardSet.parse(hand).mask)
@@ -128,7 +128,7 @@ def test_worked_example_through_legal_mask(
 def test_worked_example_through_a_state(
     number: int, rules: Rules, strain: Strain, trick: str, seat: Seat, hand: str, expected: str
 ) -> None:
-    """RULES.md 11: the same examples in a full state: the legal cards, the legal actions,
+    """docs/rules.md 11: the same examples in a full state: the legal cards, the legal actions,
     and every other card of the hand refused."""
     state = position(rules, strain, trick, seat, hand)
     assert state.legal_cards() == CardSet.parse(expected), number
@@ -180,7 +180,7 @@ def test_worked_example_through_a_state(
 def test_worked_example_refusals(
     number: int, card: str, code: str, args: dict[str, str], message: str
 ) -> None:
-    """RULES.md 5: "every refusal carries a reason that the app can show in the player's
+    """docs/rules.md 5: "every refusal carries a reason that the app can show in the player's
     language": a code, its arguments as card and suit codes, and English words."""
     _, rules, strain, trick, seat, hand, _ = WORKED_EXAMPLES[number - 1]
     reason = refusal(rules, strain, trick, seat, hand, card)
@@ -195,7 +195,7 @@ def test_worked_example_refusals(
 
 
 def test_worked_example_9_east_wins_41() -> None:
-    """RULES.md 11 #9: East trumps with the JH and wins; the trick is worth
+    """docs/rules.md 11 #9: East trumps with the JH and wins; the trick is worth
     11 (AS) + 10 (TS) + 0 (7S) + 20 (JH) = 41, and East leads the next trick."""
     state = position(MAISON, Strain.HEARTS, "S AS, W TS, N 7S", Seat.E, "JH KD")
     after = state.apply(Play(Seat.E, parse_card("JH")))
@@ -214,12 +214,12 @@ def test_worked_example_9_east_wins_41() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 5: the leader, the other refusal reasons
+# docs/rules.md 5: the leader, the other refusal reasons
 # ---------------------------------------------------------------------------------------------
 
 
 def test_leader_plays_anything() -> None:
-    """RULES.md 5: the first card of a trick is free."""
+    """docs/rules.md 5: the first card of a trick is free."""
     hand = "7S JH 9C TD"
     assert legal(MAISON, Strain.HEARTS, "", Seat.N, hand) == CardSet.parse(hand)
     rule = constraint(
@@ -230,12 +230,12 @@ def test_leader_plays_anything() -> None:
 
 
 def test_trump_led_without_trumps_is_free() -> None:
-    """RULES.md 5.1-5.2: trump led and no trump in hand: any card."""
+    """docs/rules.md 5.1-5.2: trump led and no trump in hand: any card."""
     assert legal(MAISON, Strain.HEARTS, "N 8H", Seat.E, "7S AD 9C") == CardSet.parse("7S AD 9C")
 
 
 def test_trump_led_cannot_beat_any_trump() -> None:
-    """RULES.md 5.1: trump led, no higher trump: any trump, never a side card."""
+    """docs/rules.md 5.1: trump led, no higher trump: any trump, never a side card."""
     assert legal(MAISON, Strain.HEARTS, "N 9H", Seat.E, "AH 8H AS") == CardSet.parse("AH 8H")
     reason = refusal(MAISON, Strain.HEARTS, "N 9H", Seat.E, "AH 8H AS", "AS")
     assert (reason.code, dict(reason.args)) == ("must_follow", {"suit": "H"})
@@ -243,7 +243,7 @@ def test_trump_led_cannot_beat_any_trump() -> None:
 
 
 def test_must_overtrump_an_opponent_who_trumped() -> None:
-    """RULES.md 5.2: an opponent is master with a trump: trump higher if you can."""
+    """docs/rules.md 5.2: an opponent is master with a trump: trump higher if you can."""
     trick = "N AD, E 8S, S 9S"  # S trumped over E: S is master, W's opponent
     assert legal(MAISON, Strain.SPADES, trick, Seat.W, "7S JS KH") == CardSet.parse("JS")
     reason = refusal(MAISON, Strain.SPADES, trick, Seat.W, "7S JS KH", "7S")
@@ -252,7 +252,7 @@ def test_must_overtrump_an_opponent_who_trumped() -> None:
 
 
 def test_overtrump_if_trumping_over_the_partner() -> None:
-    """RULES.md 5.2: the partner is master with a trump: any card, but a trump must beat
+    """docs/rules.md 5.2: the partner is master with a trump: any card, but a trump must beat
     the partner's if it can (overtrump_when_trumping_partner, seed 004)."""
     trick = "W AS, N 8H, E 7S"  # N (partner of S) trumped and is master
     hand = "7H JH 9D"
@@ -263,20 +263,21 @@ def test_overtrump_if_trumping_over_the_partner() -> None:
 
 
 def test_partner_master_cannot_beat_the_partners_trump() -> None:
-    """RULES.md 5.2: partner master with a trump the hand cannot beat: any card, a lower trump
+    """docs/rules.md 5.2: partner master with a trump the hand cannot beat: any card, a lower trump
     included."""
     trick = "W AS, N JH, E 7S"
     assert legal(MAISON, Strain.HEARTS, trick, Seat.S, "7H 8H 9D") == CardSet.parse("7H 8H 9D")
 
 
 def test_partner_master_every_trump_beats_it() -> None:
-    """RULES.md 5.2: partner master with a small trump, every trump in hand higher: any card."""
+    """docs/rules.md 5.2: partner master with a small trump, every trump in hand
+    higher: any card."""
     trick = "W AS, N 7H, E 8S"
     assert legal(MAISON, Strain.HEARTS, trick, Seat.S, "JH 9H 9D") == CardSet.parse("JH 9H 9D")
 
 
 def test_no_trump_follow_or_anything() -> None:
-    """RULES.md 5.3: no-trump: follow the suit led if you can, otherwise any card; nobody
+    """docs/rules.md 5.3: no-trump: follow the suit led if you can, otherwise any card; nobody
     trumps, and the highest card of the suit led wins."""
     assert legal(MAISON, Strain.NO_TRUMP, "S KD", Seat.W, "7D AS AC") == CardSet.parse("7D")
     assert legal(MAISON, Strain.NO_TRUMP, "S KD", Seat.W, "JH AS AC") == CardSet.parse("JH AS AC")
@@ -290,7 +291,7 @@ def test_no_trump_follow_or_anything() -> None:
 
 
 def test_all_trump_must_beat() -> None:
-    """RULES.md 5.4: all-trump: follow and beat the highest card of the suit led (in trump
+    """docs/rules.md 5.4: all-trump: follow and beat the highest card of the suit led (in trump
     order J 9 A 10 K Q 8 7) if you can."""
     # KS led: the AS beats it, the QS does not.
     assert legal(MAISON, Strain.ALL_TRUMP, "N KS", Seat.E, "QS AS 7H") == CardSet.parse("AS")
@@ -311,12 +312,12 @@ def test_all_trump_must_beat() -> None:
 
 
 def test_all_trump_beat_applies_over_the_partner_too() -> None:
-    """RULES.md 5.4 has no partner exception: beat the partner's card if you can."""
+    """docs/rules.md 5.4 has no partner exception: beat the partner's card if you can."""
     assert legal(MAISON, Strain.ALL_TRUMP, "N KS, E 7S", Seat.S, "QS AS") == CardSet.parse("AS")
 
 
 def test_refusal_messages_cover_every_code() -> None:
-    """RULES.md 5: an English message for every refusal code that the play can give."""
+    """docs/rules.md 5: an English message for every refusal code that the play can give."""
     assert set(REFUSAL_MESSAGES) == {
         "must_follow",
         "must_overtrump",
@@ -328,12 +329,12 @@ def test_refusal_messages_cover_every_code() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 5: each play knob both ways
+# docs/rules.md 5: each play knob both ways
 # ---------------------------------------------------------------------------------------------
 
 
 def test_knob_overtrump_partner_on_trump_lead() -> None:
-    """RULES.md 5.1: trump led and the partner master: overtrump the partner too (on, every
+    """docs/rules.md 5.1: trump led and the partner master: overtrump the partner too (on, every
     preset), or any trump (off)."""
     trick = "N QH, E 7H"  # N (partner of S) leads the QH and is master
     hand = "8H JH AS"
@@ -352,7 +353,7 @@ def test_knob_overtrump_partner_on_trump_lead() -> None:
 
 
 def test_knob_must_trump_partner() -> None:
-    """RULES.md 5.2: the partner master and no card of the suit led: any card (off), or trump
+    """docs/rules.md 5.2: the partner master and no card of the suit led: any card (off), or trump
     anyway (on)."""
     trick = "N AS, E 7S"  # N (partner of S) is master with the AS
     hand = "8H 9D KC"
@@ -364,7 +365,7 @@ def test_knob_must_trump_partner() -> None:
 
 
 def test_knob_overtrump_when_trumping_partner() -> None:
-    """RULES.md 5.2: the partner master with a trump: choosing to trump, beat it if you can
+    """docs/rules.md 5.2: the partner master with a trump: choosing to trump, beat it if you can
     (on, seed 004), or any trump (off)."""
     trick = "W AS, N 8H, E 7S"
     hand = "7H JH 9D"
@@ -374,7 +375,7 @@ def test_knob_overtrump_when_trumping_partner() -> None:
 
 
 def test_coinche_preset_any_card_over_a_trumping_partner() -> None:
-    """RULES.md 5.2 (FFB contrée 2016, 5.2.3: when the partner has trumped and holds the trick,
+    """docs/rules.md 5.2 (FFB contrée 2016, 5.2.3: when the partner has trumped and holds the trick,
     "on peut se défausser de n'importe quelle carte sans exception (y compris un atout
     inférieur au sien)"): in the coinche preset the 7 of hearts under N's 8 is allowed; the
     other presets still ask to beat the 8 when trumping (seed 004)."""
@@ -389,8 +390,8 @@ def test_coinche_preset_any_card_over_a_trumping_partner() -> None:
 
 
 def test_knob_undertrump() -> None:
-    """RULES.md 5.2: an opponent's trump that cannot be beaten: play a lower trump anyway
-    (required: Maison, RULES.md 11 #6) or any card (optional: coinche, #7)."""
+    """docs/rules.md 5.2: an opponent's trump that cannot be beaten: play a lower trump anyway
+    (required: Maison, docs/rules.md 11 #6) or any card (optional: coinche, #7)."""
     trick = "W AD, N JS"
     hand = "7S 9S KH QC"
     assert legal(MAISON, Strain.SPADES, trick, Seat.E, hand) == CardSet.parse("7S 9S")
@@ -398,14 +399,14 @@ def test_knob_undertrump() -> None:
     assert legal(MAISON.replace(undertrump="optional"), Strain.SPADES, trick, Seat.E, hand) == (
         CardSet.parse(hand)
     )
-    # Optional undertrumping still obliges to overtrump when one can (RULES.md 11 #5).
+    # Optional undertrumping still obliges to overtrump when one can (docs/rules.md 11 #5).
     assert legal(COINCHE, Strain.SPADES, "W AD, N 8S", Seat.E, "7S 9S KH") == CardSet.parse("9S")
     # ... and to trump when no trump is in the trick yet.
     assert legal(COINCHE, Strain.HEARTS, "E AC", Seat.S, "8H QH KS 9D 7S") == CardSet.parse("8H QH")
 
 
 def test_knob_must_trump_partner_with_the_partner_trumped() -> None:
-    """RULES.md 5.2 with must_trump_partner on: the partner master with a trump is treated as
+    """docs/rules.md 5.2 with must_trump_partner on: the partner master with a trump is treated as
     an opponent: beat it, or (undertrump required) a lower trump."""
     on = MAISON.replace(must_trump_partner=True)
     trick = "W AS, N 9H, E 7S"  # N (partner of S) trumped with the 9H
@@ -414,12 +415,12 @@ def test_knob_must_trump_partner_with_the_partner_trumped() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 1 and 5.5: strength, points, who wins
+# docs/rules.md 1 and 5.5: strength, points, who wins
 # ---------------------------------------------------------------------------------------------
 
 
 def test_trick_winner_highest_trump_else_highest_of_suit_led() -> None:
-    """RULES.md 5.5: the highest trump if any trump was played, otherwise the highest card of
+    """docs/rules.md 5.5: the highest trump if any trump was played, otherwise the highest card of
     the suit led; strength trump J 9 A 10 K Q 8 7, plain A 10 K Q J 9 8 7."""
     values = values_for(MAISON, Strain.HEARTS)
     assert trick_winner(values, parse_trick("N TS, E AS, S KS, W 7S")) == Seat.E
@@ -434,7 +435,7 @@ def test_trick_winner_highest_trump_else_highest_of_suit_led() -> None:
 @pytest.mark.parametrize(
     ("strain", "knob", "cards", "points"),
     [
-        # RULES.md 1, trump: J 20, 9 14, A 11, 10 10 -- plain A 11, 10 10, K 4, Q 3.
+        # docs/rules.md 1, trump: J 20, 9 14, A 11, 10 10 -- plain A 11, 10 10, K 4, Q 3.
         (Strain.HEARTS, {}, "JH 9H AH TH", 20 + 14 + 11 + 10),
         (Strain.HEARTS, {}, "AS TS KS QS", 11 + 10 + 4 + 3),
         (Strain.HEARTS, {}, "JS 9S 8S 7S", 2 + 0 + 0 + 0),
@@ -448,7 +449,7 @@ def test_trick_winner_highest_trump_else_highest_of_suit_led() -> None:
     ],
 )
 def test_card_points(strain: Strain, knob: dict[str, str], cards: str, points: int) -> None:
-    """RULES.md 1: the card points of each contract kind and scale."""
+    """docs/rules.md 1: the card points of each contract kind and scale."""
     values = values_for(MAISON.replace(**knob), strain)
     assert trick_points(values, list(CardSet.parse(cards))) == points
 
@@ -464,12 +465,12 @@ def test_card_points(strain: Strain, knob: dict[str, str], cards: str, points: i
     ],
 )
 def test_points_in_the_cards(strain: Strain, knobs: dict[str, str], total: int) -> None:
-    """RULES.md 1: 152 in the cards (120 plain no-trump, 248 all-trump on the trump scale)."""
+    """docs/rules.md 1: 152 in the cards (120 plain no-trump, 248 all-trump on the trump scale)."""
     assert strain_values(strain, **knobs).total_points == total
 
 
 def test_trick_points_through_a_state_follow_the_scale() -> None:
-    """RULES.md 1: a no-trump trick AS TS KS QS is worth 36 on the scaled scale and 28 on the
+    """docs/rules.md 1: a no-trump trick AS TS KS QS is worth 36 on the scaled scale and 28 on the
     plain one, as the state counts it."""
     for knob, points in (("scaled", 19 + 10 + 4 + 3), ("plain", 11 + 10 + 4 + 3)):
         rules = MAISON.replace(no_trump_points=knob)

@@ -75,7 +75,7 @@ def test_the_engine_refuses_the_same_positions() -> None:
 
 
 def test_trick_refusal_names_the_card_that_could_not_be_played() -> None:
-    """RULES.md 5.1: E showed a heart on a spade lead while holding a spade."""
+    """docs/rules.md 5.1: E showed a heart on a spade lead while holding a spade."""
     position = Position.from_rules(
         MAISON,
         Strain.CLUBS,

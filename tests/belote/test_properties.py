@@ -167,7 +167,7 @@ def deal_record(state: DealState, *, belote_by_seat: bool = False) -> dict[str, 
 
 
 def card_total(rules: Rules, strain: str, capot: bool) -> int:
-    """What the card points of a deal add up to (RULES.md 1 and 8, with the point knobs; the
+    """What the card points of a deal add up to (docs/rules.md 1 and 8, with the point knobs; the
     capot keeps its bonus over the scale's total, docs/rules-decisions.md)."""
     total = 152 + 10
     if strain == "NT" and rules.no_trump_points == "plain":
@@ -178,7 +178,7 @@ def card_total(rules: Rules, strain: str, capot: bool) -> int:
 
 
 def belote_suits(rules: Rules, strain: str) -> str:
-    """The suits whose K–Q pair is a belote in this contract (RULES.md 6)."""
+    """The suits whose K–Q pair is a belote in this contract (docs/rules.md 6)."""
     if strain == "NT":
         return ""
     if strain == "AT":
@@ -344,7 +344,7 @@ def auction_move(action: Action) -> tuple[object, ...]:
 
 
 def check_auction(state: DealState) -> None:
-    """The engine's legal auction actions are the second check's moves (RULES.md 4)."""
+    """The engine's legal auction actions are the second check's moves (docs/rules.md 4)."""
     moves = [auction_move(action) for action in state.bids]
     expected = verify.auction_moves(state.rules.as_dict(), state.dealer.name, moves)
     assert {auction_move(action) for action in state.legal_actions} == expected, moves

@@ -1,4 +1,5 @@
-"""Rule sets: the knobs, the four presets (RULES.md 10), find_rules, replace, as_dict/from_dict.
+"""Rule sets: the knobs, the four presets (docs/rules.md 10), find_rules, replace,
+as_dict/from_dict.
 
 The knob names are those of docs/rules-decisions.md ("Knob names").
 """
@@ -43,7 +44,8 @@ DOCUMENTED_KNOBS = [
     "target",
 ]
 
-# Knobs on which RULES.md 10 gives every preset the same value (and the defaults of RULES.md
+# Knobs on which docs/rules.md 10 gives every preset the same value (and the defaults
+# of docs/rules.md
 # 3-8 where the table is silent).
 COMMON = {
     "first_packets": "3-2",
@@ -63,7 +65,7 @@ COMMON = {
     "failed_base": 160,
 }
 
-# RULES.md 10, column by column.
+# docs/rules.md 10, column by column.
 EXPECTED = {
     "cardavia": {
         "deck": "french",
@@ -126,13 +128,13 @@ def test_knob_names_are_the_documented_ones() -> None:
 
 
 def test_the_four_presets() -> None:
-    """RULES.md 10: cardavia, maison, coinche, maghreb."""
+    """docs/rules.md 10: cardavia, maison, coinche, maghreb."""
     assert set(PRESETS) == {"cardavia", "maison", "coinche", "maghreb"}
 
 
 @pytest.mark.parametrize("name", list(EXPECTED))
 def test_preset_knobs(name: str) -> None:
-    """RULES.md 10: every knob of every preset, as the table gives it."""
+    """docs/rules.md 10: every knob of every preset, as the table gives it."""
     rules = find_rules(name)
     assert rules.name == name
     for knob, value in {**COMMON, **EXPECTED[name]}.items():
@@ -140,7 +142,7 @@ def test_preset_knobs(name: str) -> None:
 
 
 def test_match_kinds_and_decks() -> None:
-    """RULES.md 9-10: the Cardavia table is a single deal, the others play to a target; the
+    """docs/rules.md 9-10: the Cardavia table is a single deal, the others play to a target; the
     Maghreb tables name the cards with the Spanish deck."""
     assert not find_rules("cardavia").is_match
     assert find_rules("maison").is_match and find_rules("coinche").target == 2000

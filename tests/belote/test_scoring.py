@@ -1,4 +1,4 @@
-"""Scoring a deal (RULES.md 8, docs/rules-decisions.md "Scoring"), knob by knob.
+"""Scoring a deal (docs/rules.md 8, docs/rules-decisions.md "Scoring"), knob by knob.
 
 Most cases call ``scoring.score_deal`` with explicit facts: the card points each team took
 (without the last trick), who took the last trick, the belotes, the announcements. Every
@@ -75,12 +75,12 @@ def score(
 
 
 # ---------------------------------------------------------------------------------------------
-# Classic tables (RULES.md 8): made, failed, litige
+# Classic tables (docs/rules.md 8): made, failed, litige
 # ---------------------------------------------------------------------------------------------
 
 
 def test_classic_made() -> None:
-    """RULES.md 8: made when the takers' total is greater; each team scores its own total."""
+    """docs/rules.md 8: made when the takers' total is greater; each team scores its own total."""
     result = score(MAISON, cards=(90, 62), last=NS)
     assert result.made is True
     assert result.card_points == (90 + 10, 62)
@@ -89,13 +89,13 @@ def test_classic_made() -> None:
 
 
 def test_classic_made_by_east_west() -> None:
-    """RULES.md 8: the same for a taker of the other team."""
+    """docs/rules.md 8: the same for a taker of the other team."""
     result = score(MAISON, cards=(62, 90), last=EW, taker=Seat.W)
     assert (result.made, result.scores) == (True, (62, 100))
 
 
 def test_classic_failed() -> None:
-    """RULES.md 8: failed: the takers score 0, the defenders 162."""
+    """docs/rules.md 8: failed: the takers score 0, the defenders 162."""
     result = score(MAISON, cards=(70, 82), last=EW)  # NS 70 < EW 82 + 10 = 92
     assert result.made is False
     assert result.card_points == (70, 92)
@@ -103,7 +103,7 @@ def test_classic_failed() -> None:
 
 
 def test_classic_litige() -> None:
-    """RULES.md 8, tie = litige: the defenders score their total, the takers' total goes in
+    """docs/rules.md 8, tie = litige: the defenders score their total, the takers' total goes in
     reserve for the winner of the next deal."""
     result = score(MAISON, cards=(71, 81), last=NS)  # NS 71 + 10 = 81 = EW 81
     assert result.made is None
@@ -113,7 +113,7 @@ def test_classic_litige() -> None:
 
 
 def test_classic_litige_for_east_west_takers() -> None:
-    """RULES.md 8: the litige keeps the takers' points, whichever team took."""
+    """docs/rules.md 8: the litige keeps the takers' points, whichever team took."""
     result = score(MAISON, cards=(81, 71), last=EW, taker=Seat.E)  # EW 71 + 10 = 81 = NS 81
     assert (result.made, result.scores, result.reserve) == (None, (81, 0), 81)
 
@@ -129,19 +129,19 @@ def test_classic_litige_for_east_west_takers() -> None:
 def test_classic_tie_knob(
     tie: str, made: bool | None, scores: tuple[int, int], reserve: int
 ) -> None:
-    """RULES.md 8, knob tie: equal totals 81 = 81 are a litige, made or failed."""
+    """docs/rules.md 8, knob tie: equal totals 81 = 81 are a litige, made or failed."""
     result = score(MAISON.replace(tie=tie), cards=(71, 81), last=NS)
     assert (result.made, result.scores, result.reserve) == (made, scores, reserve)
 
 
 # ---------------------------------------------------------------------------------------------
-# Capot (RULES.md 8: 252, knob capot_points 250)
+# Capot (docs/rules.md 8: 252, knob capot_points 250)
 # ---------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("capot_points", [252, 250])
 def test_capot_by_the_takers(capot_points: int) -> None:
-    """RULES.md 8: all eight tricks: capot_points (the last-trick 10 replaced by 100)."""
+    """docs/rules.md 8: all eight tricks: capot_points (the last-trick 10 replaced by 100)."""
     rules = MAISON.replace(capot_points=capot_points)
     result = score(rules, cards=(152, 0), last=NS, tricks=(8, 0))
     assert result.capot == NS
@@ -152,7 +152,7 @@ def test_capot_by_the_takers(capot_points: int) -> None:
 
 @pytest.mark.parametrize("capot_points", [252, 250])
 def test_capot_by_the_defenders(capot_points: int) -> None:
-    """RULES.md 8: the defenders take all eight tricks: the contract fails and they score the
+    """docs/rules.md 8: the defenders take all eight tricks: the contract fails and they score the
     capot value instead of 162."""
     rules = MAISON.replace(capot_points=capot_points)
     result = score(rules, cards=(0, 152), last=EW, tricks=(0, 8))
@@ -161,20 +161,20 @@ def test_capot_by_the_defenders(capot_points: int) -> None:
 
 
 def test_capot_with_belote() -> None:
-    """RULES.md 8: a capot and the takers' belote: 252 + 20."""
+    """docs/rules.md 8: a capot and the takers' belote: 252 + 20."""
     result = score(CARDAVIA, cards=(152, 0), last=NS, tricks=(8, 0), belote=(20, 0))
     assert result.scores == (252 + 20, 0)
 
 
 def test_seven_tricks_is_no_capot() -> None:
-    """RULES.md 8: every card point but one trick to the other team: no capot, 152 + 10."""
+    """docs/rules.md 8: every card point but one trick to the other team: no capot, 152 + 10."""
     result = score(MAISON, cards=(152, 0), last=NS, tricks=(7, 1))
     assert result.capot is None
     assert result.scores == (162, 0)
 
 
 # ---------------------------------------------------------------------------------------------
-# Belote (RULES.md 6 and 8)
+# Belote (docs/rules.md 6 and 8)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -186,7 +186,7 @@ def test_seven_tricks_is_no_capot() -> None:
     ],
 )
 def test_belote_on_failure(knob: str, scores: tuple[int, int]) -> None:
-    """RULES.md 6, knob belote_on_failure: NS take with belote, 60 + 20 = 80 < EW 92 + 10 =
+    """docs/rules.md 6, knob belote_on_failure: NS take with belote, 60 + 20 = 80 < EW 92 + 10 =
     102: failed."""
     rules = MAISON.replace(belote_on_failure=knob)
     result = score(rules, cards=(60, 92), last=EW, belote=(20, 0))
@@ -196,7 +196,7 @@ def test_belote_on_failure(knob: str, scores: tuple[int, int]) -> None:
 
 
 def test_defenders_belote() -> None:
-    """RULES.md 8: the defenders' belote is theirs: added to their total when the contract is
+    """docs/rules.md 8: the defenders' belote is theirs: added to their total when the contract is
     made, to their 162 when it fails."""
     made = score(MAISON, cards=(100, 52), last=NS, belote=(0, 20))
     assert made.scores == (100 + 10, 52 + 20)
@@ -205,7 +205,7 @@ def test_defenders_belote() -> None:
 
 
 def test_belote_counts_for_contract_on() -> None:
-    """RULES.md 6, belote_counts_for_contract on: NS 76 + 20 = 96 > EW 76 + 10 = 86: made."""
+    """docs/rules.md 6, belote_counts_for_contract on: NS 76 + 20 = 96 > EW 76 + 10 = 86: made."""
     result = score(MAISON, cards=(76, 76), last=EW, belote=(20, 0))
     assert (result.made, result.scores) == (True, (96, 86))
 
@@ -230,12 +230,12 @@ def test_belote_counts_for_contract_off_ignores_the_defenders_belote_too() -> No
 
 
 # ---------------------------------------------------------------------------------------------
-# Announcements (RULES.md 7 and 8)
+# Announcements (docs/rules.md 7 and 8)
 # ---------------------------------------------------------------------------------------------
 
 
 def test_announcements_accepted_and_refused() -> None:
-    """RULES.md 7: E's cinquante (50) beats N's tierce (20): EW score 50, NS nothing.
+    """docs/rules.md 7: E's cinquante (50) beats N's tierce (20): EW score 50, NS nothing.
     NS 100 + 10 = 110 > EW 52 + 50 = 102: made, each its total."""
     declared = {Seat.N: [ann("7S 8S 9S")], Seat.E: [ann("7D 8D 9D TD")]}
     result = score(MAISON, cards=(100, 52), last=NS, declared=declared)
@@ -245,7 +245,7 @@ def test_announcements_accepted_and_refused() -> None:
 
 
 def test_announcements_can_make_the_contract_fail() -> None:
-    """RULES.md 8: NS 90 + 10 = 100 < EW 62 + 50 = 112: failed; the defenders score
+    """docs/rules.md 8: NS 90 + 10 = 100 < EW 62 + 50 = 112: failed; the defenders score
     162 + 50."""
     declared = {Seat.N: [ann("7S 8S 9S")], Seat.E: [ann("7D 8D 9D TD")]}
     result = score(MAISON, cards=(90, 62), last=NS, declared=declared)
@@ -253,8 +253,8 @@ def test_announcements_can_make_the_contract_fail() -> None:
 
 
 def test_failed_takers_announcements_go_to_the_defenders() -> None:
-    """RULES.md 8: on failure the defenders score 162 + every accepted announcement, those the
-    takers won included; the winning team scores its partner's weaker one too (RULES.md 7).
+    """docs/rules.md 8: on failure the defenders score 162 + every accepted announcement, those the
+    takers won included; the winning team scores its partner's weaker one too (docs/rules.md 7).
     NS: N 50 + S 20 = 70 (E's 20 refused); NS 40 + 70 = 110 < EW 112 + 10 = 122."""
     declared = {
         Seat.N: [ann("7S 8S 9S TS")],
@@ -281,7 +281,7 @@ def test_failed_takers_announcements_go_to_the_defenders() -> None:
     ],
 )
 def test_announcement_comparison(north: str, east: str, winner: Team | None) -> None:
-    """RULES.md 7: the comparison of the two teams' best announcements."""
+    """docs/rules.md 7: the comparison of the two teams' best announcements."""
     declared = {Seat.N: [ann(north)]} | ({Seat.E: [ann(east)]} if east else {})
     result = score(MAISON, cards=(100, 52), last=NS, declared=declared)
     assert result.announcement_winner == winner
@@ -294,7 +294,7 @@ def test_announcement_comparison(north: str, east: str, winner: Team | None) -> 
 
 
 def test_announcements_ignored_by_rules_without_them() -> None:
-    """RULES.md 8, the Cardavia table: no announcements, whatever is passed."""
+    """docs/rules.md 8, the Cardavia table: no announcements, whatever is passed."""
     declared = {Seat.E: [ann("7D 8D 9D TD")]}
     result = score(CARDAVIA, cards=(90, 62), last=NS, declared=declared)
     assert result.announcement_winner is None
@@ -302,42 +302,42 @@ def test_announcements_ignored_by_rules_without_them() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The Cardavia single-deal table (RULES.md 8, seed 004)
+# The Cardavia single-deal table (docs/rules.md 8, seed 004)
 # ---------------------------------------------------------------------------------------------
 
 
 def test_cardavia_made() -> None:
-    """RULES.md 8: NS 100 + 10 = 110 > EW 52: each team its total."""
+    """docs/rules.md 8: NS 100 + 10 = 110 > EW 52: each team its total."""
     assert score(CARDAVIA, cards=(100, 52), last=NS).scores == (110, 52)
 
 
 def test_cardavia_made_at_equality() -> None:
-    """RULES.md 8: made when the takers' card points plus belote are at least the opponents'
+    """docs/rules.md 8: made when the takers' card points plus belote are at least the opponents'
     total: 71 + 20 = 91 against 81 + 10 = 91 is made."""
     result = score(CARDAVIA, cards=(71, 81), last=EW, belote=(20, 0))
     assert (result.made, result.scores) == (True, (91, 91))
 
 
 def test_cardavia_failed_belote_to_the_defenders() -> None:
-    """RULES.md 8: failed (60 + 20 = 80 < 92 + 10 = 102): the takers score 0, the defenders
+    """docs/rules.md 8: failed (60 + 20 = 80 < 92 + 10 = 102): the takers score 0, the defenders
     all card points and both teams' belote: 162 + 20."""
     result = score(CARDAVIA, cards=(60, 92), last=EW, belote=(20, 0))
     assert (result.made, result.scores) == (False, (0, 162 + 20))
 
 
 def test_cardavia_failed_with_the_defenders_belote() -> None:
-    """RULES.md 8: failed (70 < 82 + 10 + 20 = 112): the defenders 162 + their belote 20."""
+    """docs/rules.md 8: failed (70 < 82 + 10 + 20 = 112): the defenders 162 + their belote 20."""
     result = score(CARDAVIA, cards=(70, 82), last=EW, belote=(0, 20))
     assert (result.made, result.scores) == (False, (0, 162 + 20))
 
 
 # ---------------------------------------------------------------------------------------------
-# Coinche tables (RULES.md 8, docs/rules-decisions.md "Auction")
+# Coinche tables (docs/rules.md 8, docs/rules-decisions.md "Auction")
 # ---------------------------------------------------------------------------------------------
 
 
 def test_coinche_made() -> None:
-    """RULES.md 8: 80 ♥ bid, 83 + 10 = 93 ≥ 80: the takers score 93 + 80 = 173, the
+    """docs/rules.md 8: 80 ♥ bid, 83 + 10 = 93 ≥ 80: the takers score 93 + 80 = 173, the
     defenders 69; rounded to the nearest ten: 170 and 70."""
     result = score(COINCHE, cards=(83, 69), last=NS, bid=80)
     assert result.made is True
@@ -346,7 +346,7 @@ def test_coinche_made() -> None:
 
 
 def test_coinche_failed() -> None:
-    """RULES.md 8: 100 bid, 93 < 100: the takers 0, the defenders 160 + 100 = 260."""
+    """docs/rules.md 8: 100 bid, 93 < 100: the takers 0, the defenders 160 + 100 = 260."""
     result = score(COINCHE, cards=(83, 69), last=NS, bid=100)
     assert (result.made, result.scores) == (False, (0, 160 + 100))
 
@@ -361,7 +361,7 @@ def test_coinche_failed() -> None:
     ],
 )
 def test_coinche_made_exactly_the_bid(beat: bool, made: bool, scores: tuple[int, int]) -> None:
-    """RULES.md 8: the takers' points "reach" the bid, 70 + 10 = 80 for 80; with
+    """docs/rules.md 8: the takers' points "reach" the bid, 70 + 10 = 80 for 80; with
     contract_must_beat_defence (FFB contrée 10.1.1) they must also beat EW's 82."""
     rules = COINCHE.replace(contract_must_beat_defence=beat)
     result = score(rules, cards=(70, 82), last=NS, bid=80)
@@ -378,7 +378,7 @@ def test_coinche_made_exactly_the_bid(beat: bool, made: bool, scores: tuple[int,
     ],
 )
 def test_coinche_80_making_81_against_81(beat: bool, made: bool, scores: tuple[int, int]) -> None:
-    """RULES.md 8, knob contract_must_beat_defence (FFB contrée 10.1.1: the takers' total
+    """docs/rules.md 8, knob contract_must_beat_defence (FFB contrée 10.1.1: the takers' total
     must be "supérieur à celui de la défense"): a contract of 80 that makes 71 + 10 = 81
     against 81."""
     rules = COINCHE.replace(contract_must_beat_defence=beat)
@@ -398,7 +398,7 @@ def test_coinche_80_making_81_against_81(beat: bool, made: bool, scores: tuple[i
 def test_coinche_defence_counted_the_same_way(
     counts: bool, made: bool, scores: tuple[int, int]
 ) -> None:
-    """RULES.md 8: the defenders' points are counted as the takers' are, their belote
+    """docs/rules.md 8: the defenders' points are counted as the takers' are, their belote
     included when belote_counts_for_contract."""
     rules = COINCHE.replace(belote_counts_for_contract=counts)
     result = score(rules, cards=(76, 76), last=NS, bid=80, belote=(0, 20))
@@ -417,7 +417,7 @@ def test_coinche_defence_counted_the_same_way(
 def test_coinche_and_surcoinche(
     bid: int, coinche: int, made: bool, scores: tuple[int, int]
 ) -> None:
-    """RULES.md 8: coinched, the winning side scores (160 + bid) × 2; surcoinched × 4; the
+    """docs/rules.md 8: coinched, the winning side scores (160 + bid) × 2; surcoinched × 4; the
     other side nothing. Takers' points 83 + 10 = 93."""
     result = score(COINCHE, cards=(83, 69), last=NS, bid=bid, coinche=coinche)
     assert (result.made, result.scores) == (made, scores)
@@ -426,7 +426,7 @@ def test_coinche_and_surcoinche(
 
 
 def test_coinched_belote_stays_with_its_holders() -> None:
-    """RULES.md 8: coinched, each side keeps its belote (kept)."""
+    """docs/rules.md 8: coinched, each side keeps its belote (kept)."""
     # Made: NS (160 + 80) × 2 = 480; EW keep their belote 20.
     made = score(COINCHE, cards=(93, 59), last=NS, bid=80, coinche=1, belote=(0, 20))
     assert made.scores == (480, 20)
@@ -466,7 +466,7 @@ def test_coinche_belote_when_not_coinched() -> None:
 def test_coinche_belote_counts_for_contract(
     counts: bool, made: bool, scores: tuple[int, int]
 ) -> None:
-    """RULES.md 8: the belote counts toward the bid when belote_counts_for_contract."""
+    """docs/rules.md 8: the belote counts toward the bid when belote_counts_for_contract."""
     rules = COINCHE.replace(belote_counts_for_contract=counts)
     result = score(rules, cards=(65, 87), last=NS, bid=90, belote=(20, 0))
     assert (result.made, result.scores) == (made, scores)
@@ -483,7 +483,7 @@ def test_coinche_capot_bid() -> None:
 
 
 def test_coinche_capot_on_an_ordinary_bid() -> None:
-    """RULES.md 8 (FFB: "250 points si capot réalisé, même non demandé"): a capot on an 80
+    """docs/rules.md 8 (FFB: "250 points si capot réalisé, même non demandé"): a capot on an 80
     bid: 250 + 80 = 330; with capot_points 252, 252 + 80 = 332 → 330."""
     result = score(COINCHE, cards=(152, 0), last=NS, bid=80, tricks=(8, 0))
     assert (result.exact, result.scores) == ((330, 0), (330, 0))
@@ -502,14 +502,14 @@ def test_coinche_capot_on_an_ordinary_bid() -> None:
     ],
 )
 def test_coinched_capot(bid: int, coinche: int, scores: tuple[int, int]) -> None:
-    """RULES.md 8: coinched, a capot made by the takers scores (250 + bid) × 2 (not
+    """docs/rules.md 8: coinched, a capot made by the takers scores (250 + bid) × 2 (not
     (160 + bid) × 2); surcoinched × 4; bid or not."""
     result = score(COINCHE, cards=(152, 0), last=NS, bid=bid, coinche=coinche, tricks=(8, 0))
     assert (result.made, result.capot, result.scores) == (True, NS, scores)
 
 
 def test_coinche_capot_by_the_defenders() -> None:
-    """RULES.md 8: the defenders' capot is a failed contract: 160 + the bid, × 2 coinched."""
+    """docs/rules.md 8: the defenders' capot is a failed contract: 160 + the bid, × 2 coinched."""
     result = score(COINCHE, cards=(0, 152), last=EW, bid=80, tricks=(0, 8))
     assert (result.made, result.scores) == (False, (0, 160 + 80))
     result = score(COINCHE, cards=(0, 152), last=EW, bid=80, coinche=1, tricks=(0, 8))
@@ -556,7 +556,7 @@ def test_coinche_generale_bid() -> None:
     ],
 )
 def test_failed_base(base: int, rounding: str, coinche: int, scores: tuple[int, int]) -> None:
-    """RULES.md 8, knob failed_base: a failed 100 bid (93 < 100) gives the defenders
+    """docs/rules.md 8, knob failed_base: a failed 100 bid (93 < 100) gives the defenders
     failed_base + 100, times the coinche multiplier."""
     rules = COINCHE.replace(failed_base=base, rounding=rounding)
     result = score(rules, cards=(83, 69), last=NS, bid=100, coinche=coinche)
@@ -571,7 +571,7 @@ def test_failed_base(base: int, rounding: str, coinche: int, scores: tuple[int, 
     ],
 )
 def test_rounding(rounding: str, scores: tuple[int, int]) -> None:
-    """RULES.md 8, knob rounding: to the nearest ten, 5 upward, or exact."""
+    """docs/rules.md 8, knob rounding: to the nearest ten, 5 upward, or exact."""
     result = score(COINCHE.replace(rounding=rounding), cards=(75, 77), last=NS, bid=80)
     assert result.exact == (165, 77)
     assert result.scores == scores
@@ -579,7 +579,7 @@ def test_rounding(rounding: str, scores: tuple[int, int]) -> None:
 
 
 def test_round_score() -> None:
-    """RULES.md 8: nearest ten, 5 upward."""
+    """docs/rules.md 8: nearest ten, 5 upward."""
     assert [round_score(n, "nearest_ten") for n in (0, 4, 5, 14, 15, 165, 174)] == [
         0, 0, 10, 10, 20, 170, 170,
     ]  # fmt: skip
@@ -587,7 +587,7 @@ def test_round_score() -> None:
 
 
 def test_rounding_never_decides_the_contract() -> None:
-    """RULES.md 8: 69 + 10 = 79 for an 80 bid is failed although 79 rounds to 80."""
+    """docs/rules.md 8: 69 + 10 = 79 for an 80 bid is failed although 79 rounds to 80."""
     result = score(COINCHE, cards=(69, 83), last=NS, bid=80)
     assert result.made is False
     assert result.scores == (0, 160 + 80)
@@ -618,7 +618,7 @@ def test_breakdown_lines_add_up() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Complete deals (RULES.md 3-8 end to end)
+# Complete deals (docs/rules.md 3-8 end to end)
 # ---------------------------------------------------------------------------------------------
 
 # A deal whose tricks split the points 81 / 81. North leads (the dealer is West); the tricks
@@ -666,7 +666,7 @@ ONE_SUIT_HANDS = {
 def classic_deck(
     hands: Mapping[Seat, str], *, dealer: Seat, taker: Seat, turned: str, first: str = "3-2"
 ) -> list[int]:
-    """The deck that deals ``hands`` at a classic table (RULES.md 3): the first packets from
+    """The deck that deals ``hands`` at a classic table (docs/rules.md 3): the first packets from
     the dealer's next, the turned card, then the taker 2 and the others 3."""
     cards = {s: [parse_card(c) for c in hands[s].split() if c != turned] for s in Seat}
     assert parse_card(turned) not in cards[taker] and len(cards[taker]) == 7
@@ -683,7 +683,7 @@ def classic_deck(
 
 
 def auction_deck(hands: Mapping[Seat, str], *, dealer: Seat, packets: str = "3-2-3") -> list[int]:
-    """The deck that deals ``hands`` at a coinche table (RULES.md 3)."""
+    """The deck that deals ``hands`` at a coinche table (docs/rules.md 3)."""
     cards = {s: [parse_card(c) for c in hands[s].split()] for s in Seat}
     deck: list[int] = []
     for size in (int(n) for n in packets.split("-")):
@@ -723,7 +723,7 @@ def take_first_round(rules: Rules, hands: Mapping[Seat, str], turned: str) -> De
 def test_complete_deal_tie(
     rules: Rules, made: bool | None, scores: tuple[int, int], reserve: int
 ) -> None:
-    """RULES.md 8: a dealt deck, North takes ♥ and the tricks split 81 / 81."""
+    """docs/rules.md 8: a dealt deck, North takes ♥ and the tricks split 81 / 81."""
     state = play_out(take_first_round(rules, TIE_HANDS, "JH"), TIE_TRICKS)
     assert state.phase == Phase.OVER
     assert [t.winner for t in state.tricks] == [
@@ -754,7 +754,7 @@ def test_complete_deal_tie(
     ],
 )
 def test_complete_deal_split(taker: Seat, made: bool, scores: tuple[int, int]) -> None:
-    """RULES.md 8: the same deal played from a position, North or East the taker."""
+    """docs/rules.md 8: the same deal played from a position, North or East the taker."""
     hands = [CardSet.parse(SPLIT_HANDS[s]) for s in Seat]
     state = DealState.from_position(
         MAISON, contract=Contract(taker, Strain.HEARTS), hands=hands, leader=Seat.N
@@ -766,7 +766,7 @@ def test_complete_deal_split(taker: Seat, made: bool, scores: tuple[int, int]) -
 
 
 def test_complete_deal_capot_with_belote() -> None:
-    """RULES.md 6 and 8: North holds all eight trumps and takes every trick: capot 252, plus
+    """docs/rules.md 6 and 8: North holds all eight trumps and takes every trick: capot 252, plus
     the automatic belote at the Cardavia table: 272; in Maison (declared) only when North says
     "belote"."""
     hands = {
@@ -788,7 +788,7 @@ def test_complete_deal_capot_with_belote() -> None:
 
 
 def test_complete_deal_announcements() -> None:
-    """RULES.md 7-8: each seat holds one suit, hearts trump: four "cents" of 100 ending on the
+    """docs/rules.md 7-8: each seat holds one suit, hearts trump: four "cents" of 100 ending on the
     ace; East's is in trump and wins the comparison, so E and W score 100 each. East trumps
     the first trick and takes every trick: a capot for EW. North took: failed, EW score
     252 + 100 + 100 (+ 20 when East says belote)."""
@@ -809,7 +809,7 @@ def test_complete_deal_announcements() -> None:
 
 
 def test_complete_deal_announcements_complete_tie_in_no_trump() -> None:
-    """RULES.md 7.5: in no-trump the four cents are equal: nobody's announcement counts.
+    """docs/rules.md 7.5: in no-trump the four cents are equal: nobody's announcement counts.
     North leads spades and takes every trick: 252."""
     hands = [CardSet.parse(ONE_SUIT_HANDS[s]) for s in Seat]
     state = DealState.from_position(
@@ -837,7 +837,7 @@ def test_complete_deal_announcements_complete_tie_in_no_trump() -> None:
     ],
 )
 def test_complete_coinche_deal(bids: list[str], made: bool, scores: tuple[int, int]) -> None:
-    """RULES.md 4 and 8: a dealt coinche deck (3-2-3), an auction, the 81 / 81 tricks."""
+    """docs/rules.md 4 and 8: a dealt coinche deck (3-2-3), an auction, the 81 / 81 tricks."""
     from cardavia.belote import parse_action
 
     deck = auction_deck(TIE_HANDS, dealer=Seat.W)
@@ -863,7 +863,7 @@ def test_complete_coinche_deal(bids: list[str], made: bool, scores: tuple[int, i
 def test_no_trump_scales_in_a_deal(
     strain: Strain, knobs: dict[str, str], card_points: tuple[int, int], made: bool
 ) -> None:
-    """RULES.md 1, no_trump_points: a two-trick ending counted on each scale."""
+    """docs/rules.md 1, no_trump_points: a two-trick ending counted on each scale."""
     hands = [CardSet.parse(h) for h in ("AS 7H", "KS AH", "AD TH", "7S 8H")]
     state = DealState.from_position(
         CARDAVIA.replace(**knobs), contract=Contract(Seat.N, strain), hands=hands, leader=Seat.N
@@ -883,7 +883,7 @@ def test_no_trump_scales_in_a_deal(
     ],
 )
 def test_all_trump_scales_in_a_deal(knobs: dict[str, str], card_points: tuple[int, int]) -> None:
-    """RULES.md 1, all_trump_points: a two-trick ending counted on each scale."""
+    """docs/rules.md 1, all_trump_points: a two-trick ending counted on each scale."""
     hands = [CardSet.parse(h) for h in ("JS 7H", "9S AH", "KD TH", "7S 8H")]
     state = DealState.from_position(
         CARDAVIA.replace(**knobs),
@@ -903,7 +903,7 @@ def test_all_trump_scales_in_a_deal(knobs: dict[str, str], card_points: tuple[in
 
 
 def test_classic_capot_takes_the_capotted_teams_announcements() -> None:
-    """RULES.md 8 (FFB): on a capot the capotted team's announcements change hands. EW win
+    """docs/rules.md 8 (FFB): on a capot the capotted team's announcements change hands. EW win
     the comparison with a cinquante (50 > N's tierce 20) but NS take all eight tricks: NS
     score 252 + 50, EW nothing."""
     declared = {Seat.N: [ann("7S 8S 9S")], Seat.E: [ann("7D 8D 9D TD")]}
@@ -914,7 +914,7 @@ def test_classic_capot_takes_the_capotted_teams_announcements() -> None:
 
 
 def test_coinche_capot_takes_the_capotted_teams_announcements() -> None:
-    """RULES.md 8: the same at a coinche table with announcements: a capot on an 80 bid,
+    """docs/rules.md 8: the same at a coinche table with announcements: a capot on an 80 bid,
     EW's cinquante goes to NS: 250 + 50 + 80 = 380."""
     rules = COINCHE.replace(announcements=True)
     declared = {Seat.E: [ann("7D 8D 9D TD")]}
@@ -923,7 +923,7 @@ def test_coinche_capot_takes_the_capotted_teams_announcements() -> None:
 
 
 def test_announcements_stay_without_a_capot() -> None:
-    """RULES.md 7: no capot, the comparison's winner keeps its announcements: NS 110 > EW
+    """docs/rules.md 7: no capot, the comparison's winner keeps its announcements: NS 110 > EW
     52 + 50 = 102."""
     declared = {Seat.E: [ann("7D 8D 9D TD")]}
     result = score(MAISON, cards=(100, 52), last=NS, tricks=(7, 1), declared=declared)
@@ -931,7 +931,7 @@ def test_announcements_stay_without_a_capot() -> None:
 
 
 def test_litige_keeps_the_belote_out_of_the_reserve() -> None:
-    """RULES.md 8 (FFB: the belote is "imprenable"): NS 61 + 10 + 20 (belote) = 91 against
+    """docs/rules.md 8 (FFB: the belote is "imprenable"): NS 61 + 10 + 20 (belote) = 91 against
     EW 91: a litige; EW score 91, NS keep their 20 and 71 go in reserve."""
     result = score(MAISON, cards=(61, 91), last=NS, belote=(20, 0))
     assert (result.made, result.scores, result.reserve) == (None, (20, 91), 71)
@@ -973,7 +973,7 @@ def score_in(
 def test_fixed_totals_follow_the_scale(
     knobs: dict[str, object], strain: Strain, cards: int, failed: int, capot: int
 ) -> None:
-    """RULES.md 8: the 162 of a failed classic contract is the scale's total, and the capot
+    """docs/rules.md 8: the 162 of a failed classic contract is the scale's total, and the capot
     keeps its bonus over it (docs/rules-decisions.md: 220 in a plain no-trump, 348 in a trump
     all-trump)."""
     rules = MAISON.replace(round2_contracts=True, **knobs)
@@ -996,7 +996,7 @@ def test_coinche_failed_base_follows_the_scale() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The coinche auction (RULES.md 4): a coinche freezes the contract
+# The coinche auction (docs/rules.md 4): a coinche freezes the contract
 # ---------------------------------------------------------------------------------------------
 
 
@@ -1009,7 +1009,7 @@ def coinche_auction(rules: Rules, bids: Sequence[str]) -> DealState:
 
 
 def test_a_coinche_freezes_the_contract() -> None:
-    """RULES.md 4 (FFB: "le fait de coincher fige le contrat"): after E's coinche nobody
+    """docs/rules.md 4 (FFB: "le fait de coincher fige le contrat"): after E's coinche nobody
     bids; N–S may surcoinche or pass, E–W pass; the auction ends after three passes."""
     from cardavia.belote import IllegalActionError, Surcoinche
 
@@ -1029,7 +1029,7 @@ def test_a_coinche_freezes_the_contract() -> None:
 
 
 def test_outbid_after_coinche_knob() -> None:
-    """RULES.md 4, outbid_after_coinche on (house tables): after a coinche any player may
+    """docs/rules.md 4, outbid_after_coinche on (house tables): after a coinche any player may
     still outbid, which cancels the coinche."""
     rules = COINCHE.replace(outbid_after_coinche=True)
     state = coinche_auction(rules, ["N bid 80 H", "E coinche"])
@@ -1041,7 +1041,7 @@ def test_outbid_after_coinche_knob() -> None:
 
 
 def test_random_coinche_auctions_never_offer_a_bid_after_a_coinche() -> None:
-    """RULES.md 4: in many random coinche auctions, no bid is ever legal after a coinche."""
+    """docs/rules.md 4: in many random coinche auctions, no bid is ever legal after a coinche."""
     import random
 
     rng = random.Random(8)

@@ -30,9 +30,38 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # A page whose response a test rewrites (test_policy.py adds a CSP header) counts for
+    # Chromium as from outside the machine, then barred from opening a socket to 127.0.0.1.
+    "--disable-features=LocalNetworkAccessChecks",
 ]
 LANGUAGES = ("fr", "en", "ar", "pl", "hi", "es")
 TIMEOUT_MS = 15_000
+
+# axe-core from npm (tests/browser/package.json, installed by `npm ci --prefix tests/browser`
+# in `make test`), injected into the page under test.
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+# Every WCAG A/AA rule and best practice, and the experimental check that an accessible name
+# contains the visible label (what voice control users say).
+AXE_OPTIONS = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa",
+                                           "wcag22aa", "best-practice"]},
+    "rules": {"label-content-name-mismatch": {"enabled": True}},
+}  # fmt: skip
+
+
+def axe_violations(page: Page) -> list[str]:
+    """Run axe-core in the page; one line per violation and element, empty when clean."""
+    if not AXE.exists():
+        pytest.fail(f"axe-core is not installed at {AXE}: npm ci --prefix tests/browser")
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    results: dict[str, Any] = page.evaluate("(o) => window.axe.run(document, o)", AXE_OPTIONS)
+    return [
+        f"{v['id']}: {node['target']} {node.get('failureSummary', '')[:160]}"
+        for v in results["violations"]
+        for node in v["nodes"]
+    ]
+
 
 # The page is ready for South's next move (or the deal has ended): every message drawn, no
 # action of ours waiting for its answer.
@@ -162,10 +191,14 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     chromium.close()
 
 
+ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "screenshots"
+
+
 @pytest.fixture
-def screenshots(tmp_path: Path) -> Path:
-    """Where screenshots go: ``CARDAVIA_SCREENSHOTS`` if set, else the test's tmp_path."""
-    folder = Path(os.environ.get("CARDAVIA_SCREENSHOTS") or tmp_path)
+def screenshots() -> Path:
+    """Where screenshots go, kept for a person to look at: ``CARDAVIA_SCREENSHOTS`` if set,
+    else ``artefacts/screenshots/`` at the repository root (ignored by git; CI keeps it)."""
+    folder = Path(os.environ.get("CARDAVIA_SCREENSHOTS") or ARTEFACTS)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -268,10 +301,10 @@ class Table:
         reason = view["refusals"][card]["message"]
         assert button.get_attribute("title") == reason
         button.click(force=True)  # aria-disabled, but a person may still press it
-        status = page.locator("#status")
-        assert reason in (status.text_content() or "")
-        assert page.locator("#tip").is_visible()
-        assert page.locator("#tip").text_content() == reason
+        # The reason is said in one place, the status line, as a sentence of its own.
+        lines = page.locator("#status .status-line").all_text_contents()
+        assert lines[-1] == reason
+        assert page.locator("#tip").count() == 0
         assert self.view()["hand"] == view["hand"]  # nothing was played
         assert page.locator("#controls [data-action=confirm]").count() == 0
         return {"card": card, "reason": reason}
@@ -305,7 +338,9 @@ class Table:
 @pytest.fixture
 def table(browser: Browser, server: Server) -> Iterator[Table]:
     """A fresh tab (its own storage) on the shared server, the AI's moves drawn at once."""
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, reduced_motion="reduce")
+    context = browser.new_context(
+        bypass_csp=True, viewport={"width": 1280, "height": 860}, reduced_motion="reduce"
+    )
     context.add_init_script(
         "if (!localStorage.getItem('cardavia.settings'))"
         " localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));"
@@ -319,3 +354,9 @@ def table(browser: Browser, server: Server) -> Iterator[Table]:
 def make_table() -> type[Table]:
     """The :class:`Table` helper, for tests that open their own browser context."""
     return Table
+
+
+@pytest.fixture
+def axe() -> Any:
+    """:func:`axe_violations`, for the tests (conftest is not importable as a module)."""
+    return axe_violations

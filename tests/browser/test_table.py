@@ -4,6 +4,8 @@ width, a server restart in the middle of a deal, and a screenshot in each langua
 
 from __future__ import annotations
 
+import colorsys
+import itertools
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,20 +23,63 @@ LANGUAGES = ("fr", "en", "ar", "pl", "hi", "es")
 CODE = re.compile(r"^[789TJQKA][SHDC]$")
 
 
+# Every line the status line (the live region) ever shows, kept for the end of the test.
+WATCH_STATUS = """() => {
+  window.statusLines = [];
+  new MutationObserver(() => {
+    for (const line of document.querySelectorAll("#status .status-line")) {
+      window.statusLines.push(line.textContent);
+    }
+  }).observe(document.getElementById("status"), {childList: true, subtree: true});
+}"""
+
+
+def check_status_sentences(page: Page) -> None:
+    """One message per line, each a whole sentence: no "East: Pass" run into "Your turn"."""
+    lines: list[str] = page.evaluate("window.statusLines")
+    assert len(lines) > 10
+    for line in lines:
+        assert re.search(r"[.!?…؟।]$", line.strip()), line
+        assert line.count(":") <= 1, line
+
+
+def breakdown(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lines the result dialog shows: the server's, less one that repeats the total."""
+    return [
+        line
+        for line, after in zip(lines, [*lines[1:], None], strict=True)
+        if not (
+            after
+            and after["code"] == "total"
+            and line["code"] != "total"
+            and (line["NS"], line["EW"]) == (after["NS"], after["EW"])
+        )
+    ]
+
+
 def check_score_panel(table: Table) -> dict[str, Any]:
-    """The end of the deal: the score panel shows the breakdown the server sent."""
+    """The end of the deal: a modal dialog with the focus inside says who won, then the
+    breakdown the server sent, each number once; the final trick stays on the table."""
     page = table.page
     view = table.view()
     assert view["phase"] == "over"
     result = view["result"]
     panel = page.locator("#score-panel")
     panel.wait_for(state="visible")
+    assert page.evaluate("document.getElementById('score-panel').matches(':modal')")
+    assert page.evaluate("document.activeElement.closest('#score-panel') !== null")
     ui = table.strings()["ui"]
-    title = {True: ui["result_made"], False: ui["result_failed"], None: ui["result_litige"]}
-    assert page.text_content("#score-title") == title[result["made"]]
+    verdict = {True: ui["result_made"], False: ui["result_failed"], None: ui["result_litige"]}
+    assert page.text_content("#score-verdict") == verdict[result["made"]]
+    headlines = {ui[k] for k in ("you_win_deal", "you_lose_deal", "you_win_match",
+                                 "you_lose_match", "result_litige")}  # fmt: skip
+    assert page.text_content("#score-title") in headlines
+    assert page.locator("#trick .slot .card").count() == 4  # the final trick
+    lines = breakdown(result["lines"])
+    assert len(lines) < len(result["lines"])  # the verdict's row repeated the total
     rows = page.locator("#score-lines tr")
-    assert rows.count() == len(result["lines"])
-    for index, line in enumerate(result["lines"]):
+    assert rows.count() == len(lines)
+    for index, line in enumerate(lines):
         cells = rows.nth(index).locator("th, td").all_text_contents()
         assert cells == [line["text"], str(line["NS"]), str(line["EW"])]
     total = page.locator('#score-lines tr[data-code="total"] td').all_text_contents()
@@ -59,7 +104,7 @@ def check_replay(table: Table) -> None:
     page.click("#replay-last")
     assert open_cards.count() == 0
     page.click("#replay-close")
-    assert page.locator("#score-panel").is_visible()
+    page.locator("#score-panel").wait_for(state="visible")
 
 
 def test_whole_deal_in_french(table: Table) -> None:
@@ -70,13 +115,16 @@ def test_whole_deal_in_french(table: Table) -> None:
     assert page.get_attribute("html", "dir") == "ltr"
     names = table.strings()["names"]["french"]
     assert names["JH"] != "JH"
+    page.evaluate(WATCH_STATUS)
     table.new_game("cardavia")
-    # The hand's buttons are named for screen readers, in French.
+    # The hand's buttons are named for screen readers, in French: the visible corner first
+    # ("10", "V"), then the card's name.
     labels = page.eval_on_selector_all(
-        "#hand .card", "cards => cards.map(c => [c.dataset.card, c.getAttribute('aria-label')])"
+        "#hand .card",
+        "cards => cards.map(c => [c.dataset.card, c.querySelector('.card-name').textContent])",
     )
     assert labels
-    assert all(label == names[code] for code, label in labels)
+    assert all(label == f", {names[code]}" for code, label in labels)
     refusal = None
     for _ in range(4):  # a deal where South never holds a refused card is rare: deal again
         seen = table.play_deal()
@@ -88,10 +136,16 @@ def test_whole_deal_in_french(table: Table) -> None:
         table.new_game("cardavia")
     assert refusal is not None, "no greyed card in four deals"
     assert refusal["reason"]
+    check_status_sentences(page)
+    # Escape closes the result: the focus goes to the button that shows it again.
+    page.keyboard.press("Escape")
+    assert page.locator("#score-panel").is_hidden()
+    page.wait_for_function("document.activeElement.dataset.action === 'show-result'")
     # The last trick can be seen again.
     page.click("#last-trick-toggle")
     assert page.locator("#last-trick .card").count() == 4
     assert page.get_attribute("#last-trick-toggle", "aria-expanded") == "true"
+    page.click("#controls [data-action=show-result]")
     check_replay(table)
     assert table.errors == []
 
@@ -135,6 +189,91 @@ def test_whole_deal_in_arabic_with_the_keyboard(table: Table) -> None:
     assert table.errors == []
 
 
+def shown(page: Page, suit: str) -> tuple[float, float, float]:
+    """A suit's colour as it shows: painted, then through the page's contrast and colour
+    temperature filters (sRGB, as the filters work)."""
+    painted = page.evaluate(
+        "(s) => getComputedStyle(document.documentElement).getPropertyValue(`--suit-${s}`)",
+        suit,
+    ).strip()
+    k = float(page.evaluate("getComputedStyle(document.documentElement)"
+                            ".getPropertyValue('--contrast')"))  # fmt: skip
+    values = (page.get_attribute("#cv-temperature-matrix", "values") or "").split()
+    gains = (float(values[0]), float(values[6]), float(values[12]))
+    channels = (int(painted[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return tuple(  # type: ignore[return-value]
+        255 * min(1.0, max(0.0, g * min(1.0, max(0.0, k * (c - 0.5) + 0.5))))
+        for c, g in zip(channels, gains, strict=True)
+    )
+
+
+def hue(rgb: tuple[float, float, float]) -> float:
+    return colorsys.rgb_to_hsv(*(c / 255 for c in rgb))[0] * 360
+
+
+@pytest.mark.parametrize("contrast", [0, 100])
+@pytest.mark.parametrize("temperature", [0, 100])
+def test_suits_stay_apart_at_the_ends_of_the_settings(
+    table: Table, contrast: int, temperature: int
+) -> None:
+    """Whatever the contrast and the colour temperature, hearts show red (not purple), spades
+    dark, and with four colours diamonds blue and clubs green; grain and temperature change
+    the page visibly at their ends."""
+    page = table.open("en")
+    page.click("#settings-panel summary")
+    page.locator("#set-contrast").fill(str(contrast))
+    page.locator("#set-temperature").fill(str(temperature))
+    page.check('#settings-panel [name="fourColour"]')
+    hearts = shown(page, "H")
+    assert hue(hearts) >= 335 or hue(hearts) <= 10, hearts  # red, not purple or orange
+    assert max(hearts) - min(hearts) > 60  # a colour, not a grey
+    assert max(shown(page, "S")) < 110  # dark
+    assert 200 <= hue(shown(page, "D")) <= 255  # blue, short of violet
+    assert 80 <= hue(shown(page, "C")) <= 160  # green
+    # Grain: nothing at 0%, strong at 100%.
+    page.locator("#set-grain").fill("100")
+    grain = page.evaluate("getComputedStyle(document.querySelector('main'), '::after').opacity")
+    assert float(grain) >= 0.45
+
+
+# Colour vision deficiencies, severity 1 (Machado, Oliveira and Fernandes 2009), on linear RGB.
+DEFICIENCIES = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
+                   (0.004733, 0.691367, 0.303900)),
+}  # fmt: skip
+
+
+def seen_by(rgb: tuple[float, float, float], matrix: Any) -> tuple[float, ...]:
+    def linear(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    def encoded(c: float) -> float:
+        c = min(1.0, max(0.0, c))
+        return 255 * (12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055)
+
+    flat = [linear(c) for c in rgb]
+    return tuple(encoded(sum(m * c for m, c in zip(row, flat, strict=True))) for row in matrix)
+
+
+def test_four_colour_suits_stay_apart_for_colour_blind_eyes(table: Table) -> None:
+    """The colour-blind check: with four colours, every two suits stay apart (distance in
+    sRGB of at least 45) as protanopes, deuteranopes and tritanopes see them."""
+    page = table.open("en")
+    page.click("#settings-panel summary")
+    page.check('#settings-panel [name="fourColour"]')
+    colours = {suit: shown(page, suit) for suit in "SHDC"}
+    for name, matrix in DEFICIENCIES.items():
+        seen = {suit: seen_by(rgb, matrix) for suit, rgb in colours.items()}
+        for a, b in itertools.combinations("SHDC", 2):
+            distance = sum((x - y) ** 2 for x, y in zip(seen[a], seen[b], strict=True)) ** 0.5
+            assert distance >= 45, (name, a, b, round(distance))
+
+
 def test_settings_change_the_table_and_persist(table: Table) -> None:
     """Contrast, grain and colour temperature at 50% by default, applied live through
     custom properties and filters; four-colour suits; all kept across a reload."""
@@ -163,13 +302,16 @@ def test_settings_change_the_table_and_persist(table: Table) -> None:
     diamond = '#hand .card[data-suit="D"], #trick .card[data-suit="D"]'
     page.check('#settings-panel [name="fourColour"]')
     assert page.get_attribute("html", "data-four-colour") == "on"
-    colour = page.evaluate(
-        "() => getComputedStyle(document.documentElement).getPropertyValue('--suit-D').trim()"
-    )
-    assert colour == "#1457b8"
+    # Diamonds are blue: painted so that, through the contrast (90%) and the warm filter
+    # (100%), they show as the palette's #0b3fb0.
+    assert shown(page, "D") == pytest.approx((0x0B, 0x3F, 0xB0), abs=3)
     if page.locator(diamond).count():
-        assert page.locator(diamond).first.evaluate("c => getComputedStyle(c).color") == (
-            "rgb(20, 87, 184)"
+        painted = page.locator(diamond).first.evaluate("c => getComputedStyle(c).color")
+        assert painted == page.evaluate(
+            "() => { const e = document.createElement('i'); e.style.color = "
+            "getComputedStyle(document.documentElement).getPropertyValue('--suit-D');"
+            " document.body.append(e); const c = getComputedStyle(e).color; e.remove();"
+            " return c; }"
         )
     page.uncheck('#settings-panel [name="confirm"]')
 
@@ -197,6 +339,7 @@ def test_phone_width(
     """At 360 × 740 with a touch screen nothing spills sideways, the eight cards fit, and a
     tap plays a card at once when confirmation is off."""
     context = browser.new_context(
+        bypass_csp=True,
         viewport={"width": 360, "height": 740},
         device_scale_factor=2,
         is_mobile=True,
@@ -251,8 +394,11 @@ def test_the_page_survives_a_server_restart(
     browser: Browser, server: Server, make_table: type[Table]
 ) -> None:
     """Kill the server in the middle of a deal: the page says it is reconnecting; start it
-    again, reload, and the deal goes on where it was (the game is saved after every action)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, reduced_motion="reduce")
+    again and the page reconnects by itself, the deal going on where it was (the game is
+    saved after every action)."""
+    context = browser.new_context(
+        bypass_csp=True, viewport={"width": 1280, "height": 860}, reduced_motion="reduce"
+    )
     context.add_init_script("localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));")
     table = make_table(context, server.url)
     try:
@@ -273,7 +419,11 @@ def test_the_page_survives_a_server_restart(
         page.locator("#connection").wait_for(state="visible")
         assert page.get_attribute("#table", "data-connection") == "offline"
         server.start()
-        page.reload()
+        # The page reconnects by itself (no reload), and the notice goes away.
+        page.wait_for_function(
+            "document.getElementById('table').dataset.connection === 'online'", timeout=20_000
+        )
+        assert page.locator("#connection").is_hidden()
         after = table.wait_ready()
         for key in ("hand", "trick", "tricks_won", "contract", "bids", "dealer"):
             assert after[key] == before[key], key
@@ -302,8 +452,186 @@ def test_screenshot_in_each_language(table: Table, screenshots: Path, lang: str)
     assert view["lang"] == lang
     assert page.text_content("#contract") != table.strings()["ui"]["no_contract"]
     labels = page.eval_on_selector_all(
-        "#hand .card", "cards => cards.map(c => c.getAttribute('aria-label'))"
+        "#hand .card .card-name", "names => names.map(n => n.textContent.slice(2))"
     )
     assert labels and not any(CODE.match(label or "") for label in labels)
-    page.screenshot(path=str(screenshots / f"table-{lang}.png"), full_page=True)
+    page.screenshot(path=str(screenshots / f"table-{lang}-desktop.png"), full_page=True)
+    # The same table on a phone's screen (360 × 740), as it first shows.
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(screenshots / f"table-{lang}-phone.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert table.errors == []
+
+
+PLAYED = "(n) => window.cardavia.view.hand.length < n || window.cardavia.view.phase !== 'playing'"
+
+ACTIVE = """() => {
+  const a = document.activeElement;
+  if (!a || a === document.body) return "body";
+  if (a.closest("#hand")) return "hand";
+  if (a.closest("#controls")) return "controls";
+  if (a.closest("#score-panel")) return "result";
+  return a.id || a.tagName;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["fr", "ar"])
+def test_a_whole_deal_by_keyboard_alone(table: Table, lang: str) -> None:
+    """From page load: at most 3 Tabs to deal (the deal button has the focus), then no Tab at
+    all: the bidding buttons and the hand get the focus when it is South's turn, the arrows
+    move in the hand (one tab stop), Enter picks and Enter confirms, the focus never falls to
+    the page; the result is a dialog with the focus inside, Escape closes it, and "Next
+    deal" (Enter) deals again with the same rules."""
+    page = table.open(lang)
+    tabs = 0
+    while page.evaluate("document.activeElement.id") != "deal-button":
+        page.keyboard.press("Tab")
+        tabs += 1
+        assert tabs <= 3, "more than 3 Tabs to the deal button"
+    page.keyboard.press("Enter")
+    rtl = lang == "ar"
+    forward, backward = ("ArrowLeft", "ArrowRight") if rtl else ("ArrowRight", "ArrowLeft")
+    cards = 0
+    for _ in range(80):
+        view = table.wait_ready()
+        if view["phase"] == "over":
+            break
+        if view["phase"] == "cancelled":
+            page.wait_for_function(f"({ACTIVE})() === 'controls'")
+            page.keyboard.press("Enter")  # deal again
+            page.wait_for_function("window.cardavia.view.phase !== 'cancelled'")
+            continue
+        if view["phase"] == "bidding":
+            page.wait_for_function(f"({ACTIVE})() === 'controls'")
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                "(n) => window.cardavia.view.bids.length > n || window.cardavia.view.phase "
+                "!== 'bidding'",
+                arg=len(view["bids"]),
+            )
+            continue
+        page.wait_for_function(f"({ACTIVE})() === 'hand'")
+        assert page.locator("#hand .card[tabindex='0']").count() == 1  # one tab stop
+        order = page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
+        card = next(a["card"] for a in view["legal"] if a["kind"] == "play")
+        index = order.index(page.evaluate("document.activeElement.dataset.card"))
+        target = order.index(card)
+        for _ in range(abs(target - index)):
+            page.keyboard.press(forward if target > index else backward)
+        assert page.evaluate("document.activeElement.dataset.card") == card
+        page.keyboard.press("Enter")  # pick
+        page.wait_for_function(
+            "(c) => document.activeElement.dataset.card === c "
+            "&& document.querySelector('#controls [data-action=confirm]')",
+            arg=card,
+        )
+        page.keyboard.press("Enter")  # confirm
+        page.wait_for_function(PLAYED, arg=len(view["hand"]))
+        cards += 1
+    assert cards == 8
+    check_score_panel(table)
+    assert page.evaluate(ACTIVE) == "result"
+    page.keyboard.press("Escape")
+    page.wait_for_function(f"({ACTIVE})() === 'controls'")
+    page.keyboard.press("Enter")  # show the result again
+    page.locator("#score-panel").wait_for(state="visible")
+    assert page.evaluate("document.activeElement.id") == "next-deal"
+    game = page.evaluate("window.cardavia.view.game")
+    page.keyboard.press("Enter")  # next deal, same settings
+    page.wait_for_function(
+        "(g) => window.cardavia.view && window.cardavia.view.game !== g "
+        "&& window.cardavia.view.phase !== 'over'",
+        arg=game,
+    )
+    assert page.locator("#score-panel").is_hidden()
+    table.wait_ready()
+    page.wait_for_function(f"({ACTIVE})() === 'controls' || ({ACTIVE})() === 'hand'")
+    assert tabs <= 3
+    assert table.errors == []
+
+
+def test_points_trick_review_auto_last_card_and_pace(table: Table) -> None:
+    """The settings of play: the card points won so far shown by team, every trick of the
+    deal reviewable, South's forced last card played by itself, the computer players' pace,
+    sounds."""
+    page = table.open("fr")
+    page.click("#settings-panel summary")
+    page.select_option("#set-ai-pace", "fast")
+    page.check('#settings-panel [name="showPoints"]')
+    page.check('#settings-panel [name="autoLast"]')
+    page.check('#settings-panel [name="sounds"]')
+    page.click("#settings-panel summary")
+    # Count the tones the page makes (Web Audio oscillators started).
+    page.evaluate(
+        "() => { window.tones = 0; const start = OscillatorNode.prototype.start;"
+        " OscillatorNode.prototype.start = function (...a) { window.tones += 1;"
+        " return start.apply(this, a); }; }"
+    )
+    settings = page.evaluate("JSON.parse(localStorage.getItem('cardavia.settings'))")
+    assert settings["aiPace"] == "fast" and settings["showPoints"] and settings["autoLast"]
+    table.new_game("cardavia")
+    view = table.bid_until_play()
+    ui = table.strings()["ui"]
+    while view["phase"] == "playing" and len(view["hand"]) > 1:
+        card = next(a["card"] for a in view["legal"] if a["kind"] == "play")
+        page.click(f'#hand .card[data-card="{card}"]')
+        page.click("#controls [data-action=confirm]")
+        page.wait_for_function("(c) => !window.cardavia.view.hand.includes(c)", arg=card)
+        view = table.wait_ready()
+        points = view["points"]
+        expected = ui["points_line"].format(ns=points["NS"], ew=points["EW"])
+        assert page.text_content("#points-line") == expected
+    # The last card goes by itself: no click.
+    page.wait_for_function("window.cardavia.view.phase === 'over'")
+    assert page.evaluate("window.tones") > 8  # cards, tricks and South's turns were heard
+    page.locator("#score-panel").wait_for(state="visible")
+    page.keyboard.press("Escape")
+    page.wait_for_function("document.activeElement.dataset.action === 'show-result'")
+    # Every trick of the deal, from the last back to the first.
+    page.click("#last-trick-toggle")
+    assert page.text_content("#trick-n") == ui["trick_n"].format(n=8, total=8)
+    for n in range(7, 0, -1):
+        page.click("#trick-prev")
+        assert page.text_content("#trick-n") == ui["trick_n"].format(n=n, total=8)
+        assert page.locator("#trick-review .card").count() == 4
+    assert page.is_disabled("#trick-prev")
+    page.click("#trick-next")
+    assert page.text_content("#trick-n") == ui["trick_n"].format(n=2, total=8)
+    assert table.errors == []
+
+
+def test_court_cards_are_drawn_as_figures(table: Table, screenshots: Path) -> None:
+    """Jack, queen and king of the French deck, sota, caballo and rey of the Spanish one: a
+    drawn figure in the suit's colour between the corners, not a letter."""
+    page = table.open("fr")
+    found = page.evaluate(
+        """async () => {
+          const m = await import('/static/js/cards.js');
+          const box = document.createElement('div');
+          box.id = 'courts';
+          box.className = 'courts-sample';
+          document.body.append(box);
+          const out = {};
+          for (const deck of ['french', 'spanish']) {
+            for (const code of ['JS', 'QH', 'KD', 'JC', 'QD', 'KS', 'AH', '9C']) {
+              const card = m.makeCard(code, deck);
+              box.append(card);
+              const figure = card.querySelector('.middle svg.figure');
+              out[`${deck}:${code}`] = figure
+                ? {figure: true, colour: getComputedStyle(figure).color,
+                   suit: getComputedStyle(card).color,
+                   paths: figure.querySelectorAll('path').length}
+                : {figure: false};
+            }
+          }
+          return out;
+        }"""
+    )
+    for key, seen in found.items():
+        court = key.split(":")[1][0] in "JQK"
+        assert seen["figure"] is court, key
+        if court:
+            assert seen["colour"] == seen["suit"], key
+            assert seen["paths"] >= 6, key
+    page.locator("#courts").screenshot(path=str(screenshots / "court-cards.png"))

@@ -9,8 +9,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from tests.multi.conftest import WebProcess
@@ -177,3 +181,58 @@ def test_the_processes_go_on_after_postgresql_restarts(
             view = settle(player)
     with open_socket(first, game) as again:  # saved: the other process sees it whole
         assert settle(again)["step"] == view["step"]
+
+
+def start_ai_worker(redis_url: str, log: Path) -> subprocess.Popen[bytes]:
+    """An AI worker process (``cardavia ai-worker``) on the queue, its log in ``log``."""
+    command = [sys.executable, "-m", "cardavia.cli", "ai-worker", "--redis-url", redis_url]
+    with log.open("ab") as out:
+        return subprocess.Popen([*command, "--jobs", "1"], stdout=out, stderr=out)
+
+
+def test_the_computer_players_think_on_ai_workers_and_a_worker_restarts(
+    web_process: Callable[..., WebProcess], redis_url: str, tmp_path: Path
+) -> None:
+    """With Redis, a strong table's computer seats are decided by the AI worker processes
+    (the queue), not by the web process; a worker killed between two decisions (kill -9)
+    and started again loses nothing: the deal goes on to its end."""
+    log = tmp_path / "worker.log"
+    worker = start_ai_worker(redis_url, log)
+    web = web_process()
+    game = web.post("/api/games", {"rules": "coinche", "level": "strong", "lang": "en"})
+    rng = random.Random(8)
+
+    def decided(run: int) -> bool:
+        runs = log.read_text().split("AI worker:")
+        return len(runs) > run and ":decide(" in runs[run]
+
+    def play_until(player: ClientConnection, view: View, done: Callable[[], bool]) -> View:
+        """South plays (and deals on) until ``done``; the last view."""
+        for _ in range(200):
+            if done():
+                return view
+            if view["phase"] in ("over", "cancelled"):
+                player.send(json.dumps({"type": "next_deal"}))
+            else:
+                player.send(json.dumps({"type": "action", "action": rng.choice(view["legal"])}))
+            view = settle(player)
+        raise AssertionError("the computer players never decided")
+
+    try:
+        with open_socket(web, game) as player:
+            view = play_until(player, settle(player), lambda: decided(1))
+            worker.send_signal(signal.SIGKILL)
+            worker.wait(timeout=10)
+            worker = start_ai_worker(redis_url, log)
+            view = play_until(player, view, lambda: decided(2))
+            while view["phase"] not in ("over", "cancelled"):
+                player.send(json.dumps({"type": "action", "action": rng.choice(view["legal"])}))
+                view = settle(player)
+    finally:
+        worker.terminate()
+        worker.wait(timeout=20)
+    # Both workers decided (each logs the jobs it ran), for the computer seats only.
+    runs = log.read_text().split("AI worker:")
+    assert len(runs) == 3
+    assert all(":decide('strong', Observation(seat=<Seat." in run for run in runs[1:])
+    assert "Seat.S" not in log.read_text()

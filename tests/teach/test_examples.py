@@ -1,5 +1,5 @@
 """The worked examples: the engine and the second check agree on every one, the nine of
-RULES.md 11 come out exactly, and the sentences that explain them are made from their data."""
+docs/rules.md 11 come out exactly, and the sentences that explain them are made from their data."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from cardavia.teach.examples import (
 )
 from cardavia.teach.names import LANGUAGES, card_forms, suit_name
 
-# RULES.md 11: the legal cards of the nine worked examples, in the order of the hand.
+# docs/rules.md 11: the legal cards of the nine worked examples, in the order of the hand.
 RULES_11_LEGAL = {
     1: ("KS", "7S"),
     2: ("9D",),

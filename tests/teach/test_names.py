@@ -1,4 +1,4 @@
-"""Each language's names of cards, suits, ranks and seats, for both decks (RULES.md 1, 2;
+"""Each language's names of cards, suits, ranks and seats, for both decks (docs/rules.md 1, 2;
 the words of seeds 000–004)."""
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ def test_french_english_spanish_names() -> None:
 
 
 def test_spanish_deck_names() -> None:
-    # RULES.md 1: 4 5 6 7 10 11 12 1 = 7 8 9 10 J Q K A; oros, copas, espadas, bastos = D H S C.
+    # docs/rules.md 1: 4 5 6 7 10 11 12 1 = 7 8 9 10 J Q K A; oros, copas, espadas,
+    # bastos = D H S C.
     assert name("JH", "es", "spanish") == "sota de copas"
     assert name("QD", "es", "spanish") == "caballo de oros"
     assert name("KS", "es", "spanish") == "rey de espadas"

@@ -1,7 +1,7 @@
-"""Tests of the second check, :mod:`cardavia.verify`, against the numbers of RULES.md.
+"""Tests of the second check, :mod:`cardavia.verify`, against the numbers of docs/rules.md.
 
-Every expected number here is worked out by hand in the comments, from RULES.md and
-docs/rules-decisions.md; the rule sets are written out knob by knob (RULES.md 10).
+Every expected number here is worked out by hand in the comments, from docs/rules.md and
+docs/rules-decisions.md; the rule sets are written out knob by knob (docs/rules.md 10).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from cardavia.verify import (
 )
 
 # ---------------------------------------------------------------------------------------------
-# The presets, knob by knob (RULES.md 10 and docs/rules-decisions.md)
+# The presets, knob by knob (docs/rules.md 10 and docs/rules-decisions.md)
 # ---------------------------------------------------------------------------------------------
 
 COMMON: dict[str, object] = {
@@ -45,7 +45,7 @@ COMMON: dict[str, object] = {
     "belote_in_all_trump": False,
     "capot_points": 252,
     "failed_base": 160,
-    "outbid_after_coinche": False,  # RULES.md 10: "—" but the coinche preset; never read
+    "outbid_after_coinche": False,  # docs/rules.md 10: "—" but the coinche preset; never read
     "contract_must_beat_defence": True,  # by a classic table
 }
 
@@ -88,7 +88,7 @@ COINCHE: dict[str, object] = {
     "announcements": False,
     "belote_declaration": "declared",
     "belote_on_failure": "kept",
-    "tie": "litige",  # RULES.md 10: "—", classic tables only; never read by an auction
+    "tie": "litige",  # docs/rules.md 10: "—", classic tables only; never read by an auction
     "rounding": "nearest_ten",
     "target": 2000,
 }
@@ -124,7 +124,7 @@ def deal(
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 11: the nine worked examples
+# docs/rules.md 11: the nine worked examples
 # ---------------------------------------------------------------------------------------------
 
 WORKED_EXAMPLES = [
@@ -153,30 +153,30 @@ def parse_trick(text: str) -> list[tuple[str, str]]:
 def test_worked_examples(
     number: int, rules: str, trump: str, trick: str, seat: str, hand: str, legal: str
 ) -> None:
-    """RULES.md 11: each example's legal cards, exactly."""
+    """docs/rules.md 11: each example's legal cards, exactly."""
     got = legal_cards(PRESETS[rules], trump, parse_trick(trick), seat, hand.split())
     assert got == frozenset(legal.split()), f"example {number}"
 
 
 def test_worked_example_9_winner_and_points() -> None:
-    """RULES.md 11 #9: East trumps with JH, wins, and the trick is worth 11 + 10 + 0 + 20."""
+    """docs/rules.md 11 #9: East trumps with JH, wins, and the trick is worth 11 + 10 + 0 + 20."""
     trick = [*parse_trick("S AS, W TS, N 7S"), ("E", "JH")]
     assert trick_winner("H", trick) == "E"
     assert trick_points(MAISON, "H", [card for _, card in trick]) == 41
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 5: more legal-card cases, knob by knob
+# docs/rules.md 5: more legal-card cases, knob by knob
 # ---------------------------------------------------------------------------------------------
 
 
 def test_leader_plays_anything() -> None:
-    """RULES.md 5: the first card of a trick is free."""
+    """docs/rules.md 5: the first card of a trick is free."""
     assert legal_cards(MAISON, "H", [], "N", ["7S", "JH"]) == {"7S", "JH"}
 
 
 def test_trump_lead_overtrump_partner_knob() -> None:
-    """RULES.md 5.1: on a trump lead, overtrump even the partner, unless the knob is off."""
+    """docs/rules.md 5.1: on a trump lead, overtrump even the partner, unless the knob is off."""
     trick = [("N", "9H"), ("E", "7H")]  # N (partner of S) is master with the 9
     hand = ["JH", "8H", "AS"]
     assert legal_cards(MAISON, "H", trick, "S", hand) == {"JH"}
@@ -187,13 +187,13 @@ def test_trump_lead_overtrump_partner_knob() -> None:
 
 
 def test_opponent_master_must_overtrump() -> None:
-    """RULES.md 5.2, an opponent master by trump: trump higher if you can."""
+    """docs/rules.md 5.2, an opponent master by trump: trump higher if you can."""
     trick = [("N", "AD"), ("E", "8S"), ("S", "9S")]  # S trumped over E: S is master
     assert legal_cards(MAISON, "S", trick, "W", ["7S", "JS", "KH"]) == {"JS"}
 
 
 def test_partner_master_trumping_must_overtrump() -> None:
-    """RULES.md 5.2, partner master: any card, but a trump over a trump must beat it if it can
+    """docs/rules.md 5.2, partner master: any card, but a trump over a trump must beat it if it can
     (knob overtrump_when_trumping_partner); must_trump_partner makes trumping compulsory."""
     trick = [("N", "AD"), ("E", "QS"), ("S", "7D")]  # E (partner of W) trumped: E is master
     hand = ["KS", "8S", "KH"]
@@ -207,19 +207,20 @@ def test_partner_master_trumping_must_overtrump() -> None:
 
 
 def test_partner_master_with_no_trump_down() -> None:
-    """RULES.md 5.2: partner master with a plain card: any card, trumps included."""
+    """docs/rules.md 5.2: partner master with a plain card: any card, trumps included."""
     trick = [("N", "AC"), ("E", "7C")]  # as example 4
     assert legal_cards(MAISON, "H", trick, "S", ["8H", "9D"]) == {"8H", "9D"}
 
 
 def test_no_trump_held() -> None:
-    """RULES.md 5.2: no card of the suit led and no trump: any card."""
+    """docs/rules.md 5.2: no card of the suit led and no trump: any card."""
     trick = [("E", "AC")]
     assert legal_cards(MAISON, "H", trick, "S", ["KS", "9D"]) == {"KS", "9D"}
 
 
 def test_all_trump_must_beat_the_suit_led() -> None:
-    """RULES.md 5.4: follow and beat the highest card of the suit led (trump order) if you can."""
+    """docs/rules.md 5.4: follow and beat the highest card of the suit led (trump
+    order) if you can."""
     trick = [("N", "AS"), ("E", "9S")]  # in all-trump the 9 beats the ace
     assert legal_cards(MAISON, "AT", trick, "S", ["JS", "TS", "KH"]) == {"JS"}
     assert legal_cards(MAISON, "AT", trick, "S", ["TS", "7S", "KH"]) == {"TS", "7S"}
@@ -228,14 +229,14 @@ def test_all_trump_must_beat_the_suit_led() -> None:
 
 
 def test_no_trump_winner_is_the_highest_of_the_suit_led() -> None:
-    """RULES.md 5.3, 5.5: in no-trump, plain order, and only the suit led wins."""
+    """docs/rules.md 5.3, 5.5: in no-trump, plain order, and only the suit led wins."""
     trick = [("S", "KD"), ("W", "JD"), ("N", "AS"), ("E", "TD")]
     assert trick_winner("NT", trick) == "E"
     assert trick_winner("S", trick) == "N"  # with spades trump, the ace of spades cuts
 
 
 def test_partial_trick_winner() -> None:
-    """RULES.md 5.5: the master of a trick in progress."""
+    """docs/rules.md 5.5: the master of a trick in progress."""
     assert trick_winner("H", [("W", "AD")]) == "W"
     assert trick_winner("H", [("W", "AD"), ("N", "7H")]) == "N"
 
@@ -255,7 +256,7 @@ def test_refuses_bad_input() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 1: card points
+# docs/rules.md 1: card points
 # ---------------------------------------------------------------------------------------------
 
 
@@ -267,15 +268,15 @@ def test_refuses_bad_input() -> None:
         ("D", {}, 152, 162),
         ("C", {}, 152, 162),
         ("NT", {"no_trump_points": "scaled"}, 152, 162),
-        ("NT", {"no_trump_points": "plain"}, 120, 130),  # RULES.md 1: "120 + 10"
+        ("NT", {"no_trump_points": "plain"}, 120, 130),  # docs/rules.md 1: "120 + 10"
         ("AT", {"all_trump_points": "scaled"}, 152, 162),
-        ("AT", {"all_trump_points": "trump"}, 248, 258),  # RULES.md 1: "248 + 10"
+        ("AT", {"all_trump_points": "trump"}, 248, 258),  # docs/rules.md 1: "248 + 10"
     ],
 )
 def test_card_points_sum(
     contract: str, changes: dict[str, object], total: int, with_last_trick: int
 ) -> None:
-    """RULES.md 1: the points in the 32 cards of each contract kind and points knob, and with
+    """docs/rules.md 1: the points in the 32 cards of each contract kind and points knob, and with
     the last trick's 10 (as score_deal counts a deal of eight tricks)."""
     rules = knobs(MAISON, **changes)
     assert sum(card_points(rules, contract, card) for card in ALL_CARDS) == total
@@ -291,7 +292,7 @@ def test_card_points_sum(
 
 
 def test_card_points_values() -> None:
-    """RULES.md 1: a few values read off the tables."""
+    """docs/rules.md 1: a few values read off the tables."""
     assert card_points(MAISON, "H", "JH") == 20
     assert card_points(MAISON, "H", "9H") == 14
     assert card_points(MAISON, "H", "JS") == 2
@@ -303,12 +304,12 @@ def test_card_points_values() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 7: announcements
+# docs/rules.md 7: announcements
 # ---------------------------------------------------------------------------------------------
 
 
 def test_announcement_values() -> None:
-    """RULES.md 7: tierce 20, cinquante 50, cent 100; carrés J 200, 9 150, A T K Q 100."""
+    """docs/rules.md 7: tierce 20, cinquante 50, cent 100; carrés J 200, 9 150, A T K Q 100."""
     assert announcement_value(["7H", "8H", "9H"], "S") == ("sequence", 20)
     assert announcement_value(["TD", "JD", "QD", "KD"], "S") == ("sequence", 50)
     assert announcement_value(["9C", "TC", "JC", "QC", "KC", "AC"], "S") == ("sequence", 100)
@@ -384,23 +385,24 @@ CARRE_KINGS = ["KS", "KH", "KD", "KC"]
 
 
 def test_comparison_more_points() -> None:
-    """RULES.md 7.1: more points wins, whatever else; the partner's announcements help."""
+    """docs/rules.md 7.1: more points wins, whatever else; the partner's announcements help."""
     declared = {"N": [TIERCE_TO_K_SPADES], "E": [["7D", "8D", "9D", "TD"]]}
     assert announcement_winner("S", declared) == "EW"
 
 
 def test_comparison_carre_beats_cent() -> None:
-    """RULES.md 7.2: 100 against 100, the carré beats the sequence."""
+    """docs/rules.md 7.2: 100 against 100, the carré beats the sequence."""
     assert announcement_winner("C", {"N": [CENT_CLUBS], "W": [CARRE_QUEENS]}) == "EW"
 
 
 def test_comparison_longer_sequence() -> None:
-    """RULES.md 7.3: two sequences of 100, the longer wins (even ending lower, not in trump)."""
+    """docs/rules.md 7.3: two sequences of 100, the longer wins (even ending lower,
+    not in trump)."""
     assert announcement_winner("C", {"S": [SIX_DIAMONDS], "E": [CENT_CLUBS]}) == "NS"
 
 
 def test_comparison_higher_top_then_trump() -> None:
-    """RULES.md 7.3: equal tierces: the higher end card, then the one in trump."""
+    """docs/rules.md 7.3: equal tierces: the higher end card, then the one in trump."""
     assert announcement_winner("S", {"N": [TIERCE_TO_Q_DIAMONDS], "E": [TIERCE_TO_K_HEARTS]}) == (
         "EW"
     )
@@ -411,7 +413,7 @@ def test_comparison_higher_top_then_trump() -> None:
 
 @pytest.mark.parametrize("contract", ["D", "NT", "AT"])
 def test_comparison_complete_tie(contract: str) -> None:
-    """RULES.md 7.5: equal tierces, neither in trump: nobody's announcements count.
+    """docs/rules.md 7.5: equal tierces, neither in trump: nobody's announcements count.
 
     rules-decisions.md: in no-trump and all-trump "in trump" separates nothing.
     """
@@ -420,13 +422,13 @@ def test_comparison_complete_tie(contract: str) -> None:
 
 
 def test_comparison_carres_of_equal_points() -> None:
-    """RULES.md 7.4: two carrés of 100, the higher rank in sequence order (A > K > Q > 10)."""
+    """docs/rules.md 7.4: two carrés of 100, the higher rank in sequence order (A > K > Q > 10)."""
     assert announcement_winner("H", {"N": [CARRE_KINGS], "W": [CARRE_ACES]}) == "EW"
     assert announcement_winner("H", {"N": [CARRE_KINGS], "W": [CARRE_QUEENS]}) == "NS"
 
 
 def test_comparison_each_team_single_best() -> None:
-    """RULES.md 7: each team's best announcement is compared, whoever in the team holds it."""
+    """docs/rules.md 7: each team's best announcement is compared, whoever in the team holds it."""
     declared = {
         "N": [TIERCE_TO_Q_DIAMONDS],
         "S": [CARRE_KINGS],
@@ -436,14 +438,14 @@ def test_comparison_each_team_single_best() -> None:
 
 
 def test_comparison_alone_and_nobody() -> None:
-    """RULES.md 7: a team that alone announced wins; nobody announcing gives None."""
+    """docs/rules.md 7: a team that alone announced wins; nobody announcing gives None."""
     assert announcement_winner("H", {"W": [TIERCE_TO_Q_DIAMONDS], "N": []}) == "EW"
     assert announcement_winner("H", {}) is None
     assert announcement_winner("H", {"N": [], "E": []}) is None
 
 
 # ---------------------------------------------------------------------------------------------
-# RULES.md 8: scoring whole deals
+# docs/rules.md 8: scoring whole deals
 # ---------------------------------------------------------------------------------------------
 
 # Deal A, hearts trump. Hands as dealt:
@@ -547,7 +549,7 @@ def test_deal_problems_finds_breaches() -> None:
 
 
 def test_classic_made() -> None:
-    """RULES.md 8 classic, made: NS (taker N) 115 + 40 announcements = 155 against
+    """docs/rules.md 8 classic, made: NS (taker N) 115 + 40 announcements = 155 against
     EW 47 + 20 belote = 67; each team scores its total."""
     record = deal(DEAL_A, "N", "H", None, 0, DEAL_A_ANNOUNCEMENTS, ["W"])
     assert score_deal(MAISON, record) == result(155, 67, True)
@@ -555,13 +557,13 @@ def test_classic_made() -> None:
 
 
 def test_classic_belote_not_declared() -> None:
-    """RULES.md 6, declared: without "belote" the K-Q is worth 0."""
+    """docs/rules.md 6, declared: without "belote" the K-Q is worth 0."""
     record = deal(DEAL_A, "N", "H", None, 0, DEAL_A_ANNOUNCEMENTS, [])
     assert score_deal(MAISON, record) == result(155, 47, True)
 
 
 def test_classic_failed() -> None:
-    """RULES.md 8 classic, failed: taker E, EW 47 + 20 = 67 < NS 155. The takers keep their
+    """docs/rules.md 8 classic, failed: taker E, EW 47 + 20 = 67 < NS 155. The takers keep their
     belote (20); the defenders score 162 + every accepted announcement (40)."""
     record = deal(DEAL_A, "E", "H", None, 0, DEAL_A_ANNOUNCEMENTS, ["W"])
     assert score_deal(MAISON, record) == result(202, 20, False)
@@ -570,7 +572,7 @@ def test_classic_failed() -> None:
 
 
 def test_classic_failed_announcements_won_by_takers_go_to_defenders() -> None:
-    """RULES.md 8: on failure the defenders score every accepted announcement, the takers' too.
+    """docs/rules.md 8: on failure the defenders score every accepted announcement, the takers' too.
 
     Taker E. First N's tierce (ends on the jack) beats E's (ends on the 10, in trump: the end
     card comes first): NS's 20 counts; EW 47 + 20 belote < NS 115 + 20: failed, NS scores
@@ -586,7 +588,7 @@ def test_classic_failed_announcements_won_by_takers_go_to_defenders() -> None:
 
 
 def test_litige() -> None:
-    """RULES.md 8, tie = litige: NS (taker N) 81 + 20 belote = 101, EW 81 + 20 tierce = 101.
+    """docs/rules.md 8, tie = litige: NS (taker N) 81 + 20 belote = 101, EW 81 + 20 tierce = 101.
     The defenders score their 101; the takers' 81 go into reserve, their belote 20 is not
     put in reserve: it stays with them."""
     record = deal(DEAL_B, "N", "S", None, 0, DEAL_B_ANNOUNCEMENTS, ["S"])
@@ -605,7 +607,7 @@ def test_belote_left_out_of_the_test() -> None:
 
 @pytest.mark.parametrize(("capot_points", "ns"), [(252, 372), (250, 370)])
 def test_classic_capot(capot_points: int, ns: int) -> None:
-    """RULES.md 8: all eight tricks: 252 (or 250) + the cent 100 + belote 20; EW 0."""
+    """docs/rules.md 8: all eight tricks: 252 (or 250) + the cent 100 + belote 20; EW 0."""
     record = deal(DEAL_C, "N", "H", None, 0, DEAL_C_ANNOUNCEMENTS, ["N"])
     rules = knobs(MAISON, capot_points=capot_points)
     assert score_deal(rules, record) == result(ns, 0, True, capot="NS")
@@ -619,18 +621,18 @@ def test_classic_defenders_capot() -> None:
 
 
 def test_cardavia_made() -> None:
-    """RULES.md 8 Cardavia: NS (taker N) 115 against EW 47 + 20 (automatic belote)."""
+    """docs/rules.md 8 Cardavia: NS (taker N) 115 against EW 47 + 20 (automatic belote)."""
     assert score_deal(CARDAVIA, deal(DEAL_A, "N", "H")) == result(115, 67, True)
 
 
 def test_cardavia_failed_belote_to_defenders() -> None:
-    """RULES.md 8 Cardavia, failed: taker W, EW 47 + 20 = 67 < 115; EW scores 0 and NS gets
+    """docs/rules.md 8 Cardavia, failed: taker W, EW 47 + 20 = 67 < 115; EW scores 0 and NS gets
     162 + both teams' belote (EW's 20)."""
     assert score_deal(CARDAVIA, deal(DEAL_A, "W", "H")) == result(182, 0, False)
 
 
 def test_cardavia_tie_is_made() -> None:
-    """RULES.md 8 Cardavia: card points plus belote at least the opponents': 101 = 81 + 20."""
+    """docs/rules.md 8 Cardavia: card points plus belote at least the opponents': 101 = 81 + 20."""
     # Deal B without announcements: NS 81 + 20 belote = 101, EW 81: made by NS
     assert score_deal(CARDAVIA, deal(DEAL_B, "N", "S")) == result(101, 81, True)
     # taker E: EW 81 against 101: failed; NS 162 + 20
@@ -638,7 +640,7 @@ def test_cardavia_tie_is_made() -> None:
 
 
 def test_cardavia_capot() -> None:
-    """RULES.md 8: capot 252 + belote 20 (Cardavia plays no announcements)."""
+    """docs/rules.md 8: capot 252 + belote 20 (Cardavia plays no announcements)."""
     record = deal(DEAL_C, "N", "H", None, 0, DEAL_C_ANNOUNCEMENTS)
     assert score_deal(CARDAVIA, record) == result(272, 0, True, capot="NS")
 
@@ -647,7 +649,7 @@ EXACT_COINCHE = knobs(COINCHE, rounding="exact")
 
 
 def test_coinche_made() -> None:
-    """RULES.md 8 coinche, made: NS (taker N, bid 110) reach 115: NS 115 + 110 = 225,
+    """docs/rules.md 8 coinche, made: NS (taker N, bid 110) reach 115: NS 115 + 110 = 225,
     EW 47 + 20 belote = 67 (exact); rounded 230 (5 upward) and 70."""
     record = deal(DEAL_A, "N", "H", 110, 0, None, ["W"])
     assert score_deal(EXACT_COINCHE, record) == result(225, 67, True)
@@ -655,7 +657,7 @@ def test_coinche_made() -> None:
 
 
 def test_coinche_failed() -> None:
-    """RULES.md 8 coinche, failed: bid 120, NS 115 < 120 (rounding never decides: 115 does not
+    """docs/rules.md 8 coinche, failed: bid 120, NS 115 < 120 (rounding never decides: 115 does not
     become 120). NS 0; EW 160 + 120 + its belote 20 = 300."""
     record = deal(DEAL_A, "N", "H", 120, 0, None, ["W"])
     assert score_deal(COINCHE, record) == result(0, 300, False)
@@ -673,7 +675,7 @@ def test_coinche_failed_takers_keep_belote() -> None:
 
 
 def test_coinche_belote_counts_for_the_bid() -> None:
-    """RULES.md 6, 8: deal B, spades, taker S bids 100: 81 + 20 belote = 101 reach it."""
+    """docs/rules.md 6, 8: deal B, spades, taker S bids 100: 81 + 20 belote = 101 reach it."""
     record = deal(DEAL_B, "S", "S", 100, 0, None, ["S"])
     assert score_deal(EXACT_COINCHE, record) == result(201, 81, True)
     rules = knobs(EXACT_COINCHE, belote_counts_for_contract=False)
@@ -681,7 +683,7 @@ def test_coinche_belote_counts_for_the_bid() -> None:
 
 
 def test_coinched() -> None:
-    """RULES.md 8: coinched (x2), made: NS (160 + 110) x 2 = 540; EW keeps its belote 20.
+    """docs/rules.md 8: coinched (x2), made: NS (160 + 110) x 2 = 540; EW keeps its belote 20.
     Failed (bid 120): EW (160 + 120) x 2 + 20 = 580; NS nothing."""
     made = deal(DEAL_A, "N", "H", 110, 1, None, ["W"])
     assert score_deal(COINCHE, made) == result(540, 20, True)
@@ -690,7 +692,7 @@ def test_coinched() -> None:
 
 
 def test_surcoinched() -> None:
-    """RULES.md 8: surcoinched (x4), made: NS (160 + 110) x 4 = 1080; EW its belote 20.
+    """docs/rules.md 8: surcoinched (x4), made: NS (160 + 110) x 4 = 1080; EW its belote 20.
     Failed (bid 120): EW (160 + 120) x 4 + 20 = 1140."""
     made = deal(DEAL_A, "N", "H", 110, 2, None, ["W"])
     assert score_deal(COINCHE, made) == result(1080, 20, True)
@@ -699,7 +701,7 @@ def test_surcoinched() -> None:
 
 
 def test_coinche_80_making_81_against_81() -> None:
-    """RULES.md 8, contract_must_beat_defence (FFB contrée 10.1.1): deal B, taker N bids 80,
+    """docs/rules.md 8, contract_must_beat_defence (FFB contrée 10.1.1): deal B, taker N bids 80,
     belote not said: NS 81 reach 80 but are not more than EW's 81: failed, EW 160 + 80 =
     240. With EW's tierce: 81 < 101, EW 160 + 80 + 20 = 260."""
     record = deal(DEAL_B, "N", "S", 80, 0, DEAL_B_ANNOUNCEMENTS, [])
@@ -708,7 +710,7 @@ def test_coinche_80_making_81_against_81() -> None:
 
 
 def test_coinche_rounding() -> None:
-    """RULES.md 8, rounding nearest_ten, 5 upward: deal B, taker N bids 80, belote not said,
+    """docs/rules.md 8, rounding nearest_ten, 5 upward: deal B, taker N bids 80, belote not said,
     reaching the bid enough (contract_must_beat_defence off): NS 81 + 80 = 161 -> 160;
     EW 81 -> 80. With EW's tierce (announcements on): 101 -> 100."""
     record = deal(DEAL_B, "N", "S", 80, 0, DEAL_B_ANNOUNCEMENTS, [])
@@ -764,7 +766,7 @@ def test_knobs_are_checked() -> None:
 
 
 def test_play_order_is_counterclockwise() -> None:
-    """RULES.md 2: N -> E -> S -> W; a trick out of order is refused."""
+    """docs/rules.md 2: N -> E -> S -> W; a trick out of order is refused."""
     seats = ["N", "E", "S", "W", "N"]
     assert all(trick_winner("H", [(a, "7S"), (b, "8S")]) == b for a, b in pairwise(seats))
     with pytest.raises(ValueError, match="turn order"):
@@ -847,7 +849,7 @@ def test_random_deals_add_up(seed: int) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The capot, announcements on a capot, the fixed totals under other scales (RULES.md 8)
+# The capot, announcements on a capot, the fixed totals under other scales (docs/rules.md 8)
 # ---------------------------------------------------------------------------------------------
 
 # Deal D, hearts trump: N holds all eight hearts and leads them; NS take every trick. E holds a
@@ -873,7 +875,7 @@ def test_fixture_deal_d_is_played_by_the_rules() -> None:
 
 
 def test_capot_takes_the_capotted_teams_announcements() -> None:
-    """RULES.md 8 (FFB): on a capot the capotted team's announcements change hands. Taker N,
+    """docs/rules.md 8 (FFB): on a capot the capotted team's announcements change hands. Taker N,
     made: NS 252 + E's tierce 20 + belote 20 = 292, EW 0. Taker E, failed: the same."""
     record = deal(DEAL_D, "N", "H", None, 0, DEAL_D_ANNOUNCEMENTS, ["N"])
     assert score_deal(MAISON, record) == result(252 + 20 + 20, 0, True, capot="NS")
@@ -891,7 +893,7 @@ def test_capot_takes_the_capotted_teams_announcements() -> None:
     ],
 )
 def test_coinche_capot(bid: int | str, coinche: int, ns: int) -> None:
-    """RULES.md 8 (FFB: "250 points si capot réalisé, même non demandé"): a capot made by
+    """docs/rules.md 8 (FFB: "250 points si capot réalisé, même non demandé"): a capot made by
     the takers scores 250 + the bid, (250 + bid) x 2 coinched, x 4 surcoinched; E's tierce
     changes hands; N's belote stays with NS."""
     record = deal(DEAL_D, "N", "H", bid, coinche, DEAL_D_ANNOUNCEMENTS, ["N"])
@@ -900,7 +902,7 @@ def test_coinche_capot(bid: int | str, coinche: int, ns: int) -> None:
 
 
 def test_coinche_defenders_capot() -> None:
-    """RULES.md 8: the defenders' capot is a failed contract: 160 + the bid (x 2 coinched),
+    """docs/rules.md 8: the defenders' capot is a failed contract: 160 + the bid (x 2 coinched),
     + the announcements; the takers keep their belote (none here)."""
     record = deal(DEAL_D, "E", "H", 80, 1, DEAL_D_ANNOUNCEMENTS, ["N"])
     rules = knobs(EXACT_COINCHE, announcements=True)
@@ -916,7 +918,7 @@ def test_coinche_defenders_capot() -> None:
     ],
 )
 def test_fixed_totals_follow_the_scale(trump: str, scale: dict[str, str], total: int) -> None:
-    """RULES.md 8: a failed classic contract gives the defenders the scale's total; the capot
+    """docs/rules.md 8: a failed classic contract gives the defenders the scale's total; the capot
     keeps its bonus over it (rules-decisions.md "Scoring": 252 - 162 + total)."""
     rules = knobs(MAISON, round2_contracts=True, **scale)
     failed = deal(DEAL_A, "E", trump)  # EW take fewer points on every scale
@@ -934,12 +936,12 @@ def test_coinche_failed_base_follows_the_scale() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The coinche auction (RULES.md 4)
+# The coinche auction (docs/rules.md 4)
 # ---------------------------------------------------------------------------------------------
 
 
 def test_auction_opening() -> None:
-    """RULES.md 4: the dealer's next speaks first: pass or any bid; nothing to coinche yet."""
+    """docs/rules.md 4: the dealer's next speaks first: pass or any bid; nothing to coinche yet."""
     moves = auction_moves(COINCHE, "W", [])
     assert ("N", "pass") in moves and ("N", "bid", 80, "S") in moves
     assert ("N", "bid", "capot", "C") in moves and ("N", "bid", "generale", "C") not in moves
@@ -948,7 +950,7 @@ def test_auction_opening() -> None:
 
 
 def test_auction_a_coinche_freezes_the_contract() -> None:
-    """RULES.md 4 (FFB: "le fait de coincher fige le contrat"): after E coinches N's 80,
+    """docs/rules.md 4 (FFB: "le fait de coincher fige le contrat"): after E coinches N's 80,
     nobody bids; S and N may surcoinche or pass, W only pass; three passes end it."""
     said = [("N", "bid", 80, "H"), ("E", "coinche")]
     assert auction_moves(COINCHE, "W", said) == {("S", "pass"), ("S", "surcoinche")}
@@ -961,7 +963,7 @@ def test_auction_a_coinche_freezes_the_contract() -> None:
 
 
 def test_auction_outbid_after_coinche() -> None:
-    """RULES.md 4, outbid_after_coinche (house tables): after a coinche any player may still
+    """docs/rules.md 4, outbid_after_coinche (house tables): after a coinche any player may still
     bid higher, which cancels the coinche: W may coinche S's 90 again."""
     rules = knobs(COINCHE, outbid_after_coinche=True)
     said: list[tuple[object, ...]] = [("N", "bid", 80, "H"), ("E", "coinche")]
@@ -973,7 +975,7 @@ def test_auction_outbid_after_coinche() -> None:
 
 
 def test_auction_coinche_any_time_and_the_end() -> None:
-    """RULES.md 4: with coinche_any_time both opponents may coinche, in turn or not; four
+    """docs/rules.md 4: with coinche_any_time both opponents may coinche, in turn or not; four
     passes and no bid end the auction."""
     rules = knobs(COINCHE, coinche_any_time=True)
     moves = auction_moves(rules, "W", [("N", "bid", 80, "H")])

@@ -221,7 +221,9 @@ def test_content_security_policy(client: TestClient) -> None:
     for path in ("/en/", "/healthz", "/api/nothing"):
         policy = client.get(path).headers["content-security-policy"]
         assert "frame-ancestors 'none'" in policy
-        assert "script-src 'self'" in policy
+        assert "script-src 'self';" in policy
+        assert "style-src 'self';" in policy
+        assert "unsafe" not in policy
 
 
 @pytest.mark.parametrize(("method", "path"), [("DELETE", "/api/games"), ("PUT", "/healthz")])

@@ -164,7 +164,7 @@ static inline int weakest(const Game *g, uint32_t cards) {
     return g->card_at[suit][CTZ(g->strength[suit][(cards >> (8 * suit)) & 0xFF])];
 }
 
-/* -- which card may be played: play.constraint, case by case (RULES.md 5) --------------- */
+/* -- which card may be played: play.constraint, case by case (docs/rules.md 5) --------------- */
 
 /* trick[0..n-1]: the cards on the table; best_index: the one that wins so far. The seat to
  * move is the partner of the one at index n - 2. */

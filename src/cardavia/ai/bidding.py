@@ -20,7 +20,7 @@ pass, take a strain (classic tables: the turned suit in round 1, another strain 
    (:func:`~cardavia.ai.solver.reaches`); a real table makes a little less than the
    double-dummy value and its capots less often (:data:`PLAY_SHORTFALL`,
    :data:`PLAY_SIGMA`, :data:`CAPOT_SHARE`), and the deal's score is averaged over that
-   spread under the rules (RULES.md 8: made or failed, the bid, coinche and surcoinche,
+   spread under the rules (docs/rules.md 8: made or failed, the bid, coinche and surcoinche,
    capot, belote, announcements: :func:`expected_scores`);
 4. chooses the action of best mean score difference for the seat's team, corrected for
    the match score (:func:`risk_appetite`) and for the simulation's own noise: another
@@ -233,7 +233,7 @@ def deck_of(
     turned: Card | None,
     stock: Sequence[Card],
 ) -> tuple[Card, ...]:
-    """A deck in dealt order whose distribution gives these hands (RULES.md 3): each seat's
+    """A deck in dealt order whose distribution gives these hands (docs/rules.md 3): each seat's
     cards in the packets of the rules from the dealer's next, then at classic tables the
     turned card and the stock in the order it will be dealt."""
     sizes = rules.first_packets if rules.bidding == "classic" else rules.auction_packets
@@ -457,7 +457,7 @@ def outcome_scores(
     """Each team's score for a deal whose takers make ``takers_points`` card points (the
     last trick included; the capot's :func:`~cardavia.belote.scoring.capot_value` or more:
     capot; 0 or less: the defenders' capot), scored by the engine's own rule,
-    :func:`cardavia.belote.scoring.deal_outcome` (RULES.md 8), on fractional points.
+    :func:`cardavia.belote.scoring.deal_outcome` (docs/rules.md 8), on fractional points.
 
     ``belote``: each team's belote points; ``announcements``: each team's accepted
     announcements (the winner of the comparison only); ``deal_points``: the card points of
@@ -541,7 +541,7 @@ def threshold(
     deal_points: int,
 ) -> int:
     """The fewest card points (the last trick included) with which the takers make
-    ``contract`` (RULES.md 8): more than the defenders' total at classic tables; at coinche
+    ``contract`` (docs/rules.md 8): more than the defenders' total at classic tables; at coinche
     tables the bid less their announcements and belote (a capot bid: the capot), and with
     ``contract_must_beat_defence`` more than the defenders' total as well."""
     takers = contract.team

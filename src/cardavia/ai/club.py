@@ -58,7 +58,7 @@ def _bit(card: Card) -> int:
 def trump_suit_value(hand: int, trump: int) -> int:
     """The value of ``hand`` with ``trump`` as trump, in card points it should bring home:
     the trump jack and nine, the other trumps and their length, aces and guarded tens on the
-    side, short suits to ruff and belote (RULES.md 1 and 6)."""
+    side, short suits to ruff and belote (docs/rules.md 1 and 6)."""
     trumps = hand & SUIT_MASKS[trump]
     count = trumps.bit_count()
     base = trump * 8
@@ -206,7 +206,7 @@ class Knowledge:
 
 
 def read_table(obs: Observation) -> Knowledge:
-    """Work out who may hold what, from the plays (RULES.md 5 says what each play reveals),
+    """Work out who may hold what, from the plays (docs/rules.md 5 says what each play reveals),
     the turned card (the taker's), belote said and the announcements shown."""
     contract = obs.contract
     assert contract is not None
@@ -233,7 +233,7 @@ def read_table(obs: Observation) -> Knowledge:
                     excluded[seat] |= SUIT_MASKS[led]
                     if trumps and not trumps >> card & 1:
                         # A discard while an opponent was master: no trump, or none that
-                        # may be played (RULES.md 5.2).
+                        # may be played (docs/rules.md 5.2).
                         if not partner_master or rules.must_trump_partner:
                             if not trumps >> best & 1 or rules.undertrump == "required":
                                 excluded[seat] |= trumps
@@ -326,7 +326,7 @@ class ClubPlayer:
     # -- bidding -------------------------------------------------------------------------
 
     def _classic_bid(self, obs: Observation) -> Action:
-        """RULES.md 4, classic: take the turned suit (round 1) or the best other strain
+        """docs/rules.md 4, classic: take the turned suit (round 1) or the best other strain
         (round 2) when the hand with the turned card is worth it."""
         turned = obs.turned_card
         assert turned is not None
@@ -345,7 +345,7 @@ class ClubPlayer:
         return Pass(obs.seat)
 
     def _auction_bid(self, obs: Observation) -> Action:
-        """RULES.md 4, coinche auction: bid the hand's value with the partner's share, raise
+        """docs/rules.md 4, coinche auction: bid the hand's value with the partner's share, raise
         the partner once with support, outbid the opponents when the hand is worth more,
         coinche a bid the hand says they cannot make."""
         me = obs.seat
@@ -437,7 +437,7 @@ def _bid_at(
 ) -> Bid | None:
     """The bid of ``value`` in ``strain`` (to the ten below; at least the lowest allowed),
     or, for a hand worth more than the top numbered bid, that top bid: a hand worth 170
-    bids 160 where 160 is the highest before capot (RULES.md 4). Capot and générale are
+    bids 160 where 160 is the highest before capot (docs/rules.md 4). Capot and générale are
     left to hands that say so (:mod:`cardavia.ai.bidding`). ``None`` when no such bid is
     legal (the auction is already higher)."""
     value = max(value // 10 * 10, floor + 10, AUCTION_FLOOR)
@@ -453,7 +453,7 @@ def _bid_at(
 
 
 def choose_card(obs: Observation, know: Knowledge) -> Card:
-    """The card to play (RULES.md 5 has already narrowed the choice to the legal ones)."""
+    """The card to play (docs/rules.md 5 has already narrowed the choice to the legal ones)."""
     legal = 0
     for action in obs.legal_actions:
         if isinstance(action, Play):

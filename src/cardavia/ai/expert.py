@@ -106,7 +106,7 @@ def score_margin(
     assert contract is not None
     rules = observation.rules
     me = Team(observation.seat & 1)
-    # The deal's total and the capot follow the contract's point scale (RULES.md 8).
+    # The deal's total and the capot follow the contract's point scale (docs/rules.md 8).
     total = deal_points(rules, contract.strain)
     capot_points = capot_value(rules, contract.strain)
     if final_points >= capot_points:

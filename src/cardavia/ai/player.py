@@ -104,7 +104,7 @@ def told_the_score(player: Player, scores: tuple[int, int]) -> Player:
 
 def with_declarations(observation: Observation, card: Card) -> Action:
     """The legal play of ``card`` that says the most: with the announcements and "belote"
-    whenever the rules let this seat say them (RULES.md 6 and 7: announcing costs nothing,
+    whenever the rules let this seat say them (docs/rules.md 6 and 7: announcing costs nothing,
     and undeclared belote is worth nothing)."""
     best: Play | None = None
     for action in observation.legal_actions:

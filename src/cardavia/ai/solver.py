@@ -5,7 +5,7 @@ The value of a position for a side is the card points that side takes from here 
 of the deal, the trick on the table included, when it plays to take as many as it can and
 the other side to leave it as few as it can. The last trick adds 10; a side that takes all
 eight tricks of the deal has ``capot_points`` for the deal instead of its card points and
-the 10 (RULES.md 1 and 8), so a position knows the tricks each side has taken. Belote and
+the 10 (docs/rules.md 1 and 8), so a position knows the tricks each side has taken. Belote and
 announcements are not part of the value.
 
 Two implementations answer every query: the C kernel :mod:`cardavia.ai._dds`
@@ -98,7 +98,7 @@ _PARAMS: Final = struct.Struct("<32B32B32IIBBh")
 @cache
 def _game(rules: Rules, strain: Strain) -> _Game:
     values = values_for(rules, strain)
-    bonus = rules.capot_points - USUAL_DEAL_TOTAL  # RULES.md 8: the same under every scale
+    bonus = rules.capot_points - USUAL_DEAL_TOTAL  # docs/rules.md 8: the same under every scale
     order, points = values.order, values.points
     above = tuple(
         tuple(sorted(CardSet(values.beats[card]), key=lambda c: order[c])) for card in range(32)
@@ -323,7 +323,7 @@ class _Search:
         return not self.trick and not any(self.hands)
 
     def legal(self) -> int:
-        """The legal cards of the seat to move, by the engine's rule (RULES.md 5)."""
+        """The legal cards of the seat to move, by the engine's rule (docs/rules.md 5)."""
         seat = self.seat
         trick = [(Seat((self.leader + i) & 3), c) for i, c in enumerate(self.trick)]
         return constraint(self.game.rules, self.values, trick, Seat(seat), self.hands[seat]).allowed

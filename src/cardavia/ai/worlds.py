@@ -68,7 +68,7 @@ def known_cards(observation: Observation) -> tuple[int, int, int, int]:
 
 
 def excluded_cards(observation: Observation, values: CardValues) -> tuple[int, int, int, int]:
-    """The cards each seat cannot hold now, read off its plays (RULES.md 5).
+    """The cards each seat cannot hold now, read off its plays (docs/rules.md 5).
 
     A card ``u`` is excluded for a seat if holding it would have made one of the seat's
     plays illegal: the rules only ever add obligations with more cards in hand, so the test

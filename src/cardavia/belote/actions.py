@@ -78,8 +78,8 @@ class Surcoinche:
 @dataclass(frozen=True, slots=True)
 class Play:
     """Put down a card. In the first trick ``announce`` declares the hand's best announcements
-    (RULES.md 7); ``belote`` says "belote" with the first of the trump K and Q when the rules
-    want it declared (RULES.md 6)."""
+    (docs/rules.md 7); ``belote`` says "belote" with the first of the trump K and Q when the rules
+    want it declared (docs/rules.md 6)."""
 
     seat: Seat
     card: Card

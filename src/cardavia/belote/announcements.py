@@ -1,5 +1,5 @@
 """Announcements: sequences and carrés, the best set a hand can declare, and the comparison
-at the second trick (RULES.md 7, seed 002); belote–rebelote (RULES.md 6).
+at the second trick (docs/rules.md 7, seed 002); belote–rebelote (docs/rules.md 6).
 
 >>> from cardavia.belote.cards import CardSet
 >>> best = best_announcements(CardSet.parse("KS KH KD KC QH JH TH 7C").mask, Strain.HEARTS)
@@ -18,10 +18,10 @@ from typing import Final, Literal
 from cardavia.belote.cards import SUIT_MASKS, Card, CardSet, Rank, Team
 from cardavia.belote.play import Strain
 
-# RULES.md 7: a sequence of 3 is worth 20, of 4 50, of 5 or more 100.
+# docs/rules.md 7: a sequence of 3 is worth 20, of 4 50, of 5 or more 100.
 SEQUENCE_POINTS: Final = {3: 20, 4: 50}
 LONG_SEQUENCE_POINTS: Final = 100
-# RULES.md 7: carrés by rank in sequence order (7 8 9 10 J Q K A): jacks 200, nines 150,
+# docs/rules.md 7: carrés by rank in sequence order (7 8 9 10 J Q K A): jacks 200, nines 150,
 # aces, tens, kings, queens 100, eights and sevens 0.
 CARRE_POINTS: Final = (0, 0, 150, 100, 200, 100, 100, 100)
 _RUN_STARTS: Final = 0x3F3F3F3F
@@ -41,7 +41,7 @@ class Announcement:
     """The mask of its cards."""
     points: int
     strength: tuple[int, ...]
-    """The key of the comparison (RULES.md 7): greater is stronger; equal keys tie."""
+    """The key of the comparison (docs/rules.md 7): greater is stronger; equal keys tie."""
 
     @property
     def card_set(self) -> CardSet:
@@ -65,20 +65,21 @@ class Announcement:
 
 
 def sequence(cards: int, strain: Strain) -> Announcement:
-    """A sequence of the given cards (one suit, in a row; RULES.md 7)."""
+    """A sequence of the given cards (one suit, in a row; docs/rules.md 7)."""
     length = cards.bit_count()
     suit = (cards & -cards).bit_length() - 1 >> 3
     high = cards.bit_length() - 1
     points = SEQUENCE_POINTS.get(length, LONG_SEQUENCE_POINTS)
     in_trump = int(strain == suit) if strain.is_suit else 0
-    # RULES.md 7.3: equal points: the longer, then the higher end card, then the one in trump.
+    # docs/rules.md 7.3: equal points: the longer, then the higher end card, then the one in trump.
     return Announcement("sequence", cards, points, (points, 0, length, high & 7, in_trump))
 
 
 def carre(rank: int) -> Announcement:
-    """The carré of a rank (RULES.md 7)."""
+    """The carré of a rank (docs/rules.md 7)."""
     points = CARRE_POINTS[rank]
-    # RULES.md 7.2 and 7.4: a carré beats a sequence of equal points; two carrés: the higher rank.
+    # docs/rules.md 7.2 and 7.4: a carré beats a sequence of equal points; two carrés:
+    # the higher rank.
     return Announcement("carre", RANK_MASKS[rank], points, (points, 1, 4, rank, 0))
 
 
@@ -102,7 +103,7 @@ def _runs(hand: int) -> list[int]:
 
 @lru_cache(maxsize=4096)
 def best_announcements(hand: int, strain: Strain) -> tuple[Announcement, ...]:
-    """The set of announcements worth most that ``hand`` can declare (RULES.md 7).
+    """The set of announcements worth most that ``hand`` can declare (docs/rules.md 7).
 
     A card serves in one announcement only: each choice of carrés leaves its sequences (the
     maximal runs of the cards left, never split: docs/rules-decisions.md); the choice worth
@@ -155,7 +156,7 @@ def team_best(announcements: Iterable[Announcement]) -> tuple[int, ...] | None:
 
 
 def comparison_winner(declared: Sequence[Sequence[Announcement]]) -> Team | None:
-    """The team whose best announcement wins the comparison (RULES.md 7).
+    """The team whose best announcement wins the comparison (docs/rules.md 7).
 
     ``declared[seat]`` is what each seat declared. A team that alone announced wins; a
     complete tie between the two best gives nobody anything.
@@ -168,11 +169,11 @@ def comparison_winner(declared: Sequence[Sequence[Announcement]]) -> Team | None
         return Team.NS
     if ns is None or ew > ns:
         return Team.EW
-    return None  # RULES.md 7.5: a complete tie: no announcement counts.
+    return None  # docs/rules.md 7.5: a complete tie: no announcement counts.
 
 
 def belote_pairs(hand: int, strain: Strain, *, in_all_trump: bool) -> int:
-    """The mask of the trump K and Q that the hand holds together (RULES.md 6).
+    """The mask of the trump K and Q that the hand holds together (docs/rules.md 6).
 
     In all-trump, with ``in_all_trump``, every suit's K–Q pair counts; in no-trump none.
     """

@@ -1,4 +1,4 @@
-"""The two bidding systems and the contract they end in (RULES.md 4).
+"""The two bidding systems and the contract they end in (docs/rules.md 4).
 
 The classic table bids in two rounds around a turned card (seed 004); the coinche table holds
 an auction with values, coinche and surcoinche (FFB contrée). Both are read off the sequence
@@ -17,7 +17,7 @@ from cardavia.belote.play import Strain
 from cardavia.belote.rules import Rules
 
 MULTIPLIERS: Final = (1, 2, 4)
-"""Score multiplier by coinche level: none, coinched, surcoinched (RULES.md 8)."""
+"""Score multiplier by coinche level: none, coinched, surcoinched (docs/rules.md 8)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +60,13 @@ class Contract:
 
 
 def bid_values(rules: Rules) -> tuple[int, ...]:
-    """The values one may bid, in order (RULES.md 4: 80 … 160 then capot; with ``top_bids``
+    """The values one may bid, in order (docs/rules.md 4: 80 … 160 then capot; with ``top_bids``
     ``generale`` also 170, 180 and générale)."""
     return _BID_VALUES[rules.top_bids]
 
 
 def top_numbered_bid(rules: Rules) -> int:
-    """The highest bid below capot (RULES.md 4: 160; 180 with ``top_bids`` ``generale``)."""
+    """The highest bid below capot (docs/rules.md 4: 160; 180 with ``top_bids`` ``generale``)."""
     return _TOP_NUMBERED[rules.top_bids]
 
 
@@ -95,7 +95,7 @@ class ClassicStatus:
 
 
 def classic_status(bids: Sequence[Action]) -> ClassicStatus:
-    """The status of two-round bidding after ``bids`` (RULES.md 4, seed 004)."""
+    """The status of two-round bidding after ``bids`` (docs/rules.md 4, seed 004)."""
     for bid in bids:
         if isinstance(bid, Take):
             return ClassicStatus(1 if len(bids) <= 4 else 2, Contract(bid.seat, bid.strain), False)
@@ -106,7 +106,7 @@ def classic_status(bids: Sequence[Action]) -> ClassicStatus:
 
 def classic_strains(rules: Rules, round_: int, turned_suit: Suit) -> tuple[Strain, ...]:
     """What may be taken: round 1 the turned suit; round 2 any other suit, and no-trump or
-    all-trump with ``round2_contracts`` (RULES.md 4)."""
+    all-trump with ``round2_contracts`` (docs/rules.md 4)."""
     if round_ == 1:
         return (Strain(turned_suit),)
     others = tuple(Strain(s) for s in Suit if s != turned_suit)
@@ -136,14 +136,14 @@ class AuctionStatus:
 
 
 def can_outbid(rules: Rules, status: AuctionStatus) -> bool:
-    """Whether a bid may still be made: not after a coinche (RULES.md 4; FFB contrée: "le
+    """Whether a bid may still be made: not after a coinche (docs/rules.md 4; FFB contrée: "le
     fait de coincher fige le contrat, empêchant ainsi toute possibilité de surenchère"),
     unless ``outbid_after_coinche`` (house tables, where an outbid cancels the coinche)."""
     return status.coinche == 0 or rules.outbid_after_coinche
 
 
 def auction_status(bids: Sequence[Action]) -> AuctionStatus:
-    """The status of a coinche auction after ``bids`` (RULES.md 4, docs/rules-decisions.md)."""
+    """The status of a coinche auction after ``bids`` (docs/rules.md 4, docs/rules-decisions.md)."""
     best: Bid | None = None
     coinche = 0
     coincher: Seat | None = None

@@ -1,4 +1,4 @@
-"""Cards, suits, ranks, seats, sets of cards and the two decks (RULES.md 1 and 2).
+"""Cards, suits, ranks, seats, sets of cards and the two decks (docs/rules.md 1 and 2).
 
 A card is an ``int`` from 0 to 31: ``suit * 8 + rank``, ranks counted in sequence order
 (7 8 9 10 J Q K A), suits in the order of their codes (S H D C). A set of cards is a 32-bit
@@ -26,7 +26,7 @@ Card = int
 
 
 class Suit(IntEnum):
-    """The four suits, in the order of their codes (RULES.md 1)."""
+    """The four suits, in the order of their codes (docs/rules.md 1)."""
 
     SPADES = 0
     HEARTS = 1
@@ -45,7 +45,7 @@ class Suit(IntEnum):
 
 
 class Rank(IntEnum):
-    """The eight ranks, numbered in sequence order (RULES.md 1: 7 8 9 10 J Q K A)."""
+    """The eight ranks, numbered in sequence order (docs/rules.md 1: 7 8 9 10 J Q K A)."""
 
     SEVEN = 0
     EIGHT = 1
@@ -63,7 +63,7 @@ class Rank(IntEnum):
 
 
 class Seat(IntEnum):
-    """The four seats in turn order: N → E → S → W → N (RULES.md 2, counterclockwise)."""
+    """The four seats in turn order: N → E → S → W → N (docs/rules.md 2, counterclockwise)."""
 
     N = 0
     E = 1
@@ -87,7 +87,7 @@ class Seat(IntEnum):
 
 
 class Team(IntEnum):
-    """The two partnerships (RULES.md 2)."""
+    """The two partnerships (docs/rules.md 2)."""
 
     NS = 0
     EW = 1
@@ -389,7 +389,7 @@ class Deck:
     """A deck's presentation: the names and printed labels of its ranks and suits.
 
     The Spanish-suited deck of the Maghreb tables maps one to one onto the French one
-    (RULES.md 1): ranks ``4 5 6 7 10 11 12 1`` are ``7 8 9 10 J Q K A``; oros, copas,
+    (docs/rules.md 1): ranks ``4 5 6 7 10 11 12 1`` are ``7 8 9 10 J Q K A``; oros, copas,
     espadas, bastos are diamonds, hearts, spades, clubs. Only the names differ.
     """
 
@@ -406,6 +406,22 @@ class Deck:
         if self.key == "french":
             return f"{self.rank_labels[rank]}{self.suit_symbols[suit]}"
         return f"{self.rank_labels[rank]} {self.suit_names[suit]}"
+
+    def parse(self, text: str) -> Card:
+        """The card a person typed: its code (``JD``, ``10d``) or this deck's printed label
+        (``J♦``, ``j♦``; ``10 copas``), whatever the case and the spaces, so that a player can
+        type what the table shows. Raises :class:`InvalidCardError` for anything else.
+
+        >>> card_code(FRENCH.parse("j♦")), card_code(SPANISH.parse("10 Copas"))
+        ('JD', 'JH')
+        """
+        typed = (
+            "".join(text.split()).replace("\ufe0f", "").casefold() if isinstance(text, str) else ""
+        )
+        for card in ALL_CARDS:
+            if typed == "".join(self.label(card).split()).casefold():
+                return card
+        return parse_card(text)
 
     def name(self, card: Card) -> str:
         """The full name of a card in the deck's own words."""

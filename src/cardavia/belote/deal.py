@@ -117,7 +117,7 @@ class CompletedTrick:
 
 @dataclass(frozen=True, slots=True)
 class BeloteEvent:
-    """A player saying "belote" or "rebelote" as they put down a trump K or Q (RULES.md 6)."""
+    """A player saying "belote" or "rebelote" as they put down a trump K or Q (docs/rules.md 6)."""
 
     seat: Seat
     card: Card
@@ -126,7 +126,7 @@ class BeloteEvent:
 
 @dataclass(frozen=True, slots=True)
 class CardChoice:
-    """Which cards of a hand may be played now, and why not the others (RULES.md 5): the
+    """Which cards of a hand may be played now, and why not the others (docs/rules.md 5): the
     one answer that the table, the terminal, the rules oracle and the lessons all show."""
 
     seat: Seat
@@ -164,7 +164,7 @@ def card_choice(
     rules: Rules, strain: Strain, trick: Trick, seat: Seat, hand: CardSet | int
 ) -> CardChoice:
     """Which cards of ``hand`` ``seat`` may play to ``trick`` under a contract of ``strain``,
-    and why not the others (RULES.md 5)."""
+    and why not the others (docs/rules.md 5)."""
     mask = hand.mask if isinstance(hand, CardSet) else int(hand)
     rule = constraint(rules, values_for(rules, strain), trick, seat, mask)
     return CardChoice.from_constraint(rule, seat, mask)

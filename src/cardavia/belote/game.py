@@ -1,4 +1,4 @@
-"""The deal as a state machine (RULES.md 3–8): deal, bid, play eight tricks, score.
+"""The deal as a state machine (docs/rules.md 3–8): deal, bid, play eight tricks, score.
 
 A :class:`DealState` is an immutable value. ``state.legal_actions`` lists what the player to
 move may do, ``state.check(action)`` raises :class:`IllegalActionError` with a reason that
@@ -122,7 +122,7 @@ def _bids_above(
 
 def cut_and_shuffle(rng: random.Random) -> tuple[Card, ...]:
     """A shuffled deck, then cut at a random point leaving at least three cards in each part
-    (RULES.md 3; docs/rules-decisions.md)."""
+    (docs/rules.md 3; docs/rules-decisions.md)."""
     deck = list(ALL_CARDS)
     rng.shuffle(deck)
     cut = rng.randint(3, 29)
@@ -168,14 +168,14 @@ class DealState(NamedTuple):
     points: tuple[int, int] = (0, 0)
     """The card points each team has taken so far (without the last trick)."""
     declared: tuple[tuple[Announcement, ...], ...] = ((), (), (), ())
-    """What each seat announced (RULES.md 7)."""
+    """What each seat announced (docs/rules.md 7)."""
     belote_events: tuple[BeloteEvent, ...] = ()
     history: tuple[Action, ...] = ()
     result: DealScore | None = None
     values: CardValues | None = None
     """What the cards are worth under the contract (strength, points), once there is one."""
     belote_mask: int = 0
-    """The trump K and Q held together by one player when the play began (RULES.md 6)."""
+    """The trump K and Q held together by one player when the play began (docs/rules.md 6)."""
     rule: Constraint | None = None
     """While playing: the rule that decides the next card (:func:`play.constraint`)."""
 
@@ -183,7 +183,7 @@ class DealState(NamedTuple):
 
     @classmethod
     def deal(cls, rules: Rules, *, dealer: Seat = Seat.W, rng: random.Random) -> DealState:
-        """A new deal: shuffle and cut with ``rng``, then deal (RULES.md 3)."""
+        """A new deal: shuffle and cut with ``rng``, then deal (docs/rules.md 3)."""
         return cls.from_deck(rules, dealer=dealer, deck=cut_and_shuffle(rng))
 
     @classmethod
@@ -294,7 +294,8 @@ class DealState(NamedTuple):
 
     @property
     def turned_card(self) -> Card | None:
-        """Classic tables: the card turned face up after the first distribution (RULES.md 3)."""
+        """Classic tables: the card turned face up after the first distribution
+        (docs/rules.md 3)."""
         return self.deck[20] if self.rules.bidding == "classic" and self.deck else None
 
     @property
@@ -326,13 +327,13 @@ class DealState(NamedTuple):
 
     @property
     def announcement_winner(self) -> Team | None:
-        """The team whose announcements count, once the first trick is over (RULES.md 7)."""
+        """The team whose announcements count, once the first trick is over (docs/rules.md 7)."""
         if not self.rules.announcements or not self.tricks:
             return None
         return comparison_winner(self.declared)
 
     def best_announcements(self, seat: Seat) -> tuple[Announcement, ...]:
-        """What the engine proposes that ``seat`` announce with its first card (RULES.md 7)."""
+        """What the engine proposes that ``seat`` announce with its first card (docs/rules.md 7)."""
         if not self.rules.announcements or self.contract is None:
             return ()
         return best_announcements(self.hands[seat], self.contract.strain)
@@ -441,7 +442,7 @@ class DealState(NamedTuple):
         return actions
 
     def _may_announce(self, seat: Seat) -> bool:
-        # RULES.md 7: with one's first card, so with all eight in hand (an analysis position
+        # docs/rules.md 7: with one's first card, so with all eight in hand (an analysis position
         # that starts later has no announcements).
         return bool(
             self.rules.announcements
@@ -482,7 +483,7 @@ class DealState(NamedTuple):
             actions += _bids_above(seat, floor, bid_values(self.rules), strains)
         if auction.best is not None:
             if auction.coinche == 0:
-                # In turn, or any opponent with coinche_any_time (RULES.md 4).
+                # In turn, or any opponent with coinche_any_time (docs/rules.md 4).
                 coinchers = tuple(Seat) if self.rules.coinche_any_time else (seat,)
                 actions += [Coinche(s) for s in coinchers if s.team != auction.best.seat.team]
             elif auction.coinche == 1 and seat.team == auction.best.seat.team:
@@ -658,7 +659,7 @@ class DealState(NamedTuple):
     ) -> DealState:
         hands = list(self.hands)
         if self.rules.bidding == "classic":
-            # RULES.md 3: the taker gets the turned card and 2 more, the others 3, from the
+            # docs/rules.md 3: the taker gets the turned card and 2 more, the others 3, from the
             # dealer's next.
             index = 21
             hands[contract.taker] |= 1 << self.deck[20]
@@ -731,7 +732,7 @@ class DealState(NamedTuple):
     def _belote(
         self, seat: Seat, card: Card, said: bool, events: tuple[BeloteEvent, ...]
     ) -> tuple[BeloteEvent, ...]:
-        """RULES.md 6: the first of the pair says "belote" (automatically or when declared),
+        """docs/rules.md 6: the first of the pair says "belote" (automatically or when declared),
         the second "rebelote" if the first was said."""
         assert self.contract is not None
         pairs = belote_pairs(
@@ -753,7 +754,7 @@ class DealState(NamedTuple):
         return events
 
     def _finish(self) -> DealState:
-        """Score the finished deal (RULES.md 8)."""
+        """Score the finished deal (docs/rules.md 8)."""
         contract, values = self.contract, self.values
         assert contract is not None and values is not None
         belote = [0, 0]

@@ -1,4 +1,4 @@
-"""A match: a single deal, or deals until a team reaches the target (RULES.md 9).
+"""A match: a single deal, or deals until a team reaches the target (docs/rules.md 9).
 
 >>> import random
 >>> from cardavia.belote.rules import find_rules
@@ -36,7 +36,7 @@ class Match:
     scores: tuple[int, int] = (0, 0)
     """Each team's total, the current deal included once it is over."""
     reserve: int = 0
-    """Points of a litige waiting for the winner of the next deal (RULES.md 8)."""
+    """Points of a litige waiting for the winner of the next deal (docs/rules.md 8)."""
     winner: Team | None = None
 
     @classmethod
@@ -73,7 +73,7 @@ class Match:
         if result.made is None:
             reserve += result.reserve
         elif reserve:
-            # RULES.md 8: a litige's reserve goes to the winner of the next deal.
+            # docs/rules.md 8: a litige's reserve goes to the winner of the next deal.
             takers = result.contract.team
             scores[takers if result.made else takers.other] += reserve
             reserve = 0
@@ -84,12 +84,12 @@ class Match:
                 Team.NS if scores[0] > scores[1] else Team.EW if scores[1] > scores[0] else None
             )
         elif max(scores) >= target and scores[0] != scores[1]:
-            # RULES.md 9: the higher total wins; a tie at or above the target plays on.
+            # docs/rules.md 9: the higher total wins; a tie at or above the target plays on.
             winner = Team.NS if scores[0] > scores[1] else Team.EW
         return Match(self.rules, deal, self.finished, (scores[0], scores[1]), reserve, winner)
 
     def next_deal(self, *, rng: random.Random) -> Match:
-        """The next deal, shuffled by ``rng``, dealt by the dealer's next (RULES.md 9)."""
+        """The next deal, shuffled by ``rng``, dealt by the dealer's next (docs/rules.md 9)."""
         return self._next(DealState.deal(self.rules, dealer=self.deal.dealer.next, rng=rng))
 
     def next_deal_from_deck(self, deck: Sequence[Card]) -> Match:

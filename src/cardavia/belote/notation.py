@@ -7,7 +7,7 @@ stated fact, so a record that reads is a legal one; it is written back byte for 
 
 The text form, one fact a line::
 
-    [Rules "maison"]                 the preset (RULES.md 10), first
+    [Rules "maison"]                 the preset (docs/rules.md 10), first
     [Knob tie "made"]                each knob that differs from it (Rules.differences())
 
     Deal 1

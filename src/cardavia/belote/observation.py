@@ -5,7 +5,7 @@ Players (people in the browser and the terminal, the computer players) are given
 the other): the deck and the other hands are not in it.
 Public are the bids, the contract, every card played, the kind and value of each
 announcement when it is made, the cards of the announcements that win the comparison
-(RULES.md 7), belote and rebelote as they are said, and the turned card of classic tables.
+(docs/rules.md 7), belote and rebelote as they are said, and the turned card of classic tables.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class Observation:
     declarations: tuple[Declaration, ...]
     """Each announcement made so far, kind and value only."""
     revealed: tuple[tuple[Seat, Announcement], ...]
-    """After the first trick: the winning team's announcements, cards shown (RULES.md 7)."""
+    """After the first trick: the winning team's announcements, cards shown (docs/rules.md 7)."""
     announcement_winner: Team | None
     own_announcements: tuple[Announcement, ...]
     """This seat's own declared announcements (it knows its cards)."""

@@ -1,4 +1,4 @@
-"""Playing a trick: which card may I play, who wins, what it is worth (RULES.md 1 and 5).
+"""Playing a trick: which card may I play, who wins, what it is worth (docs/rules.md 1 and 5).
 
 The work is done on 32-bit masks with card values computed once per contract kind, because the
 same questions are asked millions of times by the AI; :class:`Strain` is the contract's
@@ -62,10 +62,10 @@ class Strain(IntEnum):
 
 STRAIN_CODES: Final = ("S", "H", "D", "C", "NT", "AT")
 
-# RULES.md 1: strength, weakest first, indexed by rank in sequence order (7 8 9 10 J Q K A).
+# docs/rules.md 1: strength, weakest first, indexed by rank in sequence order (7 8 9 10 J Q K A).
 TRUMP_ORDER: Final = (0, 1, 6, 4, 7, 2, 3, 5)  # trump: J 9 A 10 K Q 8 7
 PLAIN_ORDER: Final = (0, 1, 2, 6, 3, 4, 5, 7)  # plain: A 10 K Q J 9 8 7
-# RULES.md 1: card points by rank in sequence order.
+# docs/rules.md 1: card points by rank in sequence order.
 TRUMP_POINTS: Final = (0, 0, 14, 10, 20, 3, 4, 11)
 PLAIN_POINTS: Final = (0, 0, 0, 10, 2, 3, 4, 11)
 NO_TRUMP_SCALED_POINTS: Final = (0, 0, 0, 10, 2, 3, 4, 19)
@@ -100,7 +100,7 @@ class CardValues:
 def strain_values(
     strain: Strain, *, no_trump_points: str = "scaled", all_trump_points: str = "scaled"
 ) -> CardValues:
-    """The card values of a contract kind (RULES.md 1)."""
+    """The card values of a contract kind (docs/rules.md 1)."""
     order: list[int] = []
     points: list[int] = []
     ranked_as_trump = 0
@@ -141,7 +141,7 @@ Trick = Sequence[tuple[Seat, Card]]
 
 
 def winning_index(values: CardValues, cards: Sequence[Card]) -> int:
-    """The position in ``cards`` of the card that wins (so far): RULES.md 5.5, the highest
+    """The position in ``cards`` of the card that wins (so far): docs/rules.md 5.5, the highest
     trump if any trump was played, otherwise the highest card of the suit led."""
     best = cards[0]
     best_index = 0
@@ -168,7 +168,7 @@ def trick_points(values: CardValues, cards: Sequence[Card]) -> int:
 
 
 class Constraint(NamedTuple):
-    """What the rules require of the next card, and why (RULES.md 5).
+    """What the rules require of the next card, and why (docs/rules.md 5).
 
     ``allowed`` is the mask of the legal cards in the hand; ``code`` names the rule that
     narrowed the choice (``free`` when any card may be played) and ``card``/``suit`` give
@@ -191,7 +191,7 @@ class Constraint(NamedTuple):
 
 
 def master(values: CardValues, trick: Trick) -> tuple[Seat, Card]:
-    """The seat whose card wins the (non-empty) trick so far, and that card (RULES.md 5.5)."""
+    """The seat whose card wins the (non-empty) trick so far, and that card (docs/rules.md 5.5)."""
     master_seat, best = trick[0]
     order, trump_mask = values.order, values.trump_mask
     for seat, card in trick[1:]:
@@ -206,7 +206,7 @@ def master(values: CardValues, trick: Trick) -> tuple[Seat, Card]:
 def constraint(rules: Rules, values: CardValues, trick: Trick, seat: Seat, hand: int) -> Constraint:
     """The rule that decides which cards of ``hand`` ``seat`` may play to ``trick``.
 
-    The cases follow RULES.md 5 one by one; who is master is only worked out when it matters.
+    The cases follow docs/rules.md 5 one by one; who is master is only worked out when it matters.
     """
     if not trick:
         return Constraint(hand, "free")
@@ -215,13 +215,13 @@ def constraint(rules: Rules, values: CardValues, trick: Trick, seat: Seat, hand:
     strain = values.strain
 
     if strain is Strain.NO_TRUMP:
-        # RULES.md 5.3: follow the suit led if you can; otherwise any card.
+        # docs/rules.md 5.3: follow the suit led if you can; otherwise any card.
         if following:
             return Constraint(following, "must_follow", suit=SUITS[led])
         return Constraint(hand, "free")
 
     if strain is Strain.ALL_TRUMP:
-        # RULES.md 5.4: follow and beat the highest card of the suit led if you can.
+        # docs/rules.md 5.4: follow and beat the highest card of the suit led if you can.
         if not following:
             return Constraint(hand, "free")
         best = master(values, trick)[1]
@@ -232,7 +232,7 @@ def constraint(rules: Rules, values: CardValues, trick: Trick, seat: Seat, hand:
 
     trump = int(strain)
     if led == trump:
-        # RULES.md 5.1: trump led: follow with a higher trump than every trump in the trick
+        # docs/rules.md 5.1: trump led: follow with a higher trump than every trump in the trick
         # if you have one, even over the partner's (overtrump_partner_on_trump_lead).
         if not following:
             return Constraint(hand, "free")
@@ -246,32 +246,33 @@ def constraint(rules: Rules, values: CardValues, trick: Trick, seat: Seat, hand:
         return Constraint(following, "must_follow", suit=SUITS[led])
 
     if following:
-        # RULES.md 5.1: you hold the suit led: you must play it.
+        # docs/rules.md 5.1: you hold the suit led: you must play it.
         return Constraint(following, "must_follow", suit=SUITS[led])
     trumps = hand & SUIT_MASKS[trump]
     if not trumps:
-        # RULES.md 5.2: no card of the suit led and no trump: any card.
+        # docs/rules.md 5.2: no card of the suit led and no trump: any card.
         return Constraint(hand, "free")
     master_seat, best = master(values, trick)
     trump_in_trick = best >> 3 == trump
     if master_seat == (seat + 2) & 3 and not rules.must_trump_partner:
-        # RULES.md 5.2: the partner is master: any card; but choosing to trump over a trump,
+        # docs/rules.md 5.2: the partner is master: any card; but choosing to trump over a trump,
         # overtrump if you can (overtrump_when_trumping_partner, seed 004).
         if trump_in_trick and rules.overtrump_when_trumping_partner:
             higher = trumps & values.beats[best]
             if higher and higher != trumps:
                 return Constraint((hand & ~trumps) | higher, "overtrump_if_trumping", card=best)
         return Constraint(hand, "free")
-    # RULES.md 5.2: an opponent is master: trump, higher than every trump in the trick if you can.
+    # docs/rules.md 5.2: an opponent is master: trump, higher than every trump in the
+    # trick if you can.
     if not trump_in_trick:
         return Constraint(trumps, "must_trump", suit=SUITS[trump])
     higher = trumps & values.beats[best]
     if higher:
         return Constraint(higher, "must_overtrump", card=best)
     if rules.undertrump == "required":
-        # RULES.md 5.2, undertrump required (Maison, Cardavia, Maghreb): a lower trump anyway.
+        # docs/rules.md 5.2, undertrump required (Maison, Cardavia, Maghreb): a lower trump anyway.
         return Constraint(trumps, "must_undertrump", card=best, suit=SUITS[trump])
-    # RULES.md 5.2, undertrump optional (coinche, official rules): any card.
+    # docs/rules.md 5.2, undertrump optional (coinche, official rules): any card.
     return Constraint(hand, "free")
 
 

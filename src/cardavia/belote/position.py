@@ -175,7 +175,7 @@ class Position:
 
     @property
     def capot_bonus(self) -> int:
-        """What a capot adds to the points of the cards and the last trick (RULES.md 8:
+        """What a capot adds to the points of the cards and the last trick (docs/rules.md 8:
         ``capot_points`` in place of the 152 + 10 of the usual scales; the capot follows the
         scale in force, so the bonus is the same under every scale,
         :func:`cardavia.belote.scoring.capot_value`)."""
@@ -184,7 +184,7 @@ class Position:
     def trick_refusal(self) -> tuple[Seat, Card, Reason] | None:
         """The first card of the trick on the table that its seat could not have played from
         the hand it holds now (plus that card), with the rule's reason; ``None`` if each was
-        legal (RULES.md 5). The solver does not need it; a position given by a person does."""
+        legal (docs/rules.md 5). The solver does not need it; a position given by a person does."""
         values = self.values
         for index, (seat, card) in enumerate(self.trick):
             hand = self.hands[seat] | 1 << card
@@ -194,7 +194,7 @@ class Position:
         return None
 
     def legal_cards(self) -> CardSet:
-        """The cards the seat to move may play (the engine's rule, RULES.md 5)."""
+        """The cards the seat to move may play (the engine's rule, docs/rules.md 5)."""
         seat = self.to_move
         rule = constraint(self.rules, self.values, self.trick, seat, self.hands[seat])
         return CardSet(rule.allowed)

@@ -1,6 +1,7 @@
-"""Rule sets: every knob of RULES.md as one frozen value, and the four presets (RULES.md 10).
+"""Rule sets: every knob of docs/rules.md as one frozen value, and the four presets
+(docs/rules.md 10).
 
-Where RULES.md is silent the choice is written in ``docs/rules-decisions.md`` and recalled in
+Where docs/rules.md is silent the choice is written in ``docs/rules-decisions.md`` and recalled in
 each knob's docstring.
 
 >>> find_rules("coinche").undertrump
@@ -45,12 +46,12 @@ _CHOICES: Final[dict[str, tuple[object, ...]]] = {
     "rounding": ("nearest_ten", "exact"),
 }
 MATCH_TARGETS: Final = (501, 701, 1000, 1500, 2000)
-"""The match targets of RULES.md 9."""
+"""The match targets of docs/rules.md 9."""
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A rule set: every point that real tables play differently (RULES.md), as one value.
+    """A rule set: every point that real tables play differently (docs/rules.md), as one value.
 
     Build one from a preset with :func:`find_rules` and change knobs with :meth:`replace`;
     the constructor checks every value.
@@ -61,44 +62,46 @@ class Rules:
 
     deck: DeckName = "french"
     """The deck shown: French suits, or the Spanish-suited deck of the Maghreb tables
-    (RULES.md 1). A presentation choice only: the game is the same."""
+    (docs/rules.md 1). A presentation choice only: the game is the same."""
 
     bidding: Bidding = "classic"
-    """``classic``: two rounds with a turned card (RULES.md 4, seed 004); ``auction``: the
+    """``classic``: two rounds with a turned card (docs/rules.md 4, seed 004); ``auction``: the
     coinche auction with coinche and surcoinche (FFB contrée)."""
 
     first_packets: Literal["3-2", "2-3"] = "3-2"
-    """Classic tables: the packets of the first distribution (RULES.md 3; 3 then 2, seed 004)."""
+    """Classic tables: the packets of the first distribution (docs/rules.md 3; 3 then
+    2, seed 004)."""
 
     auction_packets: Literal["3-2-3", "3-3-2", "2-3-3", "4-4"] = "3-2-3"
-    """Coinche tables: the packets of the whole distribution (RULES.md 3: 3-2-3)."""
+    """Coinche tables: the packets of the whole distribution (docs/rules.md 3: 3-2-3)."""
 
     round2_contracts: bool = False
-    """Classic round 2 may also name no-trump or all-trump (RULES.md 4; off by default)."""
+    """Classic round 2 may also name no-trump or all-trump (docs/rules.md 4; off by default)."""
 
     auction_contracts: bool = False
-    """The auction may also bid no-trump or all-trump (RULES.md 4; off by default)."""
+    """The auction may also bid no-trump or all-trump (docs/rules.md 4; off by default)."""
 
     top_bids: TopBids = "capot"
-    """After 160: ``capot`` only; or ``generale``: 170, 180, capot and générale (RULES.md 4)."""
+    """After 160: ``capot`` only; or ``generale``: 170, 180, capot and générale
+    (docs/rules.md 4)."""
 
     coinche_any_time: bool = False
-    """An opponent may coinche out of turn (RULES.md 4; FFB: in turn only)."""
+    """An opponent may coinche out of turn (docs/rules.md 4; FFB: in turn only)."""
 
     outbid_after_coinche: bool = False
     """After a coinche, any player may still outbid, which cancels the coinche (a house
     practice). Off (FFB contrée: "le fait de coincher fige le contrat"): the coinche freezes
-    the contract, and the bidder's team may only surcoinche or pass (RULES.md 4)."""
+    the contract, and the bidder's team may only surcoinche or pass (docs/rules.md 4)."""
 
     overtrump_partner_on_trump_lead: bool = True
-    """On a trump lead, overtrump even the partner's trump (RULES.md 5.1; on in every preset,
+    """On a trump lead, overtrump even the partner's trump (docs/rules.md 5.1; on in every preset,
     seeds 000–003)."""
 
     must_trump_partner: bool = False
-    """Trump even when the partner is master (RULES.md 5.2; off: the card is free)."""
+    """Trump even when the partner is master (docs/rules.md 5.2; off: the card is free)."""
 
     overtrump_when_trumping_partner: bool = True
-    """Choosing to trump over a master partner, overtrump if possible (RULES.md 5.2; seed 004:
+    """Choosing to trump over a master partner, overtrump if possible (docs/rules.md 5.2; seed 004:
     Cardavia, Maison, Maghreb). Off in the coinche preset (FFB contrée 2016, 5.2.3: when the
     partner has trumped and holds the trick, any card, a lower trump included)."""
 
@@ -109,14 +112,14 @@ class Rules:
 
     no_trump_points: NoTrumpPoints = "scaled"
     """Card values in no-trump: ``scaled`` (A 19 … : 152 in the cards) or ``plain`` (A 11 … :
-    120). RULES.md 1; scaled is the usual coinche scale."""
+    120). docs/rules.md 1; scaled is the usual coinche scale."""
 
     all_trump_points: AllTrumpPoints = "scaled"
     """Card values in all-trump: ``scaled`` (J 14, 9 9, A 6, 10 5, K 3, Q 1: 152) or ``trump``
-    (J 20 … in every suit: 248). RULES.md 1."""
+    (J 20 … in every suit: 248). docs/rules.md 1."""
 
     announcements: bool = False
-    """Sequences and carrés are announced in the first trick (RULES.md 7, seed 002)."""
+    """Sequences and carrés are announced in the first trick (docs/rules.md 7, seed 002)."""
 
     belote_declaration: BeloteDeclaration = "automatic"
     """``automatic``: playing the trump K and Q scores 20 by itself (seed 004); ``declared``:
@@ -128,36 +131,37 @@ class Rules:
     ``to_defenders`` (seed 004)."""
 
     belote_counts_for_contract: bool = True
-    """The belote counts toward making the contract (RULES.md 6; seed 004)."""
+    """The belote counts toward making the contract (docs/rules.md 6; seed 004)."""
 
     belote_in_all_trump: bool = False
-    """In all-trump, every suit's K–Q pair is a belote (RULES.md 6; off). Never in no-trump."""
+    """In all-trump, every suit's K–Q pair is a belote (docs/rules.md 6; off). Never in no-trump."""
 
     tie: Tie = "litige"
     """Classic tables, the takers' total equal to the defenders': ``litige`` (the takers'
-    points wait in reserve for the winner of the next deal), ``made`` or ``failed`` (RULES.md 8)."""
+    points wait in reserve for the winner of the next deal), ``made`` or ``failed``
+    (docs/rules.md 8)."""
 
     capot_points: Literal[252, 250] = 252
-    """Card points of a team that takes all eight tricks under the usual scales (RULES.md 8:
+    """Card points of a team that takes all eight tricks under the usual scales (docs/rules.md 8:
     252, the last-trick 10 replaced by 100; 250 in the coinche preset, FFB "250 points si
     capot réalisé, même non demandé"). Under the ``plain`` and ``trump`` scales the capot is
     that scale's total less 162 more (docs/rules-decisions.md)."""
 
     contract_must_beat_defence: bool = True
     """Coinche tables: the takers' points must reach the bid and also be greater than the
-    defenders' points counted the same way (RULES.md 8; FFB contrée rule book 10.1.1). Off:
+    defenders' points counted the same way (docs/rules.md 8; FFB contrée rule book 10.1.1). Off:
     reaching the bid is enough (a house practice)."""
 
     failed_base: Literal[160, 162] = 160
-    """Coinche: the base scored on a failed or coinched contract, with the bid (RULES.md 8)."""
+    """Coinche: the base scored on a failed or coinched contract, with the bid (docs/rules.md 8)."""
 
     rounding: Rounding = "exact"
     """Deal scores ``exact``, or rounded to the ``nearest_ten`` (5 upward; coinche preset).
-    Rounding never decides whether a contract is made (RULES.md 8)."""
+    Rounding never decides whether a contract is made (docs/rules.md 8)."""
 
     target: int | None = None
     """``None``: a single deal (the Cardavia table, seed 004); otherwise the match target
-    (RULES.md 9)."""
+    (docs/rules.md 9)."""
 
     def __post_init__(self) -> None:
         for knob, choices in _CHOICES.items():

@@ -1,4 +1,4 @@
-"""Scoring a deal (RULES.md 8, docs/rules-decisions.md), with a breakdown a person can read.
+"""Scoring a deal (docs/rules.md 8, docs/rules-decisions.md), with a breakdown a person can read.
 
 :func:`deal_outcome` is the one rule of scoring: from the facts of a deal (the contract, each
 team's card points, the capot, the belotes, the accepted announcements) it says whether the
@@ -50,7 +50,7 @@ class DealScore:
 
     contract: Contract
     made: bool | None
-    """Whether the contract was made; ``None`` for a litige (RULES.md 8)."""
+    """Whether the contract was made; ``None`` for a litige (docs/rules.md 8)."""
     card_points: tuple[int, int]
     """Each team's card points, last trick or capot included."""
     belote: tuple[int, int]
@@ -82,12 +82,13 @@ class DealScore:
 def deal_points(rules: Rules, strain: Strain) -> int:
     """The points of a deal in this contract, the last trick included: 162 under the usual
     scales, 130 with ``no_trump_points`` ``plain``, 258 with ``all_trump_points`` ``trump``
-    (RULES.md 1). A failed classic contract gives the defenders this total (RULES.md 8)."""
+    (docs/rules.md 1). A failed classic contract gives the defenders this total
+    (docs/rules.md 8)."""
     return values_for(rules, strain).total_points + LAST_TRICK_BONUS
 
 
 def capot_value(rules: Rules, strain: Strain) -> int:
-    """The card points of a team that takes all eight tricks (RULES.md 8): ``capot_points``
+    """The card points of a team that takes all eight tricks (docs/rules.md 8): ``capot_points``
     under the usual scales (252: the last trick's 10 replaced by 100; or 250); under another
     scale, the capot follows it and keeps its bonus over the deal's total
     (docs/rules-decisions.md "Scoring": 220 in a plain no-trump, 348 in a trump all-trump)."""
@@ -99,7 +100,7 @@ class Outcome(Generic[Points]):
     """What the rules make of a deal's facts: whether the contract is made, and the scores."""
 
     made: bool | None
-    """Whether the contract was made; ``None`` for a litige (RULES.md 8)."""
+    """Whether the contract was made; ``None`` for a litige (docs/rules.md 8)."""
     scores: tuple[Points, Points]
     """What each team scores, before rounding."""
     reserve: Points
@@ -120,7 +121,7 @@ def deal_outcome(
     announcements: tuple[int, int],
     taker_alone: bool = False,
 ) -> Outcome[Points]:
-    """Whether ``contract`` is made and what each team scores (RULES.md 8), before rounding.
+    """Whether ``contract`` is made and what each team scores (docs/rules.md 8), before rounding.
 
     ``cards``: each team's card points, the last trick included, or :func:`capot_value` for
     a team with all eight tricks (``capot``); ``belote``: each team's belote points;
@@ -130,13 +131,13 @@ def deal_outcome(
     takers, defenders = contract.team, contract.team.other
     ann = list(announcements)
     if capot is not None:
-        # RULES.md 8 (FFB): on a capot, the capotted team's announcements change hands.
+        # docs/rules.md 8 (FFB): on a capot, the capotted team's announcements change hands.
         ann[capot] += ann[capot.other]
         ann[capot.other] = 0
     moved = (ann[0], ann[1])
     zero = cards[0] - cards[0]
     kept = rules.belote_on_failure == "kept"
-    # RULES.md 8: the fixed totals (162 on failure, the capot) follow the scale in force.
+    # docs/rules.md 8: the fixed totals (162 on failure, the capot) follow the scale in force.
     total = deal_points(rules, contract.strain)
     counted = [
         cards[t] + ann[t] + (belote[t] if rules.belote_counts_for_contract else 0) for t in Team
@@ -156,7 +157,7 @@ def deal_outcome(
             scores = totals
         elif made is None:
             # Litige: the defenders score theirs, the takers' points wait for the next deal's
-            # winner; the belote is not put in reserve (RULES.md 8; FFB: it is "imprenable").
+            # winner; the belote is not put in reserve (docs/rules.md 8; FFB: it is "imprenable").
             scores[defenders] = totals[defenders]
             scores[takers] = zero + belote[takers]
             reserve = totals[takers] - belote[takers]
@@ -176,7 +177,7 @@ def deal_outcome(
     elif contract.is_capot:
         made = capot == takers
     else:
-        # RULES.md 8 (FFB contrée 10.1.1): the bid reached, and with
+        # docs/rules.md 8 (FFB contrée 10.1.1): the bid reached, and with
         # contract_must_beat_defence more points than the defence, counted the same way.
         made = counted[takers] >= bid and (
             not rules.contract_must_beat_defence or counted[takers] > counted[defenders]
@@ -188,7 +189,7 @@ def deal_outcome(
     scores = [zero, zero]
     if multiplier == 1:
         if made:
-            # A capot is in cards[takers]: 250 + the bid, bid or not (RULES.md 8, FFB).
+            # A capot is in cards[takers]: 250 + the bid, bid or not (docs/rules.md 8, FFB).
             scores[takers] = cards[takers] + ann[takers] + belote[takers] + bid
             scores[defenders] = cards[defenders] + ann[defenders] + belote[defenders]
         else:
@@ -204,7 +205,7 @@ def deal_outcome(
             )
     else:
         # Coinched ×2, surcoinched ×4: the winning side scores (160 + bid) × multiplier, or
-        # (250 + bid) × multiplier when the takers made capot (RULES.md 8, FFB), and every
+        # (250 + bid) × multiplier when the takers made capot (docs/rules.md 8, FFB), and every
         # accepted announcement; each side keeps its belote.
         winner = takers if made else defenders
         base = capot_value(rules, contract.strain) if made and capot == takers else failed_base
@@ -218,7 +219,8 @@ def deal_outcome(
 
 
 def round_score(points: int, rounding: str) -> int:
-    """A score rounded as the rules say (RULES.md 8: to the nearest ten, 5 upward, or exact)."""
+    """A score rounded as the rules say (docs/rules.md 8: to the nearest ten, 5
+    upward, or exact)."""
     return (points + 5) // 10 * 10 if rounding == "nearest_ten" else points
 
 
@@ -248,7 +250,7 @@ def score_deal(
     ns, ew = trick_points
     lines.append(ScoreLine("cards", "card points", ns, ew))
 
-    # RULES.md 8: the last trick adds 10; a team with all eight tricks has the capot instead.
+    # docs/rules.md 8: the last trick adds 10; a team with all eight tricks has the capot instead.
     capot: Team | None = None
     for team in Team:
         if tricks_won[team] == 8:
@@ -266,7 +268,7 @@ def score_deal(
             ScoreLine("capot", f"capot ({value})", *_pair(capot, value - trick_points[capot]))
         )
 
-    # RULES.md 7: the winner of the comparison scores all its announcements, its partner's too.
+    # docs/rules.md 7: the winner of the comparison scores all its announcements, its partner's too.
     winner = comparison_winner(declared) if rules.announcements else None
     announcements = [0, 0]
     if winner is not None:
@@ -281,7 +283,7 @@ def score_deal(
                     )
                 )
     if capot is not None and announcements[capot.other]:
-        # RULES.md 8: on a capot the capotted team's announcements change hands.
+        # docs/rules.md 8: on a capot the capotted team's announcements change hands.
         moved = announcements[capot.other]
         lines.append(
             ScoreLine(

@@ -61,12 +61,12 @@ def _codes(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-# -- "Which card may I play?" (RULES.md 5 and 11) ------------------------------------------
+# -- "Which card may I play?" (docs/rules.md 5 and 11) ------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class LegalExample:
-    """A position of RULES.md 11: whose turn it is, with what hand, on which trick.
+    """A position of docs/rules.md 11: whose turn it is, with what hand, on which trick.
 
     ``lesson`` names the explanation (:mod:`cardavia.teach.explain`) and ``rule`` the
     engine's reason code that the lesson is about (:func:`cardavia.belote.card_choice`):
@@ -86,11 +86,11 @@ class LegalExample:
 
     @property
     def deck(self) -> str:
-        """The deck the rule set shows (RULES.md 1)."""
+        """The deck the rule set shows (docs/rules.md 1)."""
         return find_rules(self.rules).deck
 
 
-# RULES.md 11: the nine worked examples of the reference pages (seeds 000, 001, 003), in
+# docs/rules.md 11: the nine worked examples of the reference pages (seeds 000, 001, 003), in
 # their order. Trick cards are in play order.
 LEGAL_EXAMPLES: Final = (
     LegalExample(1, "follow", "must_follow", "maison", "H", (("W", "AS"),), "N",
@@ -124,12 +124,12 @@ class LegalResult:
     rule: str
     """The engine's reason code for the position (``must_follow`` …)."""
     master: str | None
-    """The seat whose card wins the trick so far (RULES.md 5.5), before the player's card."""
+    """The seat whose card wins the trick so far (docs/rules.md 5.5), before the player's card."""
     master_card: str | None
     winner: str | None = None
     """With ``play``: the seat that wins the completed trick."""
     card_points: tuple[int, ...] = ()
-    """With ``play``: each card's points, in play order (RULES.md 1)."""
+    """With ``play``: each card's points, in play order (docs/rules.md 1)."""
     points: int | None = None
     problems: tuple[str, ...] = ()
     """Where the engine and the second check disagree (empty when verified)."""
@@ -198,7 +198,7 @@ def _check_legal(example: LegalExample, engine: LegalResult) -> list[str]:
 
 @cache
 def legal_results() -> tuple[LegalResult, ...]:
-    """The nine examples of RULES.md 11, computed and verified (once per process)."""
+    """The nine examples of docs/rules.md 11, computed and verified (once per process)."""
     results = []
     for example in LEGAL_EXAMPLES:
         engine = _engine_legal(example)
@@ -221,10 +221,10 @@ def legal_results() -> tuple[LegalResult, ...]:
     return tuple(results)
 
 
-# -- Announcements (RULES.md 6 and 7, seed 002) ---------------------------------------------
+# -- Announcements (docs/rules.md 6 and 7, seed 002) ---------------------------------------------
 
 Criterion = Literal["alone", "points", "carre", "length", "top", "trump", "rank", "tie", "none"]
-"""What decided a comparison (RULES.md 7): a team alone announced; more points; a carré over
+"""What decided a comparison (docs/rules.md 7): a team alone announced; more points; a carré over
 a sequence of equal points; the longer sequence; the higher end card; the sequence in trump;
 the higher carré; a complete tie; nobody announced."""
 
@@ -233,7 +233,7 @@ the higher carré; a complete tie; nobody announced."""
 class AnnouncementExample:
     """Hands of some seats (each announces its best set) under a rule set and a contract.
 
-    With one seat the example is about choosing the best set (RULES.md 7: a card serves in
+    With one seat the example is about choosing the best set (docs/rules.md 7: a card serves in
     one announcement only; ``options`` are the ways its cards could be used, each shown with
     its points); with seats of both teams it is a comparison, decided by ``criterion``.
     """
@@ -247,7 +247,7 @@ class AnnouncementExample:
 
     @property
     def deck(self) -> str:
-        """The deck the rule set shows (RULES.md 1)."""
+        """The deck the rule set shows (docs/rules.md 1)."""
         return find_rules(self.rules).deck
 
 
@@ -256,41 +256,41 @@ ANNOUNCEMENT_EXAMPLES: Final = (
     # one can be announced; the carré brings more points.
     AnnouncementExample("choose", "maghreb", "D", (("N", _codes("KS KH KD KC JD QD 7H AC")),),
                         "alone", options=(_codes("KS KH KD KC"), _codes("JD QD KD"))),
-    # RULES.md 7: five in a row is a "cent"; another suit's tierce counts as well.
+    # docs/rules.md 7: five in a row is a "cent"; another suit's tierce counts as well.
     AnnouncementExample("two", "maghreb", "S", (("E", _codes("9S TS JS QS KS 7H 8H 9H")),),
                         "alone"),
-    # RULES.md 7.1: more points wins; the winners score their partner's weaker tierce too.
+    # docs/rules.md 7.1: more points wins; the winners score their partner's weaker tierce too.
     AnnouncementExample("points", "maison", "H", (
         ("N", _codes("7S 8S 9S KH 7D 8C AH TC")),
         ("E", _codes("9D TD JD QD 7H JS 9C QS")),
         ("W", _codes("QC KC AC 8H TH 8D KD AS")),
     ), "points"),
-    # RULES.md 7.2: 100 against 100: the carré beats the sequence.
+    # docs/rules.md 7.2: 100 against 100: the carré beats the sequence.
     AnnouncementExample("carre", "maghreb", "D", (
         ("N", _codes("AS AH AD AC 7S 9H 8D QC")),
         ("E", _codes("7C 8C 9C TC JC 7H 8S KD")),
     ), "carre"),
-    # RULES.md 7.3: two tierces: the one ending on the higher card.
+    # docs/rules.md 7.3: two tierces: the one ending on the higher card.
     AnnouncementExample("top", "maison", "S", (
         ("N", _codes("8H 9H TH 7S KS 7C 8D QC")),
         ("E", _codes("QD KD AD 8S AS 9C JH 7H")),
     ), "top"),
-    # RULES.md 7.3: the same length and end card: the one in trump.
+    # docs/rules.md 7.3: the same length and end card: the one in trump.
     AnnouncementExample("trump", "maghreb", "D", (
         ("N", _codes("9C TC JC 7S AS QH 7D 8H")),
         ("E", _codes("9D TD JD KS 8C AH 7H KC")),
     ), "trump"),
-    # RULES.md 7.4: two carrés of 100: the higher rank in sequence order (1 beats 12).
+    # docs/rules.md 7.4: two carrés of 100: the higher rank in sequence order (1 beats 12).
     AnnouncementExample("rank", "maghreb", "C", (
         ("N", _codes("KS KH KD KC 7S 9D 8H TC")),
         ("E", _codes("AS AH AD AC 8S TD 7H 9C")),
     ), "rank"),
-    # RULES.md 7.5: a complete tie: nothing counts.
+    # docs/rules.md 7.5: a complete tie: nothing counts.
     AnnouncementExample("tie", "maison", "S", (
         ("N", _codes("7H 8H 9H AS JC QD KC 9S")),
         ("E", _codes("7D 8D 9D KH AC 8S TS QC")),
     ), "tie"),
-    # RULES.md 7: the carré of sotas (the jacks) is the strongest announcement, 200.
+    # docs/rules.md 7: the carré of sotas (the jacks) is the strongest announcement, 200.
     AnnouncementExample("alone", "maghreb", "H", (
         ("W", _codes("JS JH JD JC 7S 9D 8C AH")),
     ), "alone"),
@@ -303,11 +303,11 @@ class Declared:
 
     seat: str
     kind: str
-    """``tierce``, ``cinquante``, ``cent`` or ``carre`` (RULES.md 7)."""
+    """``tierce``, ``cinquante``, ``cent`` or ``carre`` (docs/rules.md 7)."""
     cards: tuple[str, ...]
     points: int
     strength: tuple[int, ...] = ()
-    """The engine's comparison key (RULES.md 7): greater is stronger."""
+    """The engine's comparison key (docs/rules.md 7): greater is stronger."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,9 +323,9 @@ class AnnouncementResult:
     """The team whose announcements count (``NS``/``EW``), or ``None``."""
     criterion: Criterion
     team_points: int
-    """What the winning team scores for its announcements (all of them, RULES.md 7)."""
+    """What the winning team scores for its announcements (all of them, docs/rules.md 7)."""
     belote: tuple[str, ...] = ()
-    """The trump K and Q held together by one seat (RULES.md 6: they may also serve in an
+    """The trump K and Q held together by one seat (docs/rules.md 6: they may also serve in an
     announcement)."""
     problems: tuple[str, ...] = ()
 
@@ -356,7 +356,7 @@ def _declared(seat: str, announcement: Announcement) -> Declared:
 
 
 def _criterion(first: Sequence[int], second: Sequence[int]) -> Criterion:
-    """Which step of RULES.md 7 separates two comparison keys (points, carré, then for
+    """Which step of docs/rules.md 7 separates two comparison keys (points, carré, then for
     sequences length, end card, trump; for carrés the rank) — the same layout in the engine's
     ``Announcement.strength`` and the check's ``announcement_strength``."""
     if first[0] != second[0]:
@@ -384,7 +384,7 @@ def _engine_announcements(example: AnnouncementExample) -> AnnouncementResult:
         best = best_announcements(mask, strain)
         declared[parse_seat(seat)] = best
         items += [_declared(seat, item) for item in best]
-        # RULES.md 6: the trump K and Q held together are a belote as well.
+        # docs/rules.md 6: the trump K and Q held together are a belote as well.
         if belote_pairs(mask, strain, in_all_trump=False):
             belote.append(seat)
     options = tuple(_declared("", classify(CardSet.parse(o), strain)) for o in example.options)
@@ -475,15 +475,15 @@ def announcement_results() -> tuple[AnnouncementResult, ...]:
     return tuple(results)
 
 
-# -- Scoring (RULES.md 8) ------------------------------------------------------------------
+# -- Scoring (docs/rules.md 8) ------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class ScoringExample:
     """A whole deal: the contract and its eight tricks, each written ``"N: AS 7S 8S JS"``
     (the leader, then the four cards in play order). The seats in ``announce`` announce
-    their best set with their first card (RULES.md 7); those in ``belote`` say "belote" with
-    the first of their trump K and Q where the rules want it said (RULES.md 6).
+    their best set with their first card (docs/rules.md 7); those in ``belote`` say "belote" with
+    the first of their trump K and Q where the rules want it said (docs/rules.md 6).
 
     The deals were played by Cardavia's own computer players and written down here.
     """
@@ -500,7 +500,7 @@ class ScoringExample:
 
     @property
     def deck(self) -> str:
-        """The deck the rule set shows (RULES.md 1)."""
+        """The deck the rule set shows (docs/rules.md 1)."""
         return find_rules(self.rules).deck
 
     def plays(self) -> list[tuple[str, str, str]]:
@@ -523,7 +523,7 @@ class ScoringExample:
 
 
 SCORING_EXAMPLES: Final = (
-    # RULES.md 8, classic table (Maison): made; the defenders win the announcements.
+    # docs/rules.md 8, classic table (Maison): made; the defenders win the announcements.
     ScoringExample("classic_made", "maison", "E", "D", (
         "N: AS QD JS 8S", "E: AH QH 8H 9H", "E: AC JC 7C 8C", "E: 7H KH 7D 7S",
         "W: 9S QS KD TS", "E: JH TH 8D 9C", "W: AD KS TD JD", "S: KC 9D TC QC",
@@ -634,7 +634,8 @@ def _engine_deal(example: ScoringExample) -> tuple[DealState, list[Play]]:
     for _, seat_code, code in example.plays():
         seat = parse_seat(seat_code)
         card = parse_card(code)
-        # RULES.md 7: announcements are made with one's first card; RULES.md 6: "belote" is
+        # docs/rules.md 7: announcements are made with one's first card;
+        # docs/rules.md 6: "belote" is
         # said with the first of the trump K and Q.
         announce = seat_code in example.announce and seat_code not in played
         belote = (

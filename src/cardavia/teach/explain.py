@@ -76,7 +76,7 @@ def card_view(code: str, text: RulesText, *, highlight: bool = False) -> CardVie
 
 
 def preset_title(rules: Rules | str, text: RulesText) -> str:
-    """A preset's name for players (RULES.md 10)."""
+    """A preset's name for players (docs/rules.md 10)."""
     name = rules if isinstance(rules, str) else rules.name.rstrip("+")
     titles = {
         "cardavia": "The Cardavia table",
@@ -127,7 +127,7 @@ def _master_is_trump(result: LegalResult) -> bool:
     return result.master_card is not None and result.master_card[1] == result.example.contract
 
 
-# What each lesson's sentences take for granted (RULES.md 5), checked against the engine.
+# What each lesson's sentences take for granted (docs/rules.md 5), checked against the engine.
 LESSON_PREMISES: Final[dict[str, tuple[tuple[str, Callable[[LegalResult], bool]], ...]]] = {
     "follow": (("the player holds the suit led", _holds_led),),
     "overtrump_partner": (
@@ -193,7 +193,7 @@ def lesson_problems(result: LegalResult) -> list[str]:
 
 
 def legal_explanation(result: LegalResult, text: RulesText) -> list[str]:
-    """The paragraphs that explain a legal-cards example (RULES.md 5), in the page's words."""
+    """The paragraphs that explain a legal-cards example (docs/rules.md 5), in the page's words."""
     ex = result.example
     seat = SeatArg(ex.seat)
     lead_seat, lead_card = ex.trick[0]
@@ -262,7 +262,7 @@ def legal_explanation(result: LegalResult, text: RulesText) -> list[str]:
             card=CardArg(lead_card),
             suit=led,
         )
-        # RULES.md 5.2, knob overtrump_when_trumping_partner: trumping over a trump already
+        # docs/rules.md 5.2, knob overtrump_when_trumping_partner: trumping over a trump already
         # in the trick must beat it (on), or any card will do, a lower trump included (off).
         clause = (
             "Had a trump already been played in the trick, {seat} could still trump, but "
@@ -317,7 +317,7 @@ def legal_explanation(result: LegalResult, text: RulesText) -> list[str]:
                 suit=led,
             )
         ]
-    # "winner": the card played, who wins, what the trick is worth (RULES.md 5.5 and 1).
+    # "winner": the card played, who wins, what the trick is worth (docs/rules.md 5.5 and 1).
     assert ex.play is not None and result.points is not None and result.winner is not None
     total = " + ".join(str(p) for p in result.card_points)
     first = text.format(
@@ -400,7 +400,7 @@ def legal_view(result: LegalResult, text: RulesText) -> LegalView:
 
 
 def legal_views(text: RulesText) -> list[LegalView]:
-    """The nine examples of RULES.md 11 in the page's language."""
+    """The nine examples of docs/rules.md 11 in the page's language."""
     return [legal_view(result, text) for result in legal_results()]
 
 
@@ -413,7 +413,7 @@ def kind_name(kind: str, text: RulesText) -> str:
 
 
 def describe(item: Declared, text: RulesText) -> str:
-    """An announcement in words: "tierce 7-8-9 of spades", "carré of jacks" (RULES.md 7)."""
+    """An announcement in words: "tierce 7-8-9 of spades", "carré of jacks" (docs/rules.md 7)."""
     kind = kind_name(item.kind, text)
     first = parse_card(item.cards[0])
     if item.kind == "carre":
@@ -454,7 +454,7 @@ CRITERIA: Final = {
 
 
 def announcement_explanation(result: AnnouncementResult, text: RulesText) -> list[str]:
-    """The paragraphs that explain an announcement example (RULES.md 6 and 7)."""
+    """The paragraphs that explain an announcement example (docs/rules.md 6 and 7)."""
     ex = result.example
     paragraphs = []
     if ex.options:
@@ -679,7 +679,7 @@ class Formula:
 
 @dataclass(frozen=True, slots=True)
 class Worked:
-    """The parts of a deal's score as the page explains them (RULES.md 8)."""
+    """The parts of a deal's score as the page explains them (docs/rules.md 8)."""
 
     trick_points: tuple[int, int]
     """Card points in each team's tricks, without the last trick."""
@@ -699,12 +699,12 @@ def _sum(*terms: int) -> Formula:
 
 
 def worked(result: ScoringResult) -> Worked:
-    """The worked calculation of a scoring example, from the engine's score (RULES.md 8)."""
+    """The worked calculation of a scoring example, from the engine's score (docs/rules.md 8)."""
     rules = result.rules
     score = result.score
     cards, announced, belote = score.card_points, score.announcements, score.belote
     if score.capot is not None:
-        # RULES.md 8: on a capot the capotted team's announcements go to the capot team.
+        # docs/rules.md 8: on a capot the capotted team's announcements go to the capot team.
         capot = int(score.capot)
         moved = [0, 0]
         moved[capot] = announced[0] + announced[1]
@@ -718,37 +718,37 @@ def worked(result: ScoringResult) -> Worked:
     defenders = 1 - takers
     formulas = [_sum(), _sum()]
     kept = rules.belote_on_failure == "kept"
-    # The takers' belote goes to the defenders on a failure unless it is kept (RULES.md 6).
+    # The takers' belote goes to the defenders on a failure unless it is kept (docs/rules.md 6).
     lost_belote = 0 if kept else belote[takers]
     bid = score.contract.bid or 0
     if rules.bidding == "classic" and score.made:
-        # RULES.md 8: made, each team scores its total.
+        # docs/rules.md 8: made, each team scores its total.
         formulas = [_sum(cards[t], announced[t], belote[t]) for t in (0, 1)]
     elif rules.bidding == "classic" and score.made is None:
-        # RULES.md 8, litige: the defenders score theirs; the takers' wait in reserve.
+        # docs/rules.md 8, litige: the defenders score theirs; the takers' wait in reserve.
         formulas[defenders] = _sum(cards[defenders], announced[defenders], belote[defenders])
     elif rules.bidding == "classic":
-        # RULES.md 8, failed: 162 (or the capot) + every announcement + the belotes.
+        # docs/rules.md 8, failed: 162 (or the capot) + every announcement + the belotes.
         formulas[defenders] = _sum(
             _failed_base(result), sum(announced), belote[defenders], lost_belote
         )
         formulas[takers] = _sum(belote[takers] if kept else 0)
     elif score.multiplier == 1 and score.made:
-        # RULES.md 8, coinche made: the takers their points + the bid; the defenders theirs.
+        # docs/rules.md 8, coinche made: the takers their points + the bid; the defenders theirs.
         formulas[takers] = _sum(cards[takers], announced[takers], belote[takers], bid)
         formulas[defenders] = _sum(cards[defenders], announced[defenders], belote[defenders])
     elif score.multiplier == 1:
-        # RULES.md 8, coinche failed: the defenders 160 + the bid; the takers their belote.
+        # docs/rules.md 8, coinche failed: the defenders 160 + the bid; the takers their belote.
         formulas[defenders] = _sum(
             _coinche_base(result), bid, sum(announced), belote[defenders], lost_belote
         )
         formulas[takers] = _sum(belote[takers] if kept else 0)
     else:
-        # RULES.md 8, coinched ×2 or surcoinched ×4: (160 + bid) × multiplier to the winners;
+        # docs/rules.md 8, coinched ×2 or surcoinched ×4: (160 + bid) × multiplier to the winners;
         # each side keeps its belote.
         winners = takers if score.made else defenders
         extra = (sum(announced), belote[winners], 0 if score.made else lost_belote)
-        # RULES.md 8: a capot made at a coinche table scores (capot + bid) × multiplier.
+        # docs/rules.md 8: a capot made at a coinche table scores (capot + bid) × multiplier.
         capot_made = score.made and score.capot is not None and score.capot.name == result.takers
         base = capot_value(rules, score.contract.strain) if capot_made else _coinche_base(result)
         formulas[winners] = Formula((base, bid), score.multiplier, tuple(x for x in extra if x))
@@ -766,7 +766,7 @@ def worked(result: ScoringResult) -> Worked:
 
 def _failed_base(result: ScoringResult) -> int:
     """What the defenders of a failed classic contract score for the cards: 162, or the
-    capot's points if they took all eight tricks (RULES.md 8)."""
+    capot's points if they took all eight tricks (docs/rules.md 8)."""
     capot = result.score.capot
     strain = result.score.contract.strain
     if capot is not None and capot.name != result.takers:
@@ -776,7 +776,7 @@ def _failed_base(result: ScoringResult) -> int:
 
 def _coinche_base(result: ScoringResult) -> int:
     """The base of a failed or coinched contract at a coinche table: ``failed_base`` (160),
-    following the contract's point scale as the 162 it stands for (RULES.md 8)."""
+    following the contract's point scale as the 162 it stands for (docs/rules.md 8)."""
     rules, strain = result.rules, result.score.contract.strain
     return rules.failed_base + deal_points(rules, strain) - USUAL_CARD_TOTAL - LAST_TRICK_BONUS
 
@@ -800,7 +800,7 @@ def contract_words(result: ScoringResult, text: RulesText) -> str:
 
 
 def scoring_lines(result: ScoringResult, text: RulesText) -> list[ScoreLineView]:
-    """The lines of a worked calculation, each with both teams' points (RULES.md 8)."""
+    """The lines of a worked calculation, each with both teams' points (docs/rules.md 8)."""
     score = result.score
     work = worked(result)
     lines = [ScoreLineView(text.gettext("Card points in the tricks"), *work.trick_points)]
@@ -848,7 +848,7 @@ def scoring_lines(result: ScoringResult, text: RulesText) -> list[ScoreLineView]
 
 
 def _accepted(result: ScoringResult) -> list[Declared]:
-    """The announcements that count (RULES.md 7): those of the team that won the comparison."""
+    """The announcements that count (docs/rules.md 7): those of the team that won the comparison."""
     winner = result.score.announcement_winner
     if winner is None:
         return []
@@ -879,7 +879,7 @@ def _belote_of(result: ScoringResult, team: str) -> list[str]:
 
 def _keeps(team: str, formula: Formula, text: RulesText) -> str:
     """What the losing side of a deal keeps: its belote when it holds one and the rules keep
-    it (RULES.md 6), or nothing — said from the example's numbers, never assumed."""
+    it (docs/rules.md 6), or nothing — said from the example's numbers, never assumed."""
     if formula.value:
         return text.format(
             "{team} keep only their belote: {formula}.", team=TeamArg(team), formula=str(formula)
@@ -888,7 +888,7 @@ def _keeps(team: str, formula: Formula, text: RulesText) -> str:
 
 
 def _classic_failed(result: ScoringResult, work: Worked, text: RulesText) -> list[str]:
-    """RULES.md 8, a failed classic contract: the defenders score the fixed total, every
+    """docs/rules.md 8, a failed classic contract: the defenders score the fixed total, every
     accepted announcement of both teams and the belotes the rules give them; each item named
     from the example's own facts."""
     rules = result.rules
@@ -928,7 +928,7 @@ def _classic_failed(result: ScoringResult, work: Worked, text: RulesText) -> lis
 
 
 def scoring_explanation(result: ScoringResult, text: RulesText) -> list[str]:
-    """The paragraphs that explain a worked calculation (RULES.md 8), in the page's words.
+    """The paragraphs that explain a worked calculation (docs/rules.md 8), in the page's words.
 
     Every item a sentence names (an announcement, a belote, who keeps what) is read from the
     same score as the calculation's numbers, so that the words cannot count what the numbers
@@ -1006,13 +1006,13 @@ def scoring_explanation(result: ScoringResult, text: RulesText) -> list[str]:
         else:
             out += _classic_failed(result, work, text)
         return out
-    # Coinche (RULES.md 8): the takers' points against the bid (and, where the rules say so,
+    # Coinche (docs/rules.md 8): the takers' points against the bid (and, where the rules say so,
     # against the defenders' points counted the same way).
     bid = score.contract.bid or 0
     counts_belote = rules.belote_counts_for_contract
     t_points = _sum(score.card_points[t], score.announcements[t], score.belote[t] * counts_belote)
     d_points = _sum(score.card_points[d], score.announcements[d], score.belote[d] * counts_belote)
-    # RULES.md 8 (FFB 10.1.1): on in the coinche preset; read from the knob once it exists.
+    # docs/rules.md 8 (FFB 10.1.1): on in the coinche preset; read from the knob once it exists.
     if getattr(rules, "contract_must_beat_defence", True):
         out.append(
             text.format(
@@ -1136,7 +1136,7 @@ def scoring_views(text: RulesText) -> list[ScoringView]:
 
 
 def card_point_rows(rules: Rules, text: RulesText) -> list[tuple[str, int, int]]:
-    """Each rank's points as trump and as a plain card (RULES.md 1), strongest trump first."""
+    """Each rank's points as trump and as a plain card (docs/rules.md 1), strongest trump first."""
     values = values_for(rules, Strain.SPADES)
     order = sorted(range(8), key=lambda r: values.order[r], reverse=True)
     return [

@@ -135,7 +135,7 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
         _T("spanish_deck", "स्पेनी ताश", (r"स्पेनिश पत्त\S*", r"स्पेनिश ताश")),
     ),
 }
-"""Each language's terms (RULES.md's words, as its players say them)."""
+"""Each language's terms (docs/rules.md's words, as its players say them)."""
 
 
 def terms(lang: str) -> tuple[Term, ...]:

@@ -1,11 +1,11 @@
-"""Each language's own names for seats, suits, ranks and cards, for both decks (RULES.md 1, 2).
+"""Each language's own names for seats, suits, ranks and cards, for both decks (docs/rules.md 1, 2).
 
 The table (screen-reader labels, refusal reasons) and the rules pages name cards with these
 functions, so that a card is called the same everywhere: the words come from the reference
 pages (seeds 000–004) and the usage of players of each language.
 
 The Spanish-suited deck of the Maghreb tables maps one to one onto the French deck
-(RULES.md 1): ranks ``4 5 6 7 10 11 12 1`` are ``7 8 9 10 J Q K A``, and oros, copas,
+(docs/rules.md 1): ranks ``4 5 6 7 10 11 12 1`` are ``7 8 9 10 J Q K A``, and oros, copas,
 espadas, bastos are diamonds, hearts, spades, clubs. A card is the engine's ``int``
 (``suit * 8 + rank``, :mod:`cardavia.belote.cards`).
 
@@ -526,6 +526,6 @@ def seat_forms(seat: Seat | int, lang: str) -> dict[str, str]:
 
 
 def team_name(team: Team | int, lang: str) -> str:
-    """A partnership's name: "Nord–Sud", "الشمال–الجنوب" (RULES.md 2: N–S and E–W)."""
+    """A partnership's name: "Nord–Sud", "الشمال–الجنوب" (docs/rules.md 2: N–S and E–W)."""
     first, second = Team(int(team)).seats
     return seat_name(first, lang) + _TEAM_JOIN[lang] + seat_name(second, lang)

@@ -1,6 +1,6 @@
 """The content of the rules pages, built from the rule sets and the worked examples.
 
-The full rules of a preset are written from its knobs (RULES.md 10): each paragraph that
+The full rules of a preset are written from its knobs (docs/rules.md 10): each paragraph that
 depends on a knob is chosen by the knob's value, and numbers (the match target, the capot, the
 points of the cards) are read from the rule set and the engine's tables, so that the page and
 the game cannot drift apart. Each builder answers a plain dict for the page's template.
@@ -56,7 +56,7 @@ def _suits(text: RulesText) -> str:
 
 
 def _carres(text: RulesText) -> str:
-    # RULES.md 7: jacks 200, nines 150, aces, tens, kings, queens 100 (in sequence order).
+    # docs/rules.md 7: jacks 200, nines 150, aces, tens, kings, queens 100 (in sequence order).
     ranks = sorted(
         (rank for rank in range(8) if CARRE_POINTS[rank]),
         key=lambda r: (CARRE_POINTS[r], r),
@@ -76,7 +76,7 @@ def _carres(text: RulesText) -> str:
 
 
 def _partner_trumped(rules: Rules, text: RulesText) -> str:
-    """Your partner is winning and you trump over a trump already in the trick (RULES.md 5,
+    """Your partner is winning and you trump over a trump already in the trick (docs/rules.md 5,
     knob ``overtrump_when_trumping_partner``)."""
     return text.gettext(
         "If your partner is winning and you choose to trump over a trump already in the trick, "
@@ -88,7 +88,7 @@ def _partner_trumped(rules: Rules, text: RulesText) -> str:
 
 
 def _worthless_carres(text: RulesText) -> str:
-    """RULES.md 7: the two carrés worth 0 (7s and 8s; Spanish deck 4s and 5s) beat nothing."""
+    """docs/rules.md 7: the two carrés worth 0 (7s and 8s; Spanish deck 4s and 5s) beat nothing."""
     low, high = (rank for rank in range(8) if not CARRE_POINTS[rank])
     return text.format(
         "A carré of {high_plural} or {low_plural} is worth nothing and beats nothing.",
@@ -103,14 +103,14 @@ def prose_label(rank: int, text: RulesText) -> str:
 
 
 def _carre_order(text: RulesText) -> str:
-    """The carrés of equal points from the strongest (RULES.md 7.4): "A > K > Q > 10"."""
+    """The carrés of equal points from the strongest (docs/rules.md 7.4): "A > K > Q > 10"."""
     ranks = sorted((r for r in range(8) if CARRE_POINTS[r] == 100), reverse=True)
     return " > ".join(prose_label(rank, text) for rank in ranks)
 
 
 def _coinche_contract(text: RulesText) -> str:
-    """What the takers need at the coinche table (RULES.md 8, FFB 10.1.1), and a coinche's
-    freeze (RULES.md 4), from the coinche preset's knobs."""
+    """What the takers need at the coinche table (docs/rules.md 8, FFB 10.1.1), and a coinche's
+    freeze (docs/rules.md 4), from the coinche preset's knobs."""
     rules = find_rules("coinche")
     return text.gettext(
         "At the coinche table, the takers' points must reach their bid and be greater than "
@@ -133,11 +133,11 @@ def _spaced(labels: list[str], text: RulesText) -> str:
 
 
 def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
-    """The full rules of a preset, section by section (RULES.md 1 to 9)."""
+    """The full rules of a preset, section by section (docs/rules.md 1 to 9)."""
     text = text.with_deck(rules.deck)
     sections = []
 
-    # RULES.md 1: the cards.
+    # docs/rules.md 1: the cards.
     cards = [
         text.format(
             "32 cards: {ranks} in each of the four suits, {suits}.",
@@ -187,7 +187,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
     )
     sections.append(Section(text.gettext("The cards"), cards, table))
 
-    # RULES.md 2: seats and turn order.
+    # docs/rules.md 2: seats and turn order.
     seats = [
         text.gettext(
             "Four players in two teams: North and South against East and West; partners sit "
@@ -204,7 +204,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
         )
     sections.append(Section(text.gettext("Players and turn order"), seats))
 
-    # RULES.md 3 and 4: dealing and bidding.
+    # docs/rules.md 3 and 4: dealing and bidding.
     if rules.bidding == "classic":
         first, second = rules.first_packets.split("-")
         dealing = [
@@ -234,7 +234,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
                 "coinche (double) in turn. The auction ends after three passes in a row "
                 "following a bid; if nobody bids, the deal is cancelled."
             ),
-            # RULES.md 4 (FFB): a coinche freezes the contract, unless the table's knob says
+            # docs/rules.md 4 (FFB): a coinche freezes the contract, unless the table's knob says
             # that anyone may still outbid (which cancels the coinche).
             text.gettext(
                 "After a coinche any player may still bid higher, which cancels the coinche; "
@@ -246,7 +246,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
         ]
     sections.append(Section(text.gettext("Dealing and bidding"), dealing))
 
-    # RULES.md 5: playing a trick.
+    # docs/rules.md 5: playing a trick.
     play = [
         text.gettext(
             "The dealer's next leads the first trick; the winner of a trick leads the next. "
@@ -268,7 +268,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
     ]
     sections.append(Section(text.gettext("Playing a trick"), play, link="legal-cards"))
 
-    # RULES.md 6: belote–rebelote.
+    # docs/rules.md 6: belote–rebelote.
     # The king and queen of the rule set's deck: the Spanish deck has no queen (its 12 and 11).
     king, queen = RankArg(6), RankArg(5)
     belote = [
@@ -291,7 +291,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
     ]
     sections.append(Section(text.gettext("Belote–rebelote"), belote))
 
-    # RULES.md 7: announcements.
+    # docs/rules.md 7: announcements.
     if rules.announcements:
         announcements = [
             text.format(
@@ -317,7 +317,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
         )
     )
 
-    # RULES.md 8: scoring.
+    # docs/rules.md 8: scoring.
     scoring = [
         text.format(
             "Each team counts the points of the cards in its tricks, plus 10 for the last "
@@ -326,7 +326,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
         )
     ]
     if rules.announcements:
-        # RULES.md 8 (FFB): on a capot the capotted team's announcements change hands.
+        # docs/rules.md 8 (FFB): on a capot the capotted team's announcements change hands.
         scoring.append(
             text.gettext(
                 "On a capot, the team that made it also scores the announcements of the team "
@@ -361,7 +361,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
                 )
             )
     else:
-        # RULES.md 8 (FFB 10.1.1): the bid reached and, where the knob says so, more points
+        # docs/rules.md 8 (FFB 10.1.1): the bid reached and, where the knob says so, more points
         # than the defence.
         must_beat = getattr(rules, "contract_must_beat_defence", True)
         scoring.append(
@@ -389,7 +389,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
         scoring.append(text.gettext("Scores are rounded to the nearest ten (5 upward)."))
     sections.append(Section(text.gettext("Scoring"), scoring, link="scoring"))
 
-    # RULES.md 9: the match.
+    # docs/rules.md 9: the match.
     match = (
         text.format(
             "Deals follow one another until a team reaches {target} points; the higher total "
@@ -403,7 +403,7 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
     return sections
 
 
-# RULES.md 10: the knobs that differ between presets, as the comparison table shows them.
+# docs/rules.md 10: the knobs that differ between presets, as the comparison table shows them.
 KNOB_ROWS: Final = (
     ("Bidding", "bidding", {"classic": "Two rounds", "auction": "Auction 80–160, coinche"}),
     ("Deck", "deck", {"french": "French", "spanish": "Spanish-suited"}),
@@ -430,14 +430,14 @@ KNOB_ROWS: Final = (
 
 
 def knob_table(text: RulesText) -> list[list[str]]:
-    """The comparison of the four presets (RULES.md 10): a header row, then one row a knob."""
+    """The comparison of the four presets (docs/rules.md 10): a header row, then one row a knob."""
     rows = [[""] + [preset_title(name, text) for name in PRESETS]]
     for label, knob, values in KNOB_ROWS:
         row = [text.gettext(label)]
         for rules in PRESETS.values():
             value = getattr(rules, knob)
             if knob == "tie" and rules.bidding == "auction":
-                row.append("—")  # RULES.md 10: no tie rule at the coinche table
+                row.append("—")  # docs/rules.md 10: no tie rule at the coinche table
             else:
                 row.append(text.gettext(values[value]))
         rows.append(row)
@@ -513,7 +513,7 @@ def preset_page(name: str, text: RulesText) -> dict[str, Any]:
 
 
 def legal_cards_page(text: RulesText) -> dict[str, Any]:
-    """ "Which card may I play?": the summary and the nine examples of RULES.md 11."""
+    """ "Which card may I play?": the summary and the nine examples of docs/rules.md 11."""
     return {
         "title": text.gettext(TOPIC_TITLES["legal-cards"]),
         "summary_title": text.gettext("In short"),
@@ -550,7 +550,7 @@ def legal_cards_page(text: RulesText) -> dict[str, Any]:
 
 
 def announcements_page(text: RulesText) -> dict[str, Any]:
-    """Sequences, carrés, belote–rebelote and the comparison (RULES.md 6 and 7, seed 002)."""
+    """Sequences, carrés, belote–rebelote and the comparison (docs/rules.md 6 and 7, seed 002)."""
     spanish = text.with_deck("spanish")
     return {
         "title": text.gettext(TOPIC_TITLES["announcements"]),
@@ -643,7 +643,7 @@ def announcements_page(text: RulesText) -> dict[str, Any]:
 
 
 def scoring_page(text: RulesText) -> dict[str, Any]:
-    """Worked calculations of RULES.md 8."""
+    """Worked calculations of docs/rules.md 8."""
     return {
         "title": text.gettext(TOPIC_TITLES["scoring"]),
         "paragraphs": [

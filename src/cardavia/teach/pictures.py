@@ -1,4 +1,4 @@
-"""Card pictures drawn as SVG from code, for both decks (RULES.md 1), each labelled with the
+"""Card pictures drawn as SVG from code, for both decks (docs/rules.md 1), each labelled with the
 card's name in the reader's language for screen readers.
 
 The French deck prints its corner index (localised: "V" for valet, "W" for walet) and the

@@ -1,7 +1,7 @@
-"""The second, independent check of the belote rules, written from RULES.md alone.
+"""The second, independent check of the belote rules, written from docs/rules.md alone.
 
 Cardavia's rules engine (:mod:`cardavia.belote`) is fast; this package is slow and plain, so
-that a person can check each rule against ``RULES.md`` by eye and the two can be compared on
+that a person can check each rule against ``docs/rules.md`` by eye and the two can be compared on
 many deals. It shares nothing with the engine but the card codes: rank then suit, ranks
 ``7 8 9 T J Q K A``, suits ``S H D C`` (``JH``, ``TD``). Seats are ``N E S W`` (play order
 N -> E -> S -> W), teams ``NS`` and ``EW``; a contract is ``S``, ``H``, ``D``, ``C``, ``NT`` or

@@ -1,7 +1,7 @@
 """Announcements: sequences and carrés, their value, the best set and the comparison.
 
-RULES.md 7 and docs/rules-decisions.md "Announcements". Belote-rebelote is not an
-announcement (RULES.md 6) and lives with the scoring.
+docs/rules.md 7 and docs/rules-decisions.md "Announcements". Belote-rebelote is not an
+announcement (docs/rules.md 6) and lives with the scoring.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from cardavia.verify.cards import (
     team_of,
 )
 
-# RULES.md 7: carré values. rules-decisions.md: carrés of 7s and 8s are worth 0 and cannot be
+# docs/rules.md 7: carré values. rules-decisions.md: carrés of 7s and 8s are worth 0 and cannot be
 # announced, so they are left out of this table on purpose.
 CARRE_POINTS: dict[str, int] = {"J": 200, "9": 150, "A": 100, "T": 100, "K": 100, "Q": 100}
 
@@ -32,7 +32,7 @@ Strength = tuple[int, int, int, int, int]
 
 
 def sequence_points(length: int) -> int:
-    """RULES.md 7: tierce (3 cards) 20, cinquante (4) 50, cent (5 or more) 100."""
+    """docs/rules.md 7: tierce (3 cards) 20, cinquante (4) 50, cent (5 or more) 100."""
     if length >= 5:
         return 100
     if length == 4:
@@ -43,12 +43,13 @@ def sequence_points(length: int) -> int:
 
 
 def is_carre(cards: list[str]) -> bool:
-    """RULES.md 7: the four cards of one rank."""
+    """docs/rules.md 7: the four cards of one rank."""
     return len(cards) == 4 and len({rank_of(card) for card in cards}) == 1
 
 
 def is_sequence(cards: list[str]) -> bool:
-    """RULES.md 7: three or more cards of one suit in a row in sequence order 7 8 9 T J Q K A."""
+    """docs/rules.md 7: three or more cards of one suit in a row in sequence order 7 8
+    9 T J Q K A."""
     if len(cards) < 3 or len({suit_of(card) for card in cards}) != 1:
         return False
     places = sorted(RANKS.index(rank_of(card)) for card in cards)
@@ -67,14 +68,14 @@ def announcement_value(cards: Iterable[str], contract: str) -> tuple[str, int]:
         rank = rank_of(listed[0])
         if rank not in CARRE_POINTS:
             raise ValueError(f"a carré of {rank}s is worth 0 and cannot be announced")
-        return ("carre", CARRE_POINTS[rank])  # RULES.md 7
+        return ("carre", CARRE_POINTS[rank])  # docs/rules.md 7
     if is_sequence(listed):
-        return ("sequence", sequence_points(len(listed)))  # RULES.md 7
+        return ("sequence", sequence_points(len(listed)))  # docs/rules.md 7
     raise ValueError(f"{listed} is neither a sequence nor a carré")
 
 
 def announcement_strength(cards: Iterable[str], contract: str) -> Strength:
-    """The comparison key of one announcement (RULES.md 7, rules-decisions.md).
+    """The comparison key of one announcement (docs/rules.md 7, rules-decisions.md).
 
     More points first; equal points, a carré beats a sequence; two sequences: the longer, then
     the higher top card in sequence order, then the one in trump (which separates nothing in
@@ -122,7 +123,7 @@ def best_announcements(hand: Iterable[str], contract: str) -> tuple[list[frozens
 
     rules-decisions.md: try every choice of announceable carrés; the cards left form maximal
     sequences; keep the choice with the most points (then the strongest best announcement).
-    A card serves in one announcement only (RULES.md 7). ([], 0) when the hand has none.
+    A card serves in one announcement only (docs/rules.md 7). ([], 0) when the hand has none.
     The announcements are listed strongest first.
     """
     check_contract(contract)
@@ -145,7 +146,7 @@ def best_announcements(hand: Iterable[str], contract: str) -> tuple[list[frozens
 def announcement_winner(
     contract: str, declared: Mapping[str, Sequence[Iterable[str]]]
 ) -> str | None:
-    """The team whose announcements count, "NS" or "EW", or None (RULES.md 7).
+    """The team whose announcements count, "NS" or "EW", or None (docs/rules.md 7).
 
     Each team's single best announcement is compared; a team that alone announced wins; nobody
     announcing, or a complete tie, gives None: no announcement counts.
@@ -162,8 +163,8 @@ def announcement_winner(
     if not best:
         return None
     if len(best) == 1:
-        return next(iter(best))  # RULES.md 7: a team that alone announced wins
+        return next(iter(best))  # docs/rules.md 7: a team that alone announced wins
     ns, ew = (best[team] for team in TEAMS)
     if ns == ew:
-        return None  # RULES.md 7.5: a complete tie, nothing counts
+        return None  # docs/rules.md 7.5: a complete tie, nothing counts
     return "NS" if ns > ew else "EW"

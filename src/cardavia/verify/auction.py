@@ -1,4 +1,4 @@
-"""The coinche auction, move by move (RULES.md 4, rules-decisions.md "The auction").
+"""The coinche auction, move by move (docs/rules.md 4, rules-decisions.md "The auction").
 
 An auction is the list of what was said, each move a plain tuple: ``("N", "pass")``,
 ``("N", "bid", 80, "H")`` (the value a number, or the word ``"capot"`` or ``"generale"``),
@@ -31,7 +31,7 @@ KNOBS: Mapping[str, object] = {
 
 
 def bid_order(knobs: Mapping[str, object]) -> list[int | str]:
-    """The values one may bid, from the lowest (RULES.md 4): 80, 90 … 160 then capot; with
+    """The values one may bid, from the lowest (docs/rules.md 4): 80, 90 … 160 then capot; with
     top_bids generale, 80 … 180, capot, générale."""
     if knob_choice(knobs, "top_bids", ("capot", "generale")) == "generale":
         return [*range(80, 190, 10), "capot", "generale"]
@@ -39,7 +39,7 @@ def bid_order(knobs: Mapping[str, object]) -> list[int | str]:
 
 
 def bid_contracts(knobs: Mapping[str, object]) -> list[str]:
-    """The contracts one may bid (RULES.md 4): the four suits; with auction_contracts, also
+    """The contracts one may bid (docs/rules.md 4): the four suits; with auction_contracts, also
     no-trump and all-trump."""
     if knob_flag(knobs, "auction_contracts"):
         return [*SUITS, NO_TRUMP, ALL_TRUMP]
@@ -63,7 +63,7 @@ class AuctionSoFar:
 
 
 def follow_auction(dealer: str, moves: Sequence[Move]) -> AuctionSoFar:
-    """Where the auction stands after ``moves`` (RULES.md 4). The dealer's next speaks first;
+    """Where the auction stands after ``moves`` (docs/rules.md 4). The dealer's next speaks first;
     each move passes the turn to the next seat, except a coinche said out of turn
     (coinche_any_time). The auction is over after a surcoinche, after three passes in a row
     following a bid or a coinche, or after four passes without any bid."""
@@ -96,7 +96,7 @@ def follow_auction(dealer: str, moves: Sequence[Move]) -> AuctionSoFar:
 def auction_moves(knobs: Mapping[str, object], dealer: str, moves: Sequence[Move]) -> set[Move]:
     """Every move that may be made now (none once the auction is over).
 
-    RULES.md 4: the player to move may pass, or bid higher than the highest bid. An opponent
+    docs/rules.md 4: the player to move may pass, or bid higher than the highest bid. An opponent
     of the highest bidder may coinche it, in turn (or out of turn with coinche_any_time),
     once. A coinche freezes the contract (FFB: "le fait de coincher fige le contrat"): after
     it nobody bids, and a player of the bidder's team may surcoinche in turn, or pass; with

@@ -1,8 +1,8 @@
 """Cards, seats, contracts, card strength and card points, written out as tables.
 
-A card is a two-character code, rank then suit (RULES.md 1): ranks ``7 8 9 T J Q K A``, suits
+A card is a two-character code, rank then suit (docs/rules.md 1): ranks ``7 8 9 T J Q K A``, suits
 ``S H D C``. Everything here is spelled out the way a person reads it off the rules page, so
-that each line can be checked against RULES.md by eye.
+that each line can be checked against docs/rules.md by eye.
 """
 
 from __future__ import annotations
@@ -11,23 +11,23 @@ from collections.abc import Iterable, Mapping
 
 from cardavia.verify.knobs import knob_choice
 
-# RULES.md 1: the ranks, in sequence order (used by announcements), and the four suits.
+# docs/rules.md 1: the ranks, in sequence order (used by announcements), and the four suits.
 RANKS: tuple[str, ...] = ("7", "8", "9", "T", "J", "Q", "K", "A")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 
-# RULES.md 1: all 32 cards.
+# docs/rules.md 1: all 32 cards.
 DECK: frozenset[str] = frozenset(rank + suit for rank in RANKS for suit in SUITS)
 
-# RULES.md 1: strength, written from the weakest to the strongest card.
+# docs/rules.md 1: strength, written from the weakest to the strongest card.
 TRUMP_ORDER: tuple[str, ...] = ("7", "8", "Q", "K", "T", "A", "9", "J")  # J 9 A 10 K Q 8 7
 PLAIN_ORDER: tuple[str, ...] = ("7", "8", "9", "J", "Q", "K", "T", "A")  # A 10 K Q J 9 8 7
 
-# RULES.md 1: card points.
+# docs/rules.md 1: card points.
 TRUMP_POINTS: dict[str, int] = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
 PLAIN_POINTS: dict[str, int] = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
-# RULES.md 1, no-trump with no_trump_points = scaled (with plain: PLAIN_POINTS).
+# docs/rules.md 1, no-trump with no_trump_points = scaled (with plain: PLAIN_POINTS).
 NT_POINTS: dict[str, int] = {"A": 19, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
-# RULES.md 1, all-trump with all_trump_points = scaled (with trump: TRUMP_POINTS).
+# docs/rules.md 1, all-trump with all_trump_points = scaled (with trump: TRUMP_POINTS).
 AT_POINTS: dict[str, int] = {"J": 14, "9": 9, "A": 6, "T": 5, "K": 3, "Q": 1, "8": 0, "7": 0}
 
 # rules-decisions.md "Contracts": a suit is trump, or no trump, or all trump.
@@ -35,7 +35,7 @@ NO_TRUMP = "NT"
 ALL_TRUMP = "AT"
 CONTRACTS: tuple[str, ...] = (*SUITS, NO_TRUMP, ALL_TRUMP)
 
-# RULES.md 2: seats in turn order N -> E -> S -> W -> N; partners N-S and E-W.
+# docs/rules.md 2: seats in turn order N -> E -> S -> W -> N; partners N-S and E-W.
 SEATS: tuple[str, ...] = ("N", "E", "S", "W")
 TEAMS: tuple[str, ...] = ("NS", "EW")
 
@@ -80,12 +80,12 @@ def suit_of(card: str) -> str:
 
 
 def next_seat(seat: str) -> str:
-    """The player after ``seat`` in turn order (RULES.md 2: N -> E -> S -> W -> N)."""
+    """The player after ``seat`` in turn order (docs/rules.md 2: N -> E -> S -> W -> N)."""
     return SEATS[(SEATS.index(seat) + 1) % 4]
 
 
 def team_of(seat: str) -> str:
-    """The team of a seat (RULES.md 2: partners N-S and E-W)."""
+    """The team of a seat (docs/rules.md 2: partners N-S and E-W)."""
     return "NS" if seat in ("N", "S") else "EW"
 
 
@@ -95,21 +95,22 @@ def other_team(team: str) -> str:
 
 
 def ranks_as_trump(contract: str, card: str) -> bool:
-    """Whether the card ranks in the trump order: its suit is trump, or all trump (RULES.md 1)."""
+    """Whether the card ranks in the trump order: its suit is trump, or all trump
+    (docs/rules.md 1)."""
     return contract == ALL_TRUMP or suit_of(card) == contract
 
 
 def is_trump(contract: str, card: str) -> bool:
     """Whether the card is a trump of a suit contract, the kind that can cut another suit.
 
-    In all-trump every suit ranks as trump but no card cuts another suit (RULES.md 5.4); in
-    no-trump nothing is trump (RULES.md 5.3).
+    In all-trump every suit ranks as trump but no card cuts another suit (docs/rules.md 5.4); in
+    no-trump nothing is trump (docs/rules.md 5.3).
     """
     return suit_of(card) == contract
 
 
 def strength(contract: str, card: str) -> int:
-    """The card's place in its suit's strength order, 0 the weakest (RULES.md 1).
+    """The card's place in its suit's strength order, 0 the weakest (docs/rules.md 1).
 
     Only meaningful to compare two cards of the same suit.
     """
@@ -118,12 +119,13 @@ def strength(contract: str, card: str) -> int:
 
 
 def beats(contract: str, card: str, other: str) -> bool:
-    """Whether ``card`` is stronger than ``other``, both of the same suit (RULES.md 1)."""
+    """Whether ``card`` is stronger than ``other``, both of the same suit (docs/rules.md 1)."""
     return strength(contract, card) > strength(contract, other)
 
 
 def card_points(knobs: Mapping[str, object], contract: str, card: str) -> int:
-    """Points of one card in this contract (RULES.md 1, knobs no_trump_points, all_trump_points).
+    """Points of one card in this contract (docs/rules.md 1, knobs no_trump_points,
+    all_trump_points).
 
     Suit contract: trump values for the trump suit, plain values for the others (152 in all).
     No-trump: ``scaled`` (A 19, 152 in all) or ``plain`` (A 11, 120 in all). All-trump:
@@ -144,5 +146,5 @@ def card_points(knobs: Mapping[str, object], contract: str, card: str) -> int:
 
 
 def trick_points(knobs: Mapping[str, object], contract: str, cards: Iterable[str]) -> int:
-    """Sum of the card points of some cards, without the last-trick 10 (RULES.md 1)."""
+    """Sum of the card points of some cards, without the last-trick 10 (docs/rules.md 1)."""
     return sum(card_points(knobs, contract, card) for card in check_cards(cards))

@@ -46,7 +46,7 @@ def deal_problems(knobs: Mapping[str, object], deal: Mapping[str, object]) -> li
             problems.append(f"{seat} played {len(cards)} cards, not 8")
 
     for number, trick in enumerate(tricks, start=1):
-        # RULES.md 5.5: the winner of a trick leads the next one.
+        # docs/rules.md 5.5: the winner of a trick leads the next one.
         if number > 1 and trick.plays[0][0] != tricks[number - 2].winner:
             problems.append(
                 f"trick {number} is led by {trick.plays[0][0]}, "
@@ -73,7 +73,7 @@ def deal_problems(knobs: Mapping[str, object], deal: Mapping[str, object]) -> li
         if said != sorted(sorted(cards) for cards in best):
             problems.append(f"{seat} announced {said}, not its best set {best}")
 
-    # RULES.md 6: only the holder of the belote can say "belote".
+    # docs/rules.md 6: only the holder of the belote can say "belote".
     if knob_choice(knobs, "belote_declaration", ("automatic", "declared")) == "declared":
         holders = set(belote_holders(knobs, trump, tricks))
         pair_cards = {

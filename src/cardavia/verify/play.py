@@ -1,4 +1,4 @@
-"""Playing a trick: who wins it, and which cards a player may put down (RULES.md 5).
+"""Playing a trick: who wins it, and which cards a player may put down (docs/rules.md 5).
 
 Written as a person checks it at the table: look at the suit led, at who is master, at the
 trumps already down, then at what is in the hand.
@@ -29,7 +29,8 @@ Trick = Sequence[tuple[str, str]]
 
 
 def check_trick(trick: Trick) -> None:
-    """Refuse a trick that is not up to four distinct cards played in turn order (RULES.md 2)."""
+    """Refuse a trick that is not up to four distinct cards played in turn order
+    (docs/rules.md 2)."""
     if len(trick) > 4:
         raise ValueError(f"a trick has at most four cards, got {len(trick)}")
     check_cards(card for _, card in trick)
@@ -41,10 +42,10 @@ def check_trick(trick: Trick) -> None:
 
 
 def trick_winner(contract: str, trick: Trick) -> str:
-    """The seat whose card wins a trick, complete or not (RULES.md 5.5).
+    """The seat whose card wins a trick, complete or not (docs/rules.md 5.5).
 
     The highest trump if a trump of a suit contract was played, otherwise the highest card of
-    the suit led. In no-trump and all-trump only the suit led can win (RULES.md 5.3, 5.4).
+    the suit led. In no-trump and all-trump only the suit led can win (docs/rules.md 5.3, 5.4).
     """
     check_contract(contract)
     if not trick:
@@ -52,7 +53,8 @@ def trick_winner(contract: str, trick: Trick) -> str:
     check_trick(trick)
     led = suit_of(trick[0][1])
     trumps = [(seat, card) for seat, card in trick if is_trump(contract, card)]
-    # RULES.md 5.5: any trump played -> the highest trump; otherwise the highest of the suit led.
+    # docs/rules.md 5.5: any trump played -> the highest trump; otherwise the highest
+    # of the suit led.
     candidates = trumps or [(seat, card) for seat, card in trick if suit_of(card) == led]
     best_seat, _ = max(candidates, key=lambda played: strength(contract, played[1]))
     return best_seat
@@ -64,15 +66,15 @@ def _higher_than_all(contract: str, cards: list[str], others: list[str]) -> list
 
 
 def _no_trump_legal(hand: list[str], led: str) -> list[str]:
-    """RULES.md 5.3: follow the suit led if you can, otherwise any card; nobody trumps."""
+    """docs/rules.md 5.3: follow the suit led if you can, otherwise any card; nobody trumps."""
     following = [card for card in hand if suit_of(card) == led]
     return following or hand
 
 
 def _all_trump_legal(hand: list[str], trick: Trick, led: str) -> list[str]:
-    """RULES.md 5.4: follow the suit led and beat its highest card if you can; else any card.
+    """docs/rules.md 5.4: follow the suit led and beat its highest card if you can; else any card.
 
-    RULES.md 5.4 asks to beat the highest card of the suit led whoever holds it, partner too.
+    docs/rules.md 5.4 asks to beat the highest card of the suit led whoever holds it, partner too.
     """
     following = [card for card in hand if suit_of(card) == led]
     if not following:
@@ -85,7 +87,7 @@ def _all_trump_legal(hand: list[str], trick: Trick, led: str) -> list[str]:
 def _suit_contract_legal(
     knobs: Mapping[str, object], trump: str, hand: list[str], trick: Trick, seat: str
 ) -> list[str]:
-    """RULES.md 5.1 and 5.2: a contract with one trump suit."""
+    """docs/rules.md 5.1 and 5.2: a contract with one trump suit."""
     led = suit_of(trick[0][1])
     master = trick_winner(trump, trick)
     partner_is_master = team_of(master) == team_of(seat)
@@ -96,8 +98,8 @@ def _suit_contract_legal(
 
     if led == trump:
         if not my_trumps:
-            return hand  # RULES.md 5.2: no card of the suit led (and no trump): any card
-        # RULES.md 5.1: trump led: overtrump every trump down if you can, partner's included
+            return hand  # docs/rules.md 5.2: no card of the suit led (and no trump): any card
+        # docs/rules.md 5.1: trump led: overtrump every trump down if you can, partner's included
         # (knob overtrump_partner_on_trump_lead); otherwise any trump.
         if partner_is_master and not knob_flag(knobs, "overtrump_partner_on_trump_lead"):
             return my_trumps
@@ -105,21 +107,22 @@ def _suit_contract_legal(
 
     following = [card for card in hand if suit_of(card) == led]
     if following:
-        return following  # RULES.md 5.1: you hold the suit led: you must play it
+        return following  # docs/rules.md 5.1: you hold the suit led: you must play it
     if not my_trumps:
-        return hand  # RULES.md 5.2: you hold no trump: any card
+        return hand  # docs/rules.md 5.2: you hold no trump: any card
 
     if partner_is_master and not knob_flag(knobs, "must_trump_partner"):
-        # RULES.md 5.2, partner master: any card; but whoever chooses to trump over a trump
+        # docs/rules.md 5.2, partner master: any card; but whoever chooses to trump over a trump
         # already down must beat it if they can (knob overtrump_when_trumping_partner).
         if trumps_down and my_higher_trumps and knob_flag(knobs, "overtrump_when_trumping_partner"):
             return my_plain + my_higher_trumps
         return hand
 
-    # RULES.md 5.2, an opponent is master (or must_trump_partner): trump, overtrumping if you can.
+    # docs/rules.md 5.2, an opponent is master (or must_trump_partner): trump,
+    # overtrumping if you can.
     if my_higher_trumps:
         return my_higher_trumps
-    # RULES.md 5.2: cannot overtrump: knob undertrump decides ("pisser" or any card).
+    # docs/rules.md 5.2: cannot overtrump: knob undertrump decides ("pisser" or any card).
     if knob_choice(knobs, "undertrump", ("required", "optional")) == "required":
         return my_trumps
     return hand
@@ -132,7 +135,7 @@ def legal_cards(
     seat: str,
     hand: Iterable[str],
 ) -> frozenset[str]:
-    """The cards of ``hand`` that ``seat`` may play on the current trick (RULES.md 5).
+    """The cards of ``hand`` that ``seat`` may play on the current trick (docs/rules.md 5).
 
     ``trick`` holds the cards already down in this trick, in play order, as (seat, card);
     ``seat`` must be the next player. The leader of a trick may play any card.
@@ -152,7 +155,7 @@ def legal_cards(
         raise ValueError(f"cards {sorted(down & set(cards))} are both in the hand and the trick")
 
     if not trick:
-        return frozenset(cards)  # RULES.md 5: the leader plays any card
+        return frozenset(cards)  # docs/rules.md 5: the leader plays any card
     led = suit_of(check_card(trick[0][1]))
     if contract == NO_TRUMP:
         return frozenset(_no_trump_legal(cards, led))

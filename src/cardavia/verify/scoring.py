@@ -1,4 +1,4 @@
-"""Scoring one deal from its record: tricks, announcements, belote (RULES.md 6-8).
+"""Scoring one deal from its record: tricks, announcements, belote (docs/rules.md 6-8).
 
 A deal is plain JSON-like data (see :func:`score_deal`). Everything is recounted from the
 cards played: who won each trick, who held the belote, what each team's announcements are
@@ -28,15 +28,15 @@ from cardavia.verify.cards import card_points as _card_points
 from cardavia.verify.knobs import knob_choice, knob_flag, knob_number
 from cardavia.verify.play import trick_winner
 
-# RULES.md 8: the points of the last trick ("dix de der"), and the points of a deal under the
+# docs/rules.md 8: the points of the last trick ("dix de der"), and the points of a deal under the
 # usual scales (152 in the cards + 10), against which 162, 160 and the capot are written.
 LAST_TRICK_BONUS = 10
 USUAL_DEAL_POINTS = 162
-# RULES.md 6: belote-rebelote is worth 20.
+# docs/rules.md 6: belote-rebelote is worth 20.
 BELOTE_POINTS = 20
 # rules-decisions.md "Auction": the values of the capot and générale bids.
 BID_VALUES: dict[str, int] = {"capot": 250, "generale": 500}
-# RULES.md 8 "Coinche tables": coinched x2, surcoinched x4.
+# docs/rules.md 8 "Coinche tables": coinched x2, surcoinched x4.
 COINCHE_MULTIPLIER: dict[int, int] = {0: 1, 1: 2, 2: 4}
 
 
@@ -131,7 +131,7 @@ def read_tricks(deal: Mapping[str, object], contract: str) -> list[PlayedTrick]:
         plays: list[tuple[str, str]] = []
         for card in cards:
             plays.append((seat, card))
-            seat = next_seat(seat)  # RULES.md 2: play turns N -> E -> S -> W
+            seat = next_seat(seat)  # docs/rules.md 2: play turns N -> E -> S -> W
         tricks.append(PlayedTrick(tuple(plays), trick_winner(contract, plays)))
     all_cards = [card for trick in tricks for _, card in trick.plays]
     if sorted(all_cards) != sorted(DECK):
@@ -175,7 +175,7 @@ def played_by(tricks: list[PlayedTrick]) -> dict[str, str]:
 
 
 def capot_team(tricks: list[PlayedTrick]) -> str | None:
-    """The team that took all eight tricks, if any (RULES.md 8)."""
+    """The team that took all eight tricks, if any (docs/rules.md 8)."""
     teams = {team_of(trick.winner) for trick in tricks}
     return teams.pop() if len(teams) == 1 else None
 
@@ -187,7 +187,7 @@ def deal_points(knobs: Mapping[str, object], contract: str) -> int:
 
 
 def capot_points(knobs: Mapping[str, object], contract: str) -> int:
-    """What a team with all eight tricks has instead of its card points (RULES.md 8):
+    """What a team with all eight tricks has instead of its card points (docs/rules.md 8):
     capot_points (252 or 250) with the usual scales; under another scale the capot follows
     the scale, keeping the same bonus over the deal's points (rules-decisions.md "Scoring")."""
     capot = knob_number(knobs, "capot_points", (252, 250))
@@ -198,7 +198,7 @@ def team_card_points(
     knobs: Mapping[str, object], contract: str, tricks: list[PlayedTrick]
 ) -> dict[str, int]:
     """Each team's card points: its tricks' cards + 10 for the last trick; the capot's points
-    for a team with all eight tricks, 0 for the other (RULES.md 8, rules-decisions.md
+    for a team with all eight tricks, 0 for the other (docs/rules.md 8, rules-decisions.md
     "Scoring")."""
     capot = capot_team(tricks)
     if capot is not None:
@@ -207,7 +207,7 @@ def team_card_points(
     for trick in tricks:
         team = team_of(trick.winner)
         points[team] += sum(_card_points(knobs, contract, card) for _, card in trick.plays)
-    points[team_of(tricks[-1].winner)] += LAST_TRICK_BONUS  # RULES.md 1: "dix de der"
+    points[team_of(tricks[-1].winner)] += LAST_TRICK_BONUS  # docs/rules.md 1: "dix de der"
     return points
 
 
@@ -217,7 +217,7 @@ def belote_holders(
     """The seat of each belote-rebelote of the deal (one entry per K-Q pair).
 
     rules-decisions.md: the seat that played both the trump K and Q. No-trump: none
-    (RULES.md 6). All-trump: each suit's K-Q pair played by one seat, with the knob
+    (docs/rules.md 6). All-trump: each suit's K-Q pair played by one seat, with the knob
     belote_in_all_trump only.
     """
     if contract == NO_TRUMP:
@@ -246,7 +246,7 @@ def belote_suits(
 def team_belote(
     knobs: Mapping[str, object], contract: str, tricks: list[PlayedTrick], declared: set[str]
 ) -> dict[str, int]:
-    """Each team's belote points (RULES.md 6, knob belote_declaration).
+    """Each team's belote points (docs/rules.md 6, knob belote_declaration).
 
     ``automatic``: 20 per belote. ``declared``: 20 only if the holder said "belote". An
     entry of ``declared`` is a seat (its "belote" covers each of its pairs) or the code of
@@ -267,7 +267,7 @@ def team_announcements(
     tricks: list[PlayedTrick],
     declared: dict[str, list[list[str]]],
 ) -> dict[str, int]:
-    """Each team's accepted announcement points (RULES.md 7): all the announcements of the
+    """Each team's accepted announcement points (docs/rules.md 7): all the announcements of the
     team that wins the comparison, nothing for the other; nothing at all with the knob
     announcements off. Each declared card must have been played by the seat declaring it, and
     serve in one of its announcements only."""
@@ -278,7 +278,7 @@ def team_announcements(
     for seat, announcements in declared.items():
         used = [card for cards in announcements for card in cards]
         if len(set(used)) != len(used):
-            raise ValueError(f"{seat} uses a card in two announcements")  # RULES.md 7
+            raise ValueError(f"{seat} uses a card in two announcements")  # docs/rules.md 7
         foreign = [card for card in used if seat_of[card] != seat]
         if foreign:
             raise ValueError(f"{seat} announced cards it did not hold: {foreign}")
@@ -314,7 +314,7 @@ class Tally:
 
 
 def announcements_after_capot(tally: Tally) -> dict[str, int]:
-    """Each team's announcements as they are scored: RULES.md 8 (FFB), on a capot the
+    """Each team's announcements as they are scored: docs/rules.md 8 (FFB), on a capot the
     capotted team's announcements change hands and go to the team that made capot."""
     capot = capot_team(tally.tricks)
     if capot is None:
@@ -325,7 +325,7 @@ def announcements_after_capot(tally: Tally) -> dict[str, int]:
 def _classic_outcome(
     knobs: Mapping[str, object], contract: Contract, tally: Tally
 ) -> tuple[dict[str, int], bool | None, int]:
-    """Classic tables (RULES.md 8 "Classic tables", "Cardavia"; rules-decisions.md).
+    """Classic tables (docs/rules.md 8 "Classic tables", "Cardavia"; rules-decisions.md).
 
     Returns (scores, made, reserve).
     """
@@ -349,7 +349,7 @@ def _classic_outcome(
         return (total, True, 0)  # each team scores its total
     if outcome == "litige":
         # The defenders score their total; the takers' total waits in reserve, but not their
-        # belote, which stays with them (RULES.md 8: the belote is not put in reserve).
+        # belote, which stays with them (docs/rules.md 8: the belote is not put in reserve).
         takers_belote = tally.belote[takers]
         return (
             {takers: takers_belote, defenders: total[defenders]},
@@ -359,7 +359,7 @@ def _classic_outcome(
 
     # Failed: the defenders take all the deal's points, 162 with the usual scales (or the
     # capot's if they took all eight tricks) + every accepted announcement + their belote
-    # (+ the takers' with belote_on_failure to_defenders). RULES.md 8: these totals follow the
+    # (+ the takers' with belote_on_failure to_defenders). docs/rules.md 8: these totals follow the
     # point scale in force.
     base = deal_points(knobs, contract.trump)
     if capot_team(tally.tricks) == defenders:
@@ -401,7 +401,7 @@ def _auction_made(
 
     Capot: the takers' team took all eight tricks. Générale: the taker alone took them all.
     A number: the takers' points reach it, and with contract_must_beat_defence they are also
-    more than the defenders' points, counted the same way (RULES.md 8, FFB contrée 10.1.1).
+    more than the defenders' points, counted the same way (docs/rules.md 8, FFB contrée 10.1.1).
     """
     if contract.bid == "capot":
         return capot_team(tally.tricks) == team_of(contract.taker)
@@ -418,7 +418,7 @@ def _auction_made(
 def _auction_outcome(
     knobs: Mapping[str, object], contract: Contract, tally: Tally
 ) -> tuple[dict[str, int], bool]:
-    """Coinche tables (RULES.md 8 "Coinche tables", rules-decisions.md "Auction").
+    """Coinche tables (docs/rules.md 8 "Coinche tables", rules-decisions.md "Auction").
 
     Returns (scores, made).
     """
@@ -426,7 +426,7 @@ def _auction_outcome(
     defenders = other_team(takers)
     value = bid_value(knobs, contract.bid)
     # failed_base (160 or 162) stands for the deal's 162: it follows the point scale too
-    # (RULES.md 8, rules-decisions.md "Scoring").
+    # (docs/rules.md 8, rules-decisions.md "Scoring").
     failed_base = knob_number(knobs, "failed_base", (160, 162))
     failed_base += deal_points(knobs, contract.trump) - USUAL_DEAL_POINTS
     kept = knob_choice(knobs, "belote_on_failure", ("kept", "to_defenders")) == "kept"
@@ -444,7 +444,7 @@ def _auction_outcome(
 
     if multiplier == 1 and made:
         # takers: their points + the bid, belote always included; defenders: their own total.
-        # A capot is in the takers' card points: 250 + the bid, bid or not (RULES.md 8).
+        # A capot is in the takers' card points: 250 + the bid, bid or not (docs/rules.md 8).
         return (
             {
                 takers: tally.cards[takers] + announcements[takers] + belote[takers] + value,
@@ -468,7 +468,7 @@ def _auction_outcome(
 
 
 def score_deal(knobs: Mapping[str, object], deal: Mapping[str, object]) -> dict[str, object]:
-    """Score one deal from its record (RULES.md 8 as refined by rules-decisions.md).
+    """Score one deal from its record (docs/rules.md 8 as refined by rules-decisions.md).
 
     ``deal`` holds ``contract`` ({taker, trump, bid, coinche}), ``tricks`` (8 of
     {leader, cards}), ``announcements`` (seat -> list of card lists) and ``belote_declared``

@@ -54,6 +54,7 @@ from cardavia.web.i18n import (
     text_direction,
 )
 from cardavia.web.limits import Limits, RateLimiter
+from cardavia.web.pwa import router as pwa_router
 from cardavia.web.rooms import RoomService, is_room_key
 from cardavia.web.table import (
     CLOSE,
@@ -116,15 +117,14 @@ CLOSE_CODES: Final[Mapping[str, int]] = {
 """WebSocket close codes when a connection cannot open a game (after the ``error``
 message that says why)."""
 CONTENT_SECURITY_POLICY: Final = (
-    "default-src 'self'; script-src 'self' 'unsafe-hashes' "
-    "'sha256-GZIcz60Uwd6wT3vaYke/atSr53TehbYAPepOa3d03Vw='; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
-    "form-action 'self'; frame-ancestors 'none'"
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; "
+    "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
-"""Scripts from the site only (the table's strings are a JSON ``<script>``, not code; the
-one inline handler allowed is the settings form's ``onsubmit="return false"``, by its hash);
-inline styles are allowed for the rules pages' and the cards' custom properties; no page may
-be framed by another site."""
+"""Scripts and styles from the site's own files only: no inline script (the table's strings
+are a JSON ``<script>``, data rather than code) and no inline style attribute (scripts may
+still set styles); images from the site or ``data:`` (the grain's texture); no page may be
+framed by another site."""
 DEFAULT_LIMITS: Final = Limits()
 SWITCH_INTERVAL: Final = 0.0005
 """Seconds a thread may hold the GIL while another waits for it (Python's default: 5 ms).
@@ -637,6 +637,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if importlib.util.find_spec(RULES_ROUTES) is not None:
         rules_router: APIRouter = importlib.import_module(RULES_ROUTES).router
         app.include_router(rules_router)
+
+    # The installable app: /manifest.webmanifest and /sw.js (cardavia.web.pwa).
+    app.include_router(pwa_router)
 
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
 

@@ -116,7 +116,7 @@ def rules_index(request: Request, lang: str) -> Response:
 
 @router.get("/{lang}/rules/legal-cards", response_class=HTMLResponse)
 def rules_legal_cards(request: Request, lang: str) -> Response:
-    """ "Which card may I play?": the nine worked examples of RULES.md 11."""
+    """ "Which card may I play?": the nine worked examples of docs/rules.md 11."""
     text = _text(lang)
     return _render(request, "rules/legal_cards.html", text, pages.legal_cards_page(text))
 

@@ -75,7 +75,7 @@ from cardavia.web.limits import Limits, WorkBudget
 log = logging.getLogger(__name__)
 
 HUMAN: Final = Seat.S
-"""The person's seat: South, at the bottom of the table (RULES.md 2)."""
+"""The person's seat: South, at the bottom of the table (docs/rules.md 2)."""
 SEAT_CODES: Final = ("N", "E", "S", "W")
 TEAM_CODES: Final = ("NS", "EW")
 BID_VALUE_CODES: Final = {CAPOT: "capot", GENERALE: "generale"}
@@ -728,7 +728,7 @@ class TableService:
     ) -> NewGame:
         """Start a game: the rules (a preset's name), the computer players' level, the
         language, the deck its cards are named and drawn in (``None``: the preset's; kept in
-        the record's rules, RULES.md 1); shuffled and saved. Raises :class:`ClientError` for
+        the record's rules, docs/rules.md 1); shuffled and saved. Raises :class:`ClientError` for
         an unknown value."""
         if not isinstance(rules, str) or rules not in PRESETS:
             raise ClientError("unknown_rules", {"rules": _short(rules)})

@@ -13,7 +13,11 @@ export const DEFAULTS = Object.freeze({
   fourColour: false,
   reducedMotion: null, // null = follow the system (prefers-reduced-motion)
   confirm: true,
-  pace: null,          // ms between the AI's moves; null = by motion setting (tests set 0)
+  pace: null,          // ms between the AI's moves; null = by aiPace (tests set 0)
+  aiPace: "normal",    // slow | normal | fast: how fast the computer players' moves are shown
+  showPoints: false,   // the card points each team has won so far, during play
+  autoLast: false,     // play South's last card by itself when it is the only one
+  sounds: false,       // short tones: a card played, a trick won, South's turn
 });
 
 export function loadSettings() {
@@ -32,6 +36,7 @@ export function loadSettings() {
     settings[key] = Number.isFinite(value) ? Math.min(100, Math.max(0, value)) : 50;
   }
   if (!["", "french", "spanish"].includes(settings.deck)) settings.deck = "";
+  if (!["slow", "normal", "fast"].includes(settings.aiPace)) settings.aiPace = "normal";
   return settings;
 }
 
@@ -59,12 +64,39 @@ export function temperatureMatrix(temperature) {
   return `${r.toFixed(3)} 0 0 0 0  0 ${g.toFixed(3)} 0 0 0  0 0 ${b.toFixed(3)} 0 0  0 0 0 1 0`;
 }
 
+/** The suits' colours: red and black, or four colours (diamonds blue, clubs green). */
+export function suitPalette(fourColour) {
+  return fourColour
+    ? { S: "#1b1b1b", H: "#c8102e", D: "#0b3fb0", C: "#3c7c5a" }
+    : { S: "#1b1b1b", H: "#c8102e", D: "#c8102e", C: "#1b1b1b" };
+}
+
+/** The colour to paint so that, once through the page's contrast and temperature filters,
+ * it shows as close to `hex` as the filters allow: at the coldest temperature and the lowest
+ * contrast hearts stay red, not purple. */
+export function compensate(hex, contrast, temperature) {
+  const diagonal = temperatureMatrix(temperature).split(/\s+/).map(Number);
+  const gains = [diagonal[0], diagonal[6], diagonal[12]];
+  const channels = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+  const painted = channels.map((target, i) => {
+    const beforeTemperature = Math.min(1, target / gains[i]);
+    const beforeContrast = (beforeTemperature - 0.5) / contrast + 0.5;
+    return Math.round(Math.min(1, Math.max(0, beforeContrast)) * 255);
+  });
+  return `#${painted.map((c) => c.toString(16).padStart(2, "0")).join("")}`;
+}
+
 export function applySettings(settings = loadSettings()) {
   const root = document.documentElement;
   const contrast = 0.5 + settings.contrast / 100; // 50% → 1
   root.style.setProperty("--contrast", contrast.toFixed(3));
   root.style.setProperty("--grain", (settings.grain / 100).toFixed(3));
-  root.style.setProperty("--grain-opacity", ((settings.grain / 100) * 0.22).toFixed(3));
+  // Grain: none at 0%, the usual light texture at 50%, a strong one at 100%.
+  root.style.setProperty("--grain-opacity", (0.5 * (settings.grain / 100) ** 2.18).toFixed(3));
+  const palette = suitPalette(settings.fourColour);
+  for (const [suit, colour] of Object.entries(palette)) {
+    root.style.setProperty(`--suit-${suit}`, compensate(colour, contrast, settings.temperature));
+  }
   root.style.setProperty("--temperature", (settings.temperature / 100).toFixed(3));
   root.style.setProperty("--outline-extra", `${Math.max(0, (settings.contrast - 50) / 25)}px`);
   const matrix = document.getElementById("cv-temperature-matrix");
@@ -88,6 +120,8 @@ function percent(value) {
 function wirePanel() {
   const panel = document.getElementById("settings-panel");
   if (!panel) return;
+  // Nothing to send: Enter in a field changes nothing else (no inline handler, for the CSP).
+  panel.querySelector("form")?.addEventListener("submit", (event) => event.preventDefault());
   const settings = loadSettings();
   const update = (patch) => {
     Object.assign(settings, patch);
@@ -115,14 +149,25 @@ function wirePanel() {
     deck.value = settings.deck;
     deck.addEventListener("change", () => update({ deck: deck.value }));
   }
+  const aiPace = panel.querySelector('[name="aiPace"]');
+  if (aiPace) {
+    aiPace.value = settings.aiPace;
+    aiPace.addEventListener("change", () => update({ aiPace: aiPace.value }));
+  }
   const boxes = {
     fourColour: panel.querySelector('[name="fourColour"]'),
     reducedMotion: panel.querySelector('[name="reducedMotion"]'),
     confirm: panel.querySelector('[name="confirm"]'),
+    showPoints: panel.querySelector('[name="showPoints"]'),
+    autoLast: panel.querySelector('[name="autoLast"]'),
+    sounds: panel.querySelector('[name="sounds"]'),
   };
   if (boxes.fourColour) boxes.fourColour.checked = settings.fourColour;
   if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
   if (boxes.confirm) boxes.confirm.checked = settings.confirm;
+  if (boxes.showPoints) boxes.showPoints.checked = settings.showPoints;
+  if (boxes.autoLast) boxes.autoLast.checked = settings.autoLast;
+  if (boxes.sounds) boxes.sounds.checked = settings.sounds;
   for (const [key, box] of Object.entries(boxes)) {
     box?.addEventListener("change", () => update({ [key]: box.checked }));
   }
@@ -143,6 +188,10 @@ function wirePanel() {
       if (output) output.textContent = percent(settings[key]);
     }
     if (deck) deck.value = "";
+    if (aiPace) aiPace.value = settings.aiPace;
+    if (boxes.showPoints) boxes.showPoints.checked = settings.showPoints;
+    if (boxes.autoLast) boxes.autoLast.checked = settings.autoLast;
+    if (boxes.sounds) boxes.sounds.checked = settings.sounds;
     if (boxes.fourColour) boxes.fourColour.checked = false;
     if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
     if (boxes.confirm) boxes.confirm.checked = true;

@@ -7,7 +7,7 @@ import { loadSettings, prefersReducedMotion } from "./settings.js";
 
 const GAME_KEY = "cardavia.game";
 const SEATS = ["N", "E", "S", "W"];
-const NEXT = { N: "E", E: "S", S: "W", W: "N" }; // RULES.md 2: counterclockwise
+const NEXT = { N: "E", E: "S", S: "W", W: "N" }; // docs/rules.md 2: counterclockwise
 const TEAM = { N: "NS", S: "NS", E: "EW", W: "EW" };
 
 const page = {
@@ -34,6 +34,15 @@ const state = {
   trickTimer: null,
   flags: { announce: true, belote: true },
   bidValue: null,
+  focusZone: null, // "hand" | "controls" | null: where the keyboard was, to keep it there
+  resultDismissed: false,
+  resultTimer: null,
+  quietClose: false, // the page closed the result dialog itself (not Escape)
+  dealKey: "", // game and deal number of the tricks below
+  dealTricks: [], // this deal's finished tricks, as seen by this page
+  reviewIndex: null, // which of them the trick panel shows (null: the last)
+  autoTimer: null,
+  nextAt: 0, // when the next message may be drawn (performance.now())
 };
 
 const $ = (id) => document.getElementById(id);
@@ -299,6 +308,7 @@ function sendAction(action) {
     $("table").dataset.busy = "on";
     renderHand(state.view);
     renderControls(state.view);
+    keepFocus();
   }
 }
 
@@ -314,19 +324,20 @@ function showError(message) {
 function forgetGame() {
   closeSocket();
   saveGame(null);
+  closeResult();
   state.game = null;
   state.view = null;
   state.queue = [];
   state.lastJson = "";
   $("table").hidden = true;
   $("table").dataset.phase = "none";
-  showForm(true);
+  showForm(true, true);
 }
 
 async function resume() {
   const game = loadGame();
   if (!game) {
-    showForm(true);
+    showForm(true, true);
     return;
   }
   state.game = game;
@@ -351,13 +362,22 @@ async function newGame(form) {
   const body = {
     rules: data.get("rules") || "cardavia",
     level: data.get("level") || "club",
-    lang: page.lang,
   };
   // The deck is kept with the game on the server (without one: the rules' deck).
   const chosenDeck = data.get("deck");
   if (chosenDeck === "french" || chosenDeck === "spanish") body.deck = chosenDeck;
   const button = form.querySelector('button[type="submit"]');
   button.disabled = true;
+  try {
+    await startGame(body);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** A new game with these settings; the keyboard goes to the table. */
+async function startGame(settings) {
+  const body = { ...settings, lang: page.lang };
   setStatus(t("starting"));
   try {
     const response = await fetch("/api/games", {
@@ -368,7 +388,7 @@ async function newGame(form) {
     if (!response.ok) throw new Error(String(response.status));
     const created = await response.json();
     closeSocket();
-    state.game = { game: created.game, token: created.token, deck: body.deck, rules: body.rules };
+    state.game = { game: created.game, token: created.token, deck: body.deck, rules: body.rules, level: body.level };
     saveGame(state.game);
     state.view = null;
     state.queue = [];
@@ -376,27 +396,75 @@ async function newGame(form) {
     state.replayStep = null;
     state.lastTrickOpen = false;
     state.selected = null;
+    state.resultDismissed = false;
+    closeResult();
     $("table").hidden = false;
     showForm(false);
+    state.focusZone = "controls";
     setStatus("");
     connect();
   } catch {
     setStatus(t("error_generic"), "error");
-  } finally {
-    button.disabled = false;
   }
 }
 
-function showForm(open) {
+/** "Next deal": the match's next deal, or a new game with the same settings. */
+function nextDeal() {
+  state.lastTrickOpen = false;
+  state.resultDismissed = false;
+  state.focusZone = "controls";
+  if (state.view?.next_deal) {
+    closeResult();
+    send({ type: "next_deal" });
+    return;
+  }
+  const game = state.game ?? {};
+  const settings = { rules: game.rules || state.view?.rules || "cardavia", level: game.level || state.view?.level || "club" };
+  if (game.deck) settings.deck = game.deck;
+  startGame(settings);
+}
+
+function showForm(open, focus = false) {
   const section = $("new-game-section");
   section.dataset.open = open ? "on" : "off";
   const details = $("new-game-details");
   if (details) details.open = open;
+  // The first thing a new player does is deal: the button has the focus (no Tab needed).
+  if (open && focus) $("deal-button")?.focus();
+}
+
+/** Keep the keyboard at the table: when what had the focus was redrawn away (a card played,
+ * a bid made), the focus goes to the hand's tab stop, or to the bidding buttons. */
+function keepFocus() {
+  if (!state.focusZone || $("score-panel").open) return;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !active.isConnected;
+  const view = state.view;
+  const bidding = view?.phase === "bidding" && isMyTurn(view) && $("table").dataset.busy !== "on";
+  const inControls = active?.closest?.("#controls");
+  if (bidding && !inControls) {
+    $("controls").querySelector("button")?.focus({ preventScroll: true });
+    return;
+  }
+  if (!lost) return;
+  const target =
+    $("controls").querySelector("[data-action=confirm], [data-action=show-result], [data-action=next-deal], button") ??
+    null;
+  const card = $("hand").querySelector('.card[tabindex="0"]');
+  (view?.phase === "playing" && card ? card : target ?? card)?.focus({ preventScroll: true });
 }
 
 // ------------------------------------------------------------------------------------------
 // One message at a time, gently
 // ------------------------------------------------------------------------------------------
+
+// How long each computer move stays alone on the table, and a finished trick before it is
+// collected: the "Pace of the computer players" setting.
+const PACES = {
+  slow: { move: 950, hold: 1700 },
+  normal: { move: 520, hold: 1000 },
+  fast: { move: 220, hold: 500 },
+};
 
 function pace() {
   const settings = loadSettings();
@@ -404,7 +472,7 @@ function pace() {
     const p = Number(settings.pace);
     return { move: p, hold: p * 1.6 };
   }
-  return prefersReducedMotion(settings) ? { move: 320, hold: 700 } : { move: 520, hold: 1000 };
+  return PACES[settings.aiPace] ?? PACES.normal;
 }
 
 function enqueue(view) {
@@ -420,15 +488,17 @@ async function pump() {
   state.pumping = true;
   try {
     while (state.queue.length) {
+      // Each move stays alone on the table for the pace's time, however fast the next one
+      // comes (slow, normal, fast: the "Pace of the computer players" setting).
+      const wait = state.nextAt - performance.now();
+      if (wait > 0) await sleep(wait);
       const view = state.queue.shift();
       const prev = state.view;
       state.view = view;
       $("table").dataset.busy = "off";
       const change = render(view, prev);
       const { move, hold } = pace();
-      if (state.queue.length && change !== "none") {
-        await sleep(change === "trick_done" ? hold : move);
-      }
+      state.nextAt = change === "none" ? 0 : performance.now() + (change === "trick_done" ? hold : move);
     }
   } finally {
     state.pumping = false;
@@ -448,16 +518,22 @@ function changeOf(prev, view) {
 // Drawing
 // ------------------------------------------------------------------------------------------
 
-function setStatus(text, kind = "info") {
+/** The status line, also the live region: each message a sentence of its own line. */
+function setStatus(lines, kind = "info") {
   const status = $("status");
   if (!status) return;
-  status.textContent = text;
+  const list = (Array.isArray(lines) ? lines : [lines]).filter((line) => line);
+  status.replaceChildren(...list.map((line) => el("span", "status-line", line)));
   status.dataset.kind = kind;
 }
 
 function render(view, prev) {
   const table = $("table");
+  const appearing = table.hidden || !prev;
   table.hidden = false;
+  // On a short screen (a phone held sideways) the table is brought to the top of the screen
+  // when it appears, so that the felt and the hand are in view together.
+  if (appearing && window.innerHeight < 560) table.scrollIntoView({ block: "start" });
   table.dataset.phase = view.phase;
   table.dataset.rules = view.rules ?? "";
   table.dataset.deck = deck();
@@ -465,38 +541,122 @@ function render(view, prev) {
   const change = changeOf(prev, view);
   if (state.selected && !legalPlays(view).some((a) => a.card === state.selected)) state.selected = null;
   if (view.phase !== "over") state.replayStep = null;
+  recordTricks(view);
   if (view.phase === "over" && prev && prev.phase !== "over") state.lastTrickOpen = false;
   renderSeats(view);
   renderTrick(view, prev, change);
   renderHand(view);
   renderControls(view);
   renderInfo(view);
-  renderResult(view);
+  renderResult(view, false, !!prev && prev.phase !== "over");
   renderReplay(view);
   announce(view, prev, change);
+  keepFocus();
+  autoPlayLast(view);
   return change;
 }
 
-/** Tell screen readers (and the status line) what just happened. */
+/** A bid as a whole sentence: "East passes.", "North takes hearts." */
+function bidSentence(bid) {
+  const seat = seatName(bid.seat);
+  switch (bid.kind) {
+    case "pass":
+      return t("seat_passes", { seat });
+    case "take":
+      return t("seat_takes", { seat, strain: strainName(bid.strain) });
+    case "bid":
+      return t("seat_bids", { seat, value: valueText(bid.value), strain: strainName(bid.strain) });
+    case "coinche":
+      return t("seat_coinches", { seat });
+    case "surcoinche":
+      return t("seat_surcoinches", { seat });
+    default:
+      return t("seat_said", { seat, bid: bidText(bid) });
+  }
+}
+
+// Short tones (the "Sounds at the table" setting, off by default): made by the page with
+// Web Audio, no sound files.
+const TONES = {
+  card: [[520, 0.05]],
+  trick: [[440, 0.07], [330, 0.1]],
+  turn: [[660, 0.08], [880, 0.12]],
+};
+let audio = null;
+
+function sound(kind) {
+  if (!loadSettings().sounds || !window.AudioContext) return;
+  try {
+    audio ??= new AudioContext();
+    let start = audio.currentTime;
+    for (const [frequency, length] of TONES[kind]) {
+      const tone = audio.createOscillator();
+      const volume = audio.createGain();
+      tone.type = "triangle";
+      tone.frequency.value = frequency;
+      volume.gain.setValueAtTime(0.0001, start);
+      volume.gain.exponentialRampToValueAtTime(0.12, start + 0.01);
+      volume.gain.exponentialRampToValueAtTime(0.0001, start + length);
+      tone.connect(volume).connect(audio.destination);
+      tone.start(start);
+      tone.stop(start + length + 0.02);
+      start += length;
+    }
+  } catch {
+    // no sound: the page goes on without it
+  }
+}
+
+/** Tell screen readers (and the status line) what just happened: one sentence per event. */
 function announce(view, prev, change) {
-  let text = "";
+  const lines = [];
   if (change === "card" || change === "trick_done") {
     const plays = change === "card" ? playsOf(view.trick) : playsOf(view.last_trick);
     const last = plays[plays.length - 1];
-    if (last && last.seat !== view.seat) text = t("plays", { seat: seatName(last.seat), card: cardName(last.card) });
+    if (last && last.seat !== view.seat) lines.push(t("plays", { seat: seatName(last.seat), card: cardName(last.card) }));
     if (change === "trick_done") {
       const winner = winnerOf(view.last_trick);
-      if (winner) text += (text ? " " : "") + t("trick_won_by", { seat: seatName(winner) });
+      if (winner) lines.push(t("trick_won_by", { seat: seatName(winner) }));
     }
   } else if (change === "bid") {
     const bid = view.bids[view.bids.length - 1];
-    if (bid && bid.seat !== view.seat) text = t("bid_said", { seat: seatName(bid.seat), bid: bidText(bid) });
+    if (bid && bid.seat !== view.seat) lines.push(bidSentence(bid));
   }
-  if (isMyTurn(view)) text += (text ? " " : "") + t(view.phase === "bidding" ? "your_turn_bid" : "your_turn_play");
+  if (isMyTurn(view)) lines.push(t(view.phase === "bidding" ? "your_turn_bid" : "your_turn_play"));
   else if (view.phase === "bidding" || view.phase === "playing") {
-    if (!text && view.to_move) text = t("waiting", { seat: seatName(view.to_move) });
+    if (!lines.length && view.to_move) lines.push(t("waiting", { seat: seatName(view.to_move) }));
   }
-  if (text || change !== "none") setStatus(text);
+  if (lines.length || change !== "none") setStatus(lines);
+  if (change === "card") sound("card");
+  else if (change === "trick_done") sound("trick");
+  if (isMyTurn(view) && change !== "none") sound("turn");
+}
+
+/** Keep this deal's tricks as they are finished, for the trick panel (the server sends the
+ * last one only; after a reload the earlier ones are known from the replay at the end). */
+function recordTricks(view) {
+  const key = `${view.game ?? state.game?.game}:${view.deal_number ?? 1}`;
+  if (key !== state.dealKey) {
+    state.dealKey = key;
+    state.dealTricks = [];
+    state.reviewIndex = null;
+  }
+  const done = tricksDone(view);
+  if (state.dealTricks.length > done) state.dealTricks.length = done;
+  if (done > 0 && view.last_trick) state.dealTricks[done - 1] = view.last_trick;
+  const replayed = view.phase === "over" ? view.replay?.tricks : null;
+  if (Array.isArray(replayed) && replayed.length && replayed[0]?.cards) state.dealTricks = [...replayed];
+}
+
+/** South's last card, the only one left: played at once when the setting says so. */
+function autoPlayLast(view) {
+  clearTimeout(state.autoTimer);
+  if (!loadSettings().autoLast || view.phase !== "playing" || !isMyTurn(view)) return;
+  const plays = legalPlays(view);
+  if ((view.hand ?? []).length !== 1 || plays.length !== 1) return;
+  state.autoTimer = setTimeout(() => {
+    if (state.view === view && $("table").dataset.busy !== "on") sendAction(plays[0]);
+  }, pace().move);
 }
 
 function renderSeats(view) {
@@ -567,6 +727,10 @@ function renderTrick(view, prev, change) {
     plays = playsOf(view.last_trick);
     done = true;
   }
+  // The deal's final trick stays on the table, under the result and after it is closed.
+  const final =
+    view.phase === "over" && state.replayStep === null && playsOf(view.trick).length === 0 && !!view.last_trick;
+  if (final) plays = playsOf(view.last_trick);
   const before = new Set(done ? playsOf(prev?.trick).map((p) => p.card) : playsOf(prev?.trick).map((p) => p.card));
   for (const seat of SEATS) {
     const slot = trick.querySelector(`.slot[data-seat="${seat}"]`);
@@ -598,7 +762,11 @@ function renderTrick(view, prev, change) {
     turned.replaceChildren();
     turned.hidden = true;
   }
-  if (done) {
+  if (final) {
+    const winner = winnerOf(view.last_trick);
+    trick.classList.add("done");
+    if (winner) trick.dataset.winner = winner;
+  } else if (done) {
     const winner = winnerOf(view.last_trick);
     trick.classList.add("done");
     if (winner) trick.dataset.winner = winner;
@@ -626,16 +794,25 @@ function renderHand(view) {
   const legal = new Set(legalPlays(view).map((a) => a.card));
   const myTurn = isMyTurn(view) && view.phase === "playing" && $("table").dataset.busy !== "on";
   const focused = document.activeElement?.closest?.("#hand .card")?.dataset.card ?? null;
+  // A new hand (a new deal, or the taker's last cards) is dealt in: the cards not there before.
+  const before = new Set([...hand.querySelectorAll(".card")].map((c) => c.dataset.card));
+  const fresh = codes.some((code) => !before.has(code)) && !prefersReducedMotion();
   hand.replaceChildren();
+  const notes = $("hand-notes");
+  notes.replaceChildren();
   hand.setAttribute("aria-label", `${t("hand_label")}: ${plural("cards", codes.length)}`);
   let tabbed = false;
   const keep = state.focusCard && codes.includes(state.focusCard) ? state.focusCard : null;
   codes.forEach((code, index) => {
     const button = makeCard(code, deck(), "button");
     button.type = "button";
-    button.setAttribute("aria-label", cardName(code));
+    // The name read out starts with the corner's visible label ("10", "V"), so that what a
+    // voice-control user says matches: "10, ten of hearts".
+    button.querySelector(".corner.tl")?.removeAttribute("aria-hidden");
+    button.append(el("span", "visually-hidden card-name", `, ${cardName(code)}`));
     button.style.setProperty("--i", String(index));
     button.style.setProperty("--n", String(codes.length));
+    if (fresh && !before.has(code)) button.classList.add("dealt");
     const refusal = view.refusals?.[code];
     if (myTurn && legal.has(code)) {
       button.classList.add("legal");
@@ -650,9 +827,9 @@ function renderHand(view) {
       button.setAttribute("aria-disabled", "true");
       const reason = refusal?.message || t("not_allowed");
       button.title = reason;
-      const note = el("span", "visually-hidden", reason);
+      const note = el("span", null, reason);
       note.id = `reason-${code}`;
-      button.append(note);
+      notes.append(note);
       button.setAttribute("aria-describedby", note.id);
     } else {
       button.setAttribute("aria-disabled", "true");
@@ -718,8 +895,7 @@ function onCard(code, button) {
   const legal = legalPlays(view).some((a) => a.card === code);
   if (!legal) {
     const reason = view.refusals?.[code]?.message || t("not_allowed");
-    setStatus(`${cardName(code)}: ${reason}`, "refusal");
-    showTip(button, reason);
+    setStatus([t("may_not_play", { card: cardName(code) }), reason], "refusal");
     return;
   }
   if (!loadSettings().confirm || state.selected === code) {
@@ -727,7 +903,8 @@ function onCard(code, button) {
     return;
   }
   state.selected = code;
-  setStatus(t("pick_confirm", { card: cardName(code) }));
+  // The confirm bar says "Play …?": the status line keeps the turn's prompt, not a copy.
+  setStatus(t("your_turn_play"));
   renderHand(view);
   renderControls(view);
   $("hand").querySelector(`.card[data-card="${code}"]`)?.focus({ preventScroll: true });
@@ -743,21 +920,6 @@ function playCard(code) {
     variants[0];
   if (!chosen) return;
   sendAction(chosen);
-}
-
-let tipTimer = null;
-function showTip(button, text) {
-  const tip = $("tip");
-  tip.textContent = text;
-  tip.hidden = false;
-  const box = button.getBoundingClientRect();
-  const host = tip.offsetParent?.getBoundingClientRect() ?? $("table").getBoundingClientRect();
-  tip.style.setProperty("--x", `${box.left + box.width / 2 - host.left}px`);
-  tip.style.setProperty("--y", `${box.top - host.top}px`);
-  clearTimeout(tipTimer);
-  tipTimer = setTimeout(() => {
-    tip.hidden = true;
-  }, 3200);
 }
 
 function renderControls(view) {
@@ -779,8 +941,9 @@ function renderControls(view) {
     if (state.selected) {
       const confirm = el("div", "confirm-bar");
       confirm.setAttribute("role", "group");
-      confirm.setAttribute("aria-label", t("pick_confirm", { card: cardName(state.selected) }));
+      confirm.setAttribute("aria-labelledby", "confirm-what");
       const what = el("span", "confirm-what");
+      what.id = "confirm-what";
       what.append(tNode("pick_confirm", { card: cardName(state.selected) }));
       const play = el("button", "primary", t("confirm"));
       play.type = "button";
@@ -800,6 +963,22 @@ function renderControls(view) {
       row.append(confirm);
     }
     if (row.childElementCount) controls.append(row);
+  } else if (view.phase === "over" && view.result && state.resultDismissed && state.replayStep === null) {
+    // The result dialog was closed to look at the table: a way back to it and on.
+    const row = el("div", "over-controls");
+    const show = el("button", "secondary", t("show_result"));
+    show.type = "button";
+    show.dataset.action = "show-result";
+    show.addEventListener("click", () => {
+      state.resultDismissed = false;
+      renderResult(state.view, true);
+    });
+    const next = el("button", "primary", view.next_deal || !isMatchOver(view) ? t("next_deal") : t("play_again"));
+    next.type = "button";
+    next.dataset.action = "next-deal";
+    next.addEventListener("click", nextDeal);
+    row.append(show, next);
+    controls.append(row);
   } else if (view.phase === "cancelled") {
     const row = el("div", "cancelled");
     row.append(el("p", null, t("cancelled")));
@@ -809,7 +988,7 @@ function renderControls(view) {
     again.addEventListener("click", () => send({ type: "next_deal" }));
     const fresh = el("button", "secondary", t("new_game"));
     fresh.type = "button";
-    fresh.addEventListener("click", () => showForm(true));
+    fresh.addEventListener("click", () => showForm(true, true));
     row.append(again, fresh);
     controls.append(row);
   }
@@ -838,7 +1017,7 @@ function actionButton(action, index, content, cls = "bid-button") {
   if (action.value !== undefined) button.dataset.value = String(action.value);
   if (content instanceof Node) button.append(content);
   else button.textContent = content;
-  button.setAttribute("aria-label", actionText(action));
+  // Named by what it shows ("Take ♠ spades"), so that the name holds the visible label.
   button.addEventListener("click", () => sendAction(action));
   return button;
 }
@@ -971,16 +1150,34 @@ function renderInfo(view) {
     anns.append(item);
   }
   $("announcements-box").hidden = !anns.childElementCount;
-  // The last trick, viewable again.
+  // The card points won so far (a setting).
+  const pointsLine = $("points-line");
+  const points = view.points;
+  if (loadSettings().showPoints && points && view.phase !== "bidding") {
+    pointsLine.replaceChildren(tNode("points_line", { ns: points.NS ?? 0, ew: points.EW ?? 0 }));
+    pointsLine.hidden = false;
+  } else {
+    pointsLine.hidden = true;
+  }
+  // The deal's tricks, viewable again: the last one first, the earlier ones with the arrows.
+  const tricks = state.dealTricks.filter(Boolean);
   const toggle = $("last-trick-toggle");
-  toggle.disabled = !view.last_trick;
-  toggle.setAttribute("aria-expanded", state.lastTrickOpen && view.last_trick ? "true" : "false");
-  toggle.textContent = state.lastTrickOpen && view.last_trick ? t("hide_last_trick") : t("last_trick");
+  const open = state.lastTrickOpen && tricks.length > 0;
+  toggle.disabled = tricks.length === 0;
+  toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  toggle.textContent = open ? t("hide_last_trick") : t("last_trick");
   const box = $("last-trick");
-  box.replaceChildren();
-  if (state.lastTrickOpen && view.last_trick) {
+  const review = $("trick-review");
+  review.replaceChildren();
+  box.hidden = !open;
+  if (open) {
+    const index = Math.min(tricks.length - 1, state.reviewIndex ?? tricks.length - 1);
+    const shownTrick = tricks[index];
+    $("trick-n").replaceChildren(tNode("trick_n", { n: index + 1, total: tricks.length }));
+    $("trick-prev").disabled = index === 0;
+    $("trick-next").disabled = index >= tricks.length - 1;
     const cards = el("div", "last-cards");
-    for (const play of playsOf(view.last_trick)) {
+    for (const play of playsOf(shownTrick)) {
       const fig = el("figure", "last-play");
       fig.dataset.seat = play.seat;
       const card = makeCard(play.card, deck());
@@ -989,12 +1186,9 @@ function renderInfo(view) {
       fig.append(card, el("figcaption", null, seatName(play.seat)));
       cards.append(fig);
     }
-    box.append(cards);
-    const winner = winnerOf(view.last_trick);
-    if (winner) box.append(el("p", "last-winner", t("trick_won_by", { seat: seatName(winner) })));
-    box.hidden = false;
-  } else {
-    box.hidden = true;
+    review.append(cards);
+    const winner = winnerOf(shownTrick);
+    if (winner) review.append(el("p", "last-winner", t("trick_won_by", { seat: seatName(winner) })));
   }
   renderSheet($("sheet-side"), view, false);
 }
@@ -1022,7 +1216,7 @@ function renderSheet(host, view, full) {
   if (multi) caption.append(" ", tNode("target", { n: match.target }));
   table.append(caption);
   const head = el("tr");
-  head.append(el("th", null, ""), el("th", null, t("team_NS")), el("th", null, t("team_EW")));
+  head.append(el("td"), el("th", null, t("team_NS")), el("th", null, t("team_EW")));
   head.querySelectorAll("th").forEach((th) => th.setAttribute("scope", "col"));
   const thead = el("thead");
   thead.append(head);
@@ -1056,26 +1250,61 @@ function renderSheet(host, view, full) {
   if (match.winner) host.append(el("p", "match-winner", t("match_won", { team: t(`team_${match.winner}`) })));
 }
 
-function renderResult(view) {
-  const panel = $("score-panel");
+function isMatchOver(view) {
+  return !!view?.match?.winner || !!view?.match?.over;
+}
+
+function closeResult() {
+  clearTimeout(state.resultTimer);
+  state.resultTimer = null;
+  const dialog = $("score-panel");
+  if (dialog?.open) {
+    state.quietClose = true;
+    dialog.close();
+  }
+}
+
+/** The headline: who won, from South's side (the taker's team wins a made contract). */
+function resultHeadline(view) {
   const result = view.result;
-  if (view.phase !== "over" || !result || state.replayStep !== null) {
-    panel.hidden = true;
+  const match = view.match;
+  if (match?.winner) return match.winner === "NS" ? t("you_win_match") : t("you_lose_match");
+  if (result.made === null || result.made === undefined) return t("result_litige");
+  const taker = view.contract?.taker;
+  let winner;
+  if (taker) winner = result.made ? TEAM[taker] : TEAM[taker] === "NS" ? "EW" : "NS";
+  else winner = (result.scores?.NS ?? 0) >= (result.scores?.EW ?? 0) ? "NS" : "EW";
+  return winner === "NS" ? t("you_win_deal") : t("you_lose_deal");
+}
+
+/** The breakdown without repeats: a line that says the same numbers as the deal's total
+ * just below it (the contract's verdict, a rounding that changed nothing) is left out; the
+ * verdict is said under the headline. */
+function breakdownLines(result) {
+  const lines = result.lines ?? [];
+  return lines.filter((line, i) => {
+    const next = lines[i + 1];
+    return !(next && next.code === "total" && line.code !== "total" && next.NS === line.NS && next.EW === line.EW);
+  });
+}
+
+function renderResult(view, openNow = false, justEnded = false) {
+  const dialog = $("score-panel");
+  const result = view.result;
+  if (view.phase !== "over" || !result) {
+    state.resultDismissed = false;
+    closeResult();
     return;
   }
-  const appearing = panel.hidden;
-  panel.hidden = false;
-  if (appearing && window.matchMedia("(max-width: 820px)").matches) {
-    panel.scrollIntoView({ block: "nearest", behavior: prefersReducedMotion() ? "auto" : "smooth" });
-  }
-  const title = $("score-title");
-  title.textContent = result.made === true ? t("result_made") : result.made === false ? t("result_failed") : t("result_litige");
-  panel.dataset.made = String(result.made);
-  const summary = $("score-contract");
-  summary.replaceChildren(contractNode(view.contract));
+  $("score-title").textContent = resultHeadline(view);
+  $("score-verdict").textContent =
+    result.made === true ? t("result_made") : result.made === false ? t("result_failed") : t("result_litige");
+  dialog.dataset.made = String(result.made);
+  $("score-contract").replaceChildren(contractNode(view.contract));
   const lines = $("score-lines");
   lines.replaceChildren();
-  for (const line of result.lines ?? []) {
+  const shown = breakdownLines(result);
+  for (const line of shown) {
     const row = el("tr");
     if (line.code) row.dataset.code = line.code;
     const th = el("th", null, line.text ?? line.code ?? "");
@@ -1084,15 +1313,29 @@ function renderResult(view) {
     lines.append(row);
   }
   // The server's breakdown ends with the deal's score; otherwise the page adds it.
-  $("score-total").hidden = (result.lines ?? []).some((line) => line.code === "total");
+  $("score-total").hidden = shown.some((line) => line.code === "total");
   $("score-ns").replaceChildren(el("bdi", null, String(result.scores?.NS ?? 0)));
   $("score-ew").replaceChildren(el("bdi", null, String(result.scores?.EW ?? 0)));
   renderSheet($("sheet-panel"), view, true);
-  const match = view.match;
-  const more = view.next_deal ?? (match && match.target && Number(match.target) > 0 && !match.winner);
-  $("next-deal").hidden = !more;
+  const next = $("next-deal");
+  next.textContent = view.next_deal || !isMatchOver(view) ? t("next_deal") : t("play_again");
   $("replay-open").hidden = !view.replay;
-  $("result-new-game").hidden = !!more;
+  if (state.replayStep !== null || state.resultDismissed) {
+    if (dialog.open) closeResult();
+    return;
+  }
+  if (dialog.open || state.resultTimer) return;
+  // The final trick stays on the table a moment before the dialog comes over it.
+  const delay = openNow || !justEnded ? 0 : pace().hold;
+  const open = () => {
+    state.resultTimer = null;
+    if (state.view !== view && state.view?.phase !== "over") return;
+    if (dialog.open || state.replayStep !== null || state.resultDismissed) return;
+    dialog.showModal();
+    next.focus();
+  };
+  if (delay > 0) state.resultTimer = setTimeout(open, delay);
+  else open();
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1181,7 +1424,7 @@ function wire() {
   const settings = loadSettings();
   if (settings.deck && deckSelect) deckSelect.value = settings.deck;
   rulesSelect?.addEventListener("change", () => {
-    // RULES.md 10: Maghreb tables play with the Spanish-suited deck.
+    // docs/rules.md 10: Maghreb tables play with the Spanish-suited deck.
     const preset = rulesSelect.selectedOptions[0];
     const presetDeck = preset?.dataset.deck || (rulesSelect.value === "maghreb" ? "spanish" : "french");
     if (deckSelect && !loadSettings().deck) deckSelect.value = presetDeck;
@@ -1197,21 +1440,12 @@ function wire() {
     if (button) onCard(button.dataset.card, button);
   });
   hand.addEventListener("keydown", onHandKey);
-  // Long press on a greyed card shows why it may not be played.
-  let pressTimer = null;
-  hand.addEventListener("pointerdown", (event) => {
+  hand.addEventListener("contextmenu", (event) => {
+    // A long press on a greyed card says why, like a tap: no menu over it.
     const button = event.target.closest(".card.refused");
     if (!button) return;
-    pressTimer = setTimeout(() => {
-      const reason = state.view?.refusals?.[button.dataset.card]?.message;
-      if (reason) showTip(button, reason);
-    }, 450);
-  });
-  for (const type of ["pointerup", "pointerleave", "pointercancel"]) {
-    hand.addEventListener(type, () => clearTimeout(pressTimer));
-  }
-  hand.addEventListener("contextmenu", (event) => {
-    if (event.target.closest(".card.refused")) event.preventDefault();
+    event.preventDefault();
+    onCard(button.dataset.card, button);
   });
   hand.addEventListener("focusin", (event) => {
     const button = event.target.closest(".card");
@@ -1220,17 +1454,40 @@ function wire() {
 
   $("last-trick-toggle").addEventListener("click", () => {
     state.lastTrickOpen = !state.lastTrickOpen;
+    state.reviewIndex = null;
     if (state.view) renderInfo(state.view);
   });
-  $("next-deal").addEventListener("click", () => {
-    state.lastTrickOpen = false;
-    send({ type: "next_deal" });
-  });
+  const review = (delta) => {
+    const count = state.dealTricks.filter(Boolean).length;
+    const index = (state.reviewIndex ?? count - 1) + delta;
+    state.reviewIndex = Math.max(0, Math.min(count - 1, index));
+    if (state.view) renderInfo(state.view);
+  };
+  $("trick-prev").addEventListener("click", () => review(-1));
+  $("trick-next").addEventListener("click", () => review(1));
+  $("next-deal").addEventListener("click", nextDeal);
   $("result-new-game").addEventListener("click", () => {
-    showForm(true);
-    $("new-game").querySelector("select")?.focus();
+    state.resultDismissed = true;
+    closeResult();
+    showForm(true, true);
   });
-  $("replay-open").addEventListener("click", () => replayGo(0));
+  $("score-close").addEventListener("click", () => $("score-panel").close());
+  $("score-panel").addEventListener("close", () => {
+    // The close event comes later than close(): the page's own closes are told apart.
+    if (state.quietClose) {
+      state.quietClose = false;
+      return;
+    }
+    if (state.view?.phase !== "over") return;
+    // Escape or "See the table": the final trick and the table, and a way back.
+    state.resultDismissed = true;
+    renderControls(state.view);
+    $("controls").querySelector("[data-action=show-result]")?.focus();
+  });
+  $("replay-open").addEventListener("click", () => {
+    replayGo(0);
+    $("replay-next").focus();
+  });
   $("replay-close").addEventListener("click", () => {
     state.replayStep = null;
     render(state.view, state.view);
@@ -1246,6 +1503,11 @@ function wire() {
     else if (event.key === (rtl ? "ArrowRight" : "ArrowLeft")) replayGo((state.replayStep ?? 0) - 1);
     else return;
     event.preventDefault();
+  });
+
+  document.addEventListener("focusin", (event) => {
+    const target = event.target;
+    state.focusZone = target.closest?.("#hand") ? "hand" : target.closest?.("#controls, #score-panel") ? "controls" : null;
   });
 
   document.addEventListener("cardavia:settings", () => {

@@ -1,0 +1,58 @@
+"""The installable app: the web app manifest and the service worker, served from the site's
+root so that the worker's scope is the whole site (a worker under /static/ could only look
+after /static/). The worker's code is static/js/sw.js; the icons are under static/icons/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, JSONResponse
+
+STATIC = Path(__file__).parent / "static"
+
+router = APIRouter(include_in_schema=False)
+
+MANIFEST = {
+    "name": "Cardavia — belote",
+    "short_name": "Cardavia",
+    "description": "Belote, played and taught: the table against the computer and the rules.",
+    "id": "/",
+    "start_url": "/",
+    "scope": "/",
+    "display": "standalone",
+    "orientation": "any",
+    "background_color": "#f4efe4",
+    "theme_color": "#16382b",
+    "categories": ["games", "education"],
+    "icons": [
+        {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+        {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+        {"src": "/static/icons/icon.svg", "sizes": "any", "type": "image/svg+xml"},
+        {
+            "src": "/static/icons/maskable-512.png",
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+    ],
+}
+
+
+@router.get("/manifest.webmanifest")
+async def manifest() -> JSONResponse:
+    return JSONResponse(
+        MANIFEST,
+        media_type="application/manifest+json",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
+
+
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    # Never cached by HTTP: a new version of the worker is found on the next visit.
+    return FileResponse(
+        STATIC / "js" / "sw.js",
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )

@@ -1,0 +1,86 @@
+// Cardavia's service worker (served as /sw.js, scope "/"): the static files and the rules
+// pages in the six languages are kept in a cache when it installs, so that the rules open
+// without a connection. Pages: the network first, the cache when offline. Static files: the
+// cache at once, refreshed from the network behind. The games API and the table's WebSocket
+// always go to the server.
+
+const VERSION = "cardavia-2";
+const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
+const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring"];
+const STATIC = [
+  "/static/css/base.css",
+  "/static/css/table.css",
+  "/static/css/rules.css",
+  "/static/js/settings.js",
+  "/static/js/cards.js",
+  "/static/js/table.js",
+  "/static/js/pwa.js",
+  "/static/icons/icon.svg",
+  "/static/icons/icon-192.png",
+  "/manifest.webmanifest",
+];
+const PAGES = LANGUAGES.flatMap((lang) => [`/${lang}/`, ...RULES.map((page) => `/${lang}/rules/${page}`)]);
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(VERSION);
+      // One by one: a page that fails does not stop the others from being kept.
+      await Promise.all([...STATIC, ...PAGES].map((url) => cache.add(url).catch(() => undefined)));
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) {
+        if (key !== VERSION) await caches.delete(key);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+async function networkFirst(request) {
+  const cache = await caches.open(VERSION);
+  try {
+    const response = await fetch(request);
+    if (response.ok) cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    const cached = await cache.match(request, { ignoreSearch: true });
+    if (cached) return cached;
+    throw error;
+  }
+}
+
+async function cacheFirst(request, event) {
+  const cache = await caches.open(VERSION);
+  const cached = await cache.match(request);
+  const refresh = fetch(request)
+    .then((response) => {
+      if (response.ok) cache.put(request, response.clone());
+      return response;
+    })
+    .catch(() => undefined);
+  if (cached) {
+    event.waitUntil(refresh);
+    return cached;
+  }
+  const response = await refresh;
+  return response ?? Response.error();
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/ws/") || url.pathname === "/healthz") return;
+  if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest") {
+    event.respondWith(cacheFirst(request, event));
+  } else if (request.mode === "navigate" || request.headers.get("accept")?.includes("text/html")) {
+    event.respondWith(networkFirst(request));
+  }
+});

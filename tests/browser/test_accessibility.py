@@ -1,0 +1,62 @@
+"""axe-core (from npm, tests/browser/package.json) in Chromium: no violation on the table
+while bidding, while playing and at the end of the deal, nor on any rules page, in the six
+languages. The experimental check that a name contains the visible label is on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import Page
+
+if TYPE_CHECKING:
+    from conftest import Table
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = ("fr", "en", "ar", "pl", "hi", "es")
+RULES_PAGES = (
+    "",
+    "cardavia",
+    "maison",
+    "coinche",
+    "maghreb",
+    "legal-cards",
+    "announcements",
+    "scoring",
+)
+
+Axe = Callable[[Page], list[str]]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_has_no_axe_violation(table: Table, axe: Axe, lang: str) -> None:
+    """The form, the bidding, the play (a card picked, the confirm bar open) and the end of
+    the deal with its result dialog."""
+    page = table.open(lang)
+    found = {"form": axe(page)}
+    table.new_game("coinche" if lang in ("fr", "ar") else "maison")
+    found["bidding"] = axe(page)
+    view = table.bid_until_play()
+    if view["phase"] == "playing":
+        card = next(a["card"] for a in view["legal"] if a["kind"] == "play")
+        page.click(f'#hand .card[data-card="{card}"]')
+        found["playing"] = axe(page)
+        page.click("#controls [data-action=confirm]")
+        page.wait_for_function("(c) => !window.cardavia.view.hand.includes(c)", arg=card)
+    table.play_deal()
+    page.locator("#score-panel").wait_for(state="visible")
+    found["over"] = axe(page)
+    assert {moment: v for moment, v in found.items() if v} == {}
+    assert table.errors == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rules_pages_have_no_axe_violation(table: Table, axe: Axe, lang: str) -> None:
+    page = table.page
+    found = {}
+    for name in RULES_PAGES:
+        page.goto(f"{table.base}/{lang}/rules/{name}")
+        found[name] = axe(page)
+    assert {name: v for name, v in found.items() if v} == {}
