@@ -640,3 +640,24 @@ def test_old_databases_load(tmp_path: Any) -> None:
     assert store.load(game.id) is not None
     assert store.load_room("ABCDE") is None
     store.close()
+
+
+# -- the pages -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["fr", "en", "ar", "pl", "hi", "es"])
+def test_the_room_pages(client: TestClient, lang: str) -> None:
+    page = client.get(f"/{lang}/room/")
+    assert page.status_code == 200
+    assert 'id="room-create"' in page.text and 'data-code=""' in page.text
+    assert "/static/js/table.js" in page.text
+    # CSP-safe: no inline script other than JSON data, no inline style attribute.
+    scripts = re.findall(r"<script(?![^>]*\bsrc=)([^>]*)>", page.text)
+    assert all('type="application/json"' in attributes for attributes in scripts)
+    assert (
+        "style="
+        not in page.text.split("<body", 1)[1].split('id="room"', 1)[1].split("</section>")[0]
+    )
+    page = client.get(f"/{lang}/room/abcde")
+    assert page.status_code == 200 and 'data-code="ABCDE"' in page.text
+    assert client.get("/xx/room/").status_code == 404

@@ -632,7 +632,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     from cardavia.web.room_routes import install_rooms  # it imports this module's helpers
 
-    install_rooms(app, rooms, settings, catalogs)
+    install_rooms(app, rooms, settings, catalogs, templates)
 
     if importlib.util.find_spec(RULES_ROUTES) is not None:
         rules_router: APIRouter = importlib.import_module(RULES_ROUTES).router

@@ -8,6 +8,8 @@ import contextlib
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -18,13 +20,15 @@ from cardavia.web.app import (
     _pump,
     client_key,
     error_response,
+    not_found_page,
     origin_allowed,
+    page_context,
     read_json_body,
     request_token,
 )
 from cardavia.web.i18n import Catalogs, choose_language, is_language
 from cardavia.web.limits import RateLimiter
-from cardavia.web.rooms import Joined, RoomService
+from cardavia.web.rooms import Joined, RoomService, normal_code
 from cardavia.web.table import ClientError, dump_message
 
 
@@ -41,9 +45,31 @@ def _joined(joined: Joined, lang: str) -> JSONResponse:
     )
 
 
-def install_rooms(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: Catalogs) -> None:
-    """Add the rooms' routes to the app."""
+def install_rooms(
+    app: FastAPI,
+    rooms: RoomService,
+    settings: Settings,
+    catalogs: Catalogs,
+    templates: Jinja2Templates,
+) -> None:
+    """Add the rooms' routes to the app: the API, the socket, and the pages (create a room;
+    a room by its code)."""
     limits = settings.limits
+
+    @app.get("/{lang}/room/", response_class=HTMLResponse, include_in_schema=False)
+    async def new_room_page(request: Request, lang: str) -> Response:
+        return room_page(request, lang, "")
+
+    @app.get("/{lang}/room/{code}", response_class=HTMLResponse, include_in_schema=False)
+    async def room_code_page(request: Request, lang: str, code: str) -> Response:
+        return room_page(request, lang, normal_code(code) or "")
+
+    def room_page(request: Request, lang: str, code: str) -> Response:
+        if not is_language(lang):
+            return not_found_page(catalogs)
+        context = page_context(lang, catalogs.wording(lang), templates)
+        context |= {"code": code, "room_page": True}
+        return templates.TemplateResponse(request, "room.html", context)
 
     def language(request: Request, data: dict[str, Any] | None = None) -> str:
         lang = choose_language(
