@@ -1,0 +1,126 @@
+"""Rooms in Chromium: a room created on its page in French, joined by its link in Arabic at
+phone width and by its code in Polish, started with a computer player in the empty seat,
+and a whole deal and the next deal of the match played by the three people, each seeing the
+table from their own seat with the names at each seat."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+from tests.browser.conftest import READY, Server, Table
+
+Views = dict[str, Any]
+
+
+@pytest.fixture
+def people(browser: Browser, server: Server) -> Iterator[list[Table]]:
+    tables = []
+    for lang, size in (("fr", (1280, 860)), ("ar", (360, 740)), ("pl", (1024, 800))):
+        context = browser.new_context(
+            bypass_csp=True,
+            viewport={"width": size[0], "height": size[1]},
+            reduced_motion="reduce",
+            locale=lang,
+        )
+        context.add_init_script(
+            "localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));"
+        )
+        tables.append(Table(context, server.url))
+    yield tables
+    for table in tables:
+        table.context.close()
+
+
+def ready(page: Page) -> bool:
+    return bool(page.evaluate(f"({READY})()"))
+
+
+def act(table: Table) -> None:
+    page = table.page
+    view = table.view()
+    if view["phase"] == "bidding":
+        table.bid()
+        return
+    legal = [a["card"] for a in view["legal"] if a["kind"] == "play"]
+    page.click(f'#hand .card[data-card="{legal[0]}"]')
+    if page.locator("#controls [data-action=confirm]").count():
+        page.click("#controls [data-action=confirm]")
+    page.wait_for_function(
+        "(n) => window.cardavia.view.hand.length < n || window.cardavia.view.phase !== 'playing'",
+        arg=len(view["hand"]),
+    )
+
+
+def play_deal(tables: list[Table], deal: int) -> None:
+    """Each person plays when their table waits for them, until the deal is over for all."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        done = 0
+        for table in tables:
+            page = table.page
+            if not ready(page):
+                continue
+            view = table.view()
+            if view["deal_number"] < deal:
+                continue
+            if view["phase"] in ("over", "cancelled"):
+                done += 1
+                continue
+            act(table)
+        if done == len(tables):
+            return
+        time.sleep(0.05)
+    raise AssertionError("the deal did not end")
+
+
+def test_a_room_of_three_people_and_a_computer_player(people: list[Table]) -> None:
+    ana, bo, cy = people
+    page = ana.page
+    page.goto(f"{ana.base}/fr/room/")
+    page.fill("#rc-name", "Ana <b>")
+    page.select_option("#rc-rules", "maison")
+    page.select_option("#rc-target", "500")
+    page.click("#room-create-button")
+    page.wait_for_selector("#room-lobby:not([hidden])")
+    code = page.text_content("#room-code") or ""
+    link = page.input_value("#room-link")
+    assert len(code) == 5 and link.endswith(f"/fr/room/{code}")
+    # Bo opens the link (in Arabic), Cy types the code (in Polish).
+    bo.page.goto(link.replace("/fr/", "/ar/"))
+    bo.page.fill("#rj-name", "بو")
+    bo.page.click("#room-join-button")
+    bo.page.wait_for_selector("#room-lobby:not([hidden])")
+    cy.page.goto(f"{cy.base}/pl/room/")
+    cy.page.fill("#rf-code", code.lower())
+    cy.page.click("#room-find button")
+    cy.page.fill("#rj-name", "Cy")
+    cy.page.click("#room-join-button")
+    cy.page.wait_for_selector("#room-lobby:not([hidden])")
+    page.wait_for_function(
+        "document.querySelectorAll('#room-seats li[data-kind=human]').length === 3"
+    )
+    # The name is text, never markup.
+    assert "Ana <b>" in (page.text_content("#room-seats") or "")
+    page.click("#room-start")
+    for table in people:
+        table.page.wait_for_function("window.cardavia && window.cardavia.view")
+        view = table.view()
+        assert view["seat"] == "S"  # every player at the bottom of their own table
+        names = table.page.locator(".seat .room-name").all_text_contents()
+        assert "Ana <b>" in names and "Cy" in names and "بو" in names
+    play_deal(people, 1)
+    for table in people:
+        assert table.view()["phase"] in ("over", "cancelled")
+        # The score panel's "next deal": this person is ready.
+        table.page.click("#next-deal")
+    for table in people:
+        table.page.wait_for_function(
+            "window.cardavia.view && window.cardavia.view.deal_number === 2"
+        )
+    play_deal(people, 2)
+    for table in people:
+        assert not table.errors, table.errors
