@@ -5,12 +5,14 @@ table from their own seat with the names at each seat."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from tests.browser.conftest import READY, Server, Table
 
 Views = dict[str, Any]
@@ -124,3 +126,87 @@ def test_a_room_of_three_people_and_a_computer_player(people: list[Table]) -> No
     play_deal(people, 2)
     for table in people:
         assert not table.errors, table.errors
+
+
+def wait_mine(table: Table, seconds: float = 60) -> dict[str, Any]:
+    """Until this person must act, or the deal is over."""
+    table.page.wait_for_function(f"({READY})()", timeout=seconds * 1000)
+    return table.view()
+
+
+def test_a_player_leaves_mid_trick_is_replaced_comes_back_and_the_server_restarts(
+    browser: Browser, server: Server
+) -> None:
+    contexts = []
+    tables = []
+    for lang in ("es", "hi"):
+        context = browser.new_context(bypass_csp=True, reduced_motion="reduce", locale=lang)
+        context.add_init_script(
+            "localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));"
+        )
+        contexts.append(context)
+        tables.append(Table(context, server.url))
+    ana, bo = tables
+    ana.page.goto(f"{server.url}/es/room/")
+    ana.page.fill("#rc-name", "Ana")
+    ana.page.select_option("#rc-grace", "10")
+    ana.page.click("#room-create-button")
+    ana.page.wait_for_selector("#room-lobby:not([hidden])")
+    code = ana.page.text_content("#room-code") or ""
+    bo.page.goto(f"{server.url}/hi/room/{code}")
+    bo.page.fill("#rj-name", "Bo")
+    bo.page.click("#room-join-button")
+    bo.page.wait_for_selector("#room-lobby:not([hidden])")
+    ana.page.wait_for_function(
+        "document.querySelectorAll('#room-seats li[data-kind=human]').length === 2"
+    )
+    ana.page.click("#room-start")
+    # Play until Bo has played a card, then he closes his tab mid-trick.
+    for _ in range(60):
+        for table in (ana, bo):
+            if ready(table.page) and table.view()["phase"] not in ("over", "cancelled"):
+                act(table)
+        view = ana.view() if ana.page.evaluate("!!window.cardavia.view") else None
+        if view and view["phase"] == "playing" and len(view["hand"]) < 8:
+            break
+        time.sleep(0.1)
+    bo_seat = bo.view()["seat"]
+    assert bo_seat == "S"
+    bo.page.close()
+    away = "#room-seats li[data-kind=human]:not([data-seat=S])"
+    ana.page.wait_for_function(
+        f"(document.querySelector('{away}')?.textContent || '').includes('ausente')"
+    )
+    # After the grace period a computer player plays for Bo: the deal goes on with Ana alone.
+    for _ in range(200):
+        view = wait_mine(ana, 60)
+        if view["phase"] in ("over", "cancelled"):
+            break
+        act(ana)
+        if len(view["hand"]) <= 5:
+            break
+    # Bo comes back (the same browser: his seat token is kept) and has his seat again.
+    bo.page = contexts[1].new_page()
+    bo.page.goto(f"{server.url}/hi/room/{code}")
+    bo.page.wait_for_function("window.cardavia && window.cardavia.view")
+    ana.page.wait_for_function(
+        f"!(document.querySelector('{away}')?.textContent || '').includes('ausente')"
+    )
+    # The server restarts mid-deal: both pages reconnect and the deal goes on.
+    server.stop()
+    server.start()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        views = [t.view() for t in tables if t.page.evaluate("!!window.cardavia.view")]
+        if len(views) == 2 and all(v["phase"] in ("over", "cancelled") for v in views):
+            break
+        for table in tables:
+            if ready(table.page) and table.view()["phase"] not in ("over", "cancelled"):
+                # A card sent while the page was still reconnecting is not played: again.
+                with contextlib.suppress(PlaywrightTimeoutError):
+                    act(table)
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the deal did not end after the restart")
+    for context in contexts:
+        context.close()

@@ -79,6 +79,7 @@ async function createRoom(form) {
     rules: String(data.get("rules") || "cardavia"),
     level: String(data.get("level") || "club"),
     watchers: data.get("watchers") === "on",
+    grace: Number(data.get("grace") || 60),
   };
   const target = targetOf(String(data.get("target") || "preset"));
   if (target !== undefined) body.target = target;
