@@ -1,7 +1,9 @@
 """Rooms in Chromium: a room created on its page in French, joined by its link in Arabic at
-phone width and by its code in Polish, started with a computer player in the empty seat,
-and a whole deal and the next deal of the match played by the three people, each seeing the
-table from their own seat with the names at each seat."""
+phone width and in Spanish, and by its code in Polish; a whole deal and the next deal of the
+match played by the four people, each seeing the table from their own seat with the names
+at each seat. Then two people and two computer players: one closes their tab mid-trick, a
+computer player plays for them after the grace period, they come back and have their seat
+again, and the deal goes on after a server restart."""
 
 from __future__ import annotations
 
@@ -21,7 +23,12 @@ Views = dict[str, Any]
 @pytest.fixture
 def people(browser: Browser, server: Server) -> Iterator[list[Table]]:
     tables = []
-    for lang, size in (("fr", (1280, 860)), ("ar", (360, 740)), ("pl", (1024, 800))):
+    for lang, size in (
+        ("fr", (1280, 860)),
+        ("ar", (360, 740)),
+        ("pl", (1024, 800)),
+        ("es", (1280, 800)),
+    ):
         context = browser.new_context(
             bypass_csp=True,
             viewport={"width": size[0], "height": size[1]},
@@ -79,8 +86,8 @@ def play_deal(tables: list[Table], deal: int) -> None:
     raise AssertionError("the deal did not end")
 
 
-def test_a_room_of_three_people_and_a_computer_player(people: list[Table]) -> None:
-    ana, bo, cy = people
+def test_a_room_of_four_people_in_four_languages(people: list[Table]) -> None:
+    ana, bo, cy, di = people
     page = ana.page
     page.goto(f"{ana.base}/fr/room/")
     page.fill("#rc-name", "Ana <b>")
@@ -102,8 +109,12 @@ def test_a_room_of_three_people_and_a_computer_player(people: list[Table]) -> No
     cy.page.fill("#rj-name", "Cy")
     cy.page.click("#room-join-button")
     cy.page.wait_for_selector("#room-lobby:not([hidden])")
+    di.page.goto(link.replace("/fr/", "/es/"))
+    di.page.fill("#rj-name", "Di")
+    di.page.click("#room-join-button")
+    di.page.wait_for_selector("#room-lobby:not([hidden])")
     page.wait_for_function(
-        "document.querySelectorAll('#room-seats li[data-kind=human]').length === 3"
+        "document.querySelectorAll('#room-seats li[data-kind=human]').length === 4"
     )
     # The name is text, never markup.
     assert "Ana <b>" in (page.text_content("#room-seats") or "")
@@ -113,7 +124,7 @@ def test_a_room_of_three_people_and_a_computer_player(people: list[Table]) -> No
         view = table.view()
         assert view["seat"] == "S"  # every player at the bottom of their own table
         names = table.page.locator(".seat .room-name").all_text_contents()
-        assert "Ana <b>" in names and "Cy" in names and "بو" in names
+        assert sorted(names) == sorted(["Ana <b>", "بو", "Cy", "Di"])
     play_deal(people, 1)
     for table in people:
         assert table.view()["phase"] in ("over", "cancelled")
