@@ -109,6 +109,9 @@ def test_a_room_of_four_people_in_four_languages(people: list[Table]) -> None:
     cy.page.fill("#rj-name", "Cy")
     cy.page.click("#room-join-button")
     cy.page.wait_for_selector("#room-lobby:not([hidden])")
+    # Cy moves to the open seat on the right of Ana (before the start).
+    cy.page.click('#room-seats li[data-seat="W"] [data-seat-action="sit"]')
+    page.wait_for_selector('#room-seats li[data-seat="W"][data-kind="human"]')
     di.page.goto(link.replace("/fr/", "/es/"))
     di.page.fill("#rj-name", "Di")
     di.page.click("#room-join-button")

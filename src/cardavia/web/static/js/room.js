@@ -177,9 +177,16 @@ function renderRoom(room, send) {
     if (entry.away) label.push(` — ${strings.away}`);
     if (entry.kind === "human" && entry.computer) label.push(` — ${strings.played_by_computer}`);
     if (entry.ready) label.push(` — ${strings.ready}`);
-    item.textContent = label.join("");
+    const text = document.createElement("span");
+    text.textContent = label.join("");
+    item.append(text);
+    const button = seatButton(room, code, entry, send);
+    if (button) item.append(" ", button);
     list.append(item);
   }
+  const leave = document.getElementById("room-leave");
+  leave.hidden = !room.you;
+  leave.onclick = () => send({ type: "leave" });
   const start = document.getElementById("room-start");
   start.hidden = !(room.creator && !room.started);
   start.onclick = () => send({ type: "start" });
@@ -195,6 +202,27 @@ function renderRoom(room, send) {
     }
   }
   renderNames();
+}
+
+/** What can be done about a seat from here: sit in it (an open seat, before the start), or,
+ * for the creator, free it (before the start) or remove its player (after). */
+function seatButton(room, code, entry, send) {
+  let label = null;
+  let message = null;
+  if (entry.kind === "open" && !room.started && room.you) {
+    [label, message] = [strings.sit, { type: "sit", seat: code }];
+  } else if (room.creator && entry.kind === "human" && code !== room.you) {
+    [label, message] = room.started
+      ? [strings.remove, { type: "remove", seat: code }]
+      : [strings.free, { type: "free", seat: code }];
+  }
+  if (!label) return null;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.seatAction = message.type;
+  button.textContent = label;
+  button.addEventListener("click", () => send(message));
+  return button;
 }
 
 /** The players' names at their seats on the table (as text). */
