@@ -18,7 +18,7 @@ from cardavia.web.app import Settings, create_app
 from cardavia.web.limits import Limits
 
 View = dict[str, Any]
-WATCHDOG_SECONDS = 180
+WATCHDOG_SECONDS = int(__import__("os").environ.get("CARDAVIA_TEST_WATCHDOG", "180"))
 
 
 @pytest.fixture(autouse=True)

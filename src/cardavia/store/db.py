@@ -51,7 +51,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import InterfaceError, InternalError, OperationalError
+from sqlalchemy.exc import IntegrityError, InterfaceError, InternalError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -135,6 +135,41 @@ class EventRow(Base):
     )
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     event: Mapped[str] = mapped_column(Text)
+
+
+class RoomRow(Base):
+    """One room: a table of several people (:mod:`cardavia.web.rooms`), found by its short
+    code. Its ``state`` (JSON: settings, seats with the hashes of their tokens, who is
+    away, who is ready, the last quick phrases) is rewritten whole at each change, naming
+    the revision it replaces; its game, once dealt, is a row of ``games``."""
+
+    __tablename__ = "rooms"
+
+    code: Mapped[str] = mapped_column(String(8), primary_key=True)
+    game_id: Mapped[str | None] = mapped_column(String(MAX_ID_LENGTH), nullable=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    """The address that created the room (the limit of rooms per client)."""
+    state: Mapped[str] = mapped_column(Text)
+    revision: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    human_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    """The last time a person was at the table: a room with nobody for a day closes."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    """A room as the database holds it."""
+
+    code: str
+    game_id: str | None
+    client: str
+    state: str
+    revision: int
+    human_at: datetime
+
+
+class RoomCodeTakenError(RuntimeError):
+    """A new room's code is already some other room's: draw another."""
 
 
 def action_event(action: str) -> str:
@@ -419,6 +454,88 @@ class GameStore:
                 .execution_options(synchronize_session=False)
             )
             return int(getattr(result, "rowcount", 0))
+
+    # -- rooms --
+
+    def create_room(self, code: str, state: str, *, client: str) -> StoredRoom:
+        """Save a new room; :class:`RoomCodeTakenError` if its code is taken."""
+        now = _now()
+        row = RoomRow(
+            code=code,
+            game_id=None,
+            client=client[:64],
+            state=state,
+            revision=0,
+            created_at=now,
+            human_at=now,
+        )
+        try:
+            with _unavailable(), self._sessions.begin() as session:
+                session.add(row)
+        except IntegrityError:
+            raise RoomCodeTakenError(code) from None
+        return StoredRoom(code, None, row.client, state, 0, now)
+
+    def load_room(self, code: str) -> StoredRoom | None:
+        """The room of that code, or ``None``."""
+        if not isinstance(code, str) or not 0 < len(code) <= 8:
+            return None
+        with _unavailable(), Session(self.engine) as session:
+            row = session.get(RoomRow, code)
+            if row is None:
+                return None
+            return StoredRoom(
+                row.code, row.game_id, row.client, row.state, row.revision, _utc(row.human_at)
+            )
+
+    def save_room(
+        self,
+        code: str,
+        state: str,
+        *,
+        revision: int,
+        game_id: str | None = None,
+        human: bool = True,
+    ) -> int:
+        """Rewrite a room's state if it is still at ``revision`` (:class:`StaleGameError`
+        otherwise: nothing written); ``game_id``: its game, once dealt; ``human``: a person
+        is there now. Answers the new revision."""
+        values: dict[str, Any] = {"state": state, "revision": revision + 1}
+        if game_id is not None:
+            values["game_id"] = game_id
+        if human:
+            values["human_at"] = _now()
+        with _unavailable(), self.engine.begin() as connection:
+            result = connection.execute(
+                update(RoomRow)
+                .where(RoomRow.code == code, RoomRow.revision == revision)
+                .values(**values)
+            )
+            if result.rowcount != 1:
+                raise StaleGameError(f"room {code} is not at revision {revision}")
+        return revision + 1
+
+    def rooms_of(self, client: str) -> int:
+        """How many rooms the address ``client`` has open."""
+        with _unavailable(), Session(self.engine) as session:
+            rows = session.scalars(select(RoomRow.code).where(RoomRow.client == client[:64]))
+            return len(rows.all())
+
+    def purge_rooms(self, idle: timedelta, *, now: datetime | None = None) -> int:
+        """Close (delete) the rooms nobody has been at for ``idle``, and their games.
+        Answers how many were closed."""
+        cutoff = (now or _now()) - idle
+        with _unavailable(), self._sessions.begin() as session:
+            closed = session.execute(
+                select(RoomRow.code, RoomRow.game_id).where(RoomRow.human_at < cutoff)
+            ).all()
+            games = [game for _, game in closed if game]
+            if games:
+                session.execute(delete(EventRow).where(EventRow.game_id.in_(games)))
+                session.execute(delete(GameRow).where(GameRow.id.in_(games)))
+            if closed:
+                session.execute(delete(RoomRow).where(RoomRow.code.in_([c for c, _ in closed])))
+            return len(closed)
 
     @staticmethod
     def _advance(session: Session, game_id: str, revision: int, **values: Any) -> None:

@@ -17,7 +17,7 @@ import logging
 import os
 import re
 import sys
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -58,6 +58,7 @@ from cardavia.web.i18n import (
 from cardavia.web.learn import Learning, daily_problem, problem_data, problems_data, today
 from cardavia.web.limits import Limits, RateLimiter
 from cardavia.web.pwa import router as pwa_router
+from cardavia.web.rooms import RoomService, is_room_key
 from cardavia.web.table import (
     CLOSE,
     DEFAULT_AI_DELAY,
@@ -92,12 +93,24 @@ HTTP_STATUS: Final[Mapping[str, int]] = {
     "stale": 409,
     "deal_not_over": 409,
     "internal": 500,
+    "room_not_found": 404,
+    "too_many_rooms": 429,
+    "too_many_attempts": 429,
+    "not_creator": 403,
+    "watching": 403,
+    "removed": 403,
+    "seat_taken": 409,
+    "room_full": 409,
+    "already_started": 409,
+    "not_started": 409,
 }
 """The HTTP status of each error code (400 for the others: the request is wrong)."""
 CLOSE_CODES: Final[Mapping[str, int]] = {
     "missing_token": 4401,
     "bad_token": 4403,
     "game_not_found": 4404,
+    "room_not_found": 4404,
+    "too_many_attempts": 4429,
     "bad_origin": 4403,
     "too_many_sockets": 4429,
     "too_slow": 4408,
@@ -397,18 +410,26 @@ async def _pump(websocket: WebSocket, listener: Listener) -> None:
             await websocket.close(code=1011)
 
 
-async def purge_abandoned_games(store: GameStore, days: float) -> None:
+async def purge_abandoned_games(
+    store: GameStore, days: float, rooms: Callable[[], Awaitable[int]] | None = None
+) -> None:
     """Delete the unfinished games idle for ``days`` (0: never), at start then every hour;
-    finished games are kept (README, "Abandoned games")."""
-    if days <= 0:
-        return
+    finished games are kept (README, "Abandoned games"). ``rooms``: close the rooms nobody
+    has been at for a day (:meth:`cardavia.web.rooms.RoomService.purge`) too."""
     while True:
         try:
-            count = await asyncio.to_thread(store.purge_abandoned, timedelta(days=days))
-            if count:
-                log.info("%d abandoned games deleted (unfinished, idle %g days)", count, days)
+            if days > 0:
+                count = await asyncio.to_thread(store.purge_abandoned, timedelta(days=days))
+                if count:
+                    log.info("%d abandoned games deleted (unfinished, idle %g days)", count, days)
+            if rooms is not None:
+                closed = await rooms()
+                if closed:
+                    log.info("%d rooms closed (nobody there for a day)", closed)
         except Exception:
             log.warning("abandoned games could not be deleted", exc_info=True)
+        if days <= 0 and rooms is None:
+            return
         await asyncio.sleep(PURGE_INTERVAL)
 
 
@@ -435,11 +456,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     templates = make_templates(settings.templates_dir, catalogs)
     limits = settings.limits
     game_creation = RateLimiter(limits.games_per_minute / 60.0, limits.games_burst)
+    rooms = RoomService(
+        service,
+        rooms_per_client=limits.rooms_per_client,
+        rooms_per_minute=limits.rooms_per_minute,
+        lookups_per_minute=limits.room_lookups_per_minute,
+        idle_days=limits.room_idle_days,
+    )
+
+    async def on_change(key: str, revision: int) -> None:
+        if is_room_key(key):
+            await rooms.on_remote_change(key, revision)
+        else:
+            await service.on_remote_change(key, revision)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await service.bus.start(service.on_remote_change, service.resync)
-        purger = asyncio.create_task(purge_abandoned_games(store, limits.abandoned_days))
+        await service.bus.start(on_change, service.resync)
+        purger = asyncio.create_task(
+            purge_abandoned_games(store, limits.abandoned_days, rooms.purge)
+        )
         interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)
         yield
@@ -447,6 +483,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         purger.cancel()
         with contextlib.suppress(BaseException):
             await purger
+        rooms.close()
         await service.close()
         await service.bus.close()
         store.close()
@@ -456,6 +493,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.catalogs = catalogs
     app.state.store = store
     app.state.tables = service
+    app.state.rooms = rooms
     app.state.templates = templates
     learning = Learning(service)
     service.hints = learning.hint
@@ -652,6 +690,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ):
                 with contextlib.suppress(Exception):
                     await websocket.close()
+
+    from cardavia.web.room_routes import install_rooms  # it imports this module's helpers
+
+    install_rooms(app, rooms, settings, catalogs, templates)
 
     if importlib.util.find_spec(RULES_ROUTES) is not None:
         rules_router: APIRouter = importlib.import_module(RULES_ROUTES).router

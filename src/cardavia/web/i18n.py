@@ -259,6 +259,19 @@ ERRORS: Final[Mapping[str, str]] = {
     "too_slow": N_(
         "This connection could not keep up with the game: reconnect to see it as it stands."
     ),
+    # Rooms (cardavia.web.rooms).
+    "room_not_found": N_("There is no room with this code (or it has closed)."),
+    "bad_name": N_("Choose a display name of 1 to {count} letters."),
+    "seat_taken": N_("This seat is taken: choose another one."),
+    "room_full": N_("Every seat of this room is taken."),
+    "not_creator": N_("Only the player who created the room can do that."),
+    "already_started": N_("The game has started: the seats can no longer change this way."),
+    "not_started": N_("The game has not started yet."),
+    "too_many_rooms": N_("Too many rooms created from this address: wait a while, or close one."),
+    "too_many_attempts": N_("Too many wrong codes: wait a minute, then try again."),
+    "unknown_phrase": N_("There is no such quick phrase: {value}."),
+    "watching": N_("You are watching this table: watchers do not play."),
+    "removed": N_("You no longer have a seat in this room."),
 }
 """The errors of the site itself (a malformed message, a wrong key, …) by code."""
 

@@ -23,7 +23,7 @@ from typing import Any, Final
 from cardavia.ai.analysis import analyse, analysis_data
 from cardavia.ai.hints import hint, hint_data
 from cardavia.ai.problems import Problem, load_problems
-from cardavia.belote import Action, Bid, Match, Observation, Play, Record, card_code
+from cardavia.belote import Action, Bid, Match, Observation, Play, Record, Seat, card_code
 from cardavia.belote import parse_action as parse_notation
 from cardavia.teach import learning
 from cardavia.teach.catalog import rules_text
@@ -95,7 +95,7 @@ class Learning:
         self._analyses: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any] | None]] = (
             OrderedDict()
         )
-        self._hints: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+        self._hints: OrderedDict[tuple[str, int, int, Seat], dict[str, Any]] = OrderedDict()
         """The last hints given, by game, deal and step: asking again costs nothing."""
 
     async def analysis(self, table: Table, number: int | None, lang: str) -> dict[str, Any]:
@@ -133,16 +133,16 @@ class Learning:
         wording = self.service.wording(lang)
         return word_analysis(data, wording, table.deck) | {"deal": number, "game": table.game_id}
 
-    async def hint(self, table: Table, lang: str) -> dict[str, Any]:
-        """The ``hint`` message: what the ``expert`` level would do now in South's place, and
-        why, from South's observation only; ``hint`` is ``null`` when South has nothing to
-        do."""
+    async def hint(self, table: Table, lang: str, seat: Seat = HUMAN) -> dict[str, Any]:
+        """The ``hint`` message: what the ``expert`` level would do now in ``seat``'s place
+        (South at a solo table; the asking player's seat in a room), and why, from that
+        seat's observation only; ``hint`` is ``null`` when the seat has nothing to do."""
         match = table.match
-        observation = match.deal.observation(HUMAN)
+        observation = match.deal.observation(seat)
         step = len(observation.history)
         if match.deal.is_over or not observation.legal_actions:
             return {"type": "hint", "step": step, "hint": None}
-        key = (table.game_id, len(match.deals), step)
+        key = (table.game_id, len(match.deals), step, seat)
         data = self._hints.get(key)
         if data is None:
             seed = len(match.deals) * 1000 + step

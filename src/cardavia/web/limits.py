@@ -44,6 +44,14 @@ class Limits:
     """Computer-player decisions running at once for one client's tables."""
     abandoned_days: float = 30.0
     """Unfinished games idle for this many days are deleted (finished games are kept)."""
+    rooms_per_client: int = 10
+    """Rooms one client address may have open at once."""
+    rooms_per_minute: float = 10.0
+    """Rooms one client address may create per minute."""
+    room_lookups_per_minute: float = 30.0
+    """Codes of no room one client may try per minute (guessing codes is slow)."""
+    room_idle_days: float = 1.0
+    """A room nobody has been at for this many days closes (its game is deleted)."""
 
     ENVIRONMENT: ClassVar[Mapping[str, str]] = {
         "games_per_minute": "CARDAVIA_GAMES_PER_MINUTE",
@@ -55,6 +63,10 @@ class Limits:
         "queue_messages": "CARDAVIA_QUEUE_MESSAGES",
         "ai_per_client": "CARDAVIA_AI_PER_CLIENT",
         "abandoned_days": "CARDAVIA_ABANDONED_DAYS",
+        "rooms_per_client": "CARDAVIA_ROOMS_PER_CLIENT",
+        "rooms_per_minute": "CARDAVIA_ROOMS_PER_MINUTE",
+        "room_lookups_per_minute": "CARDAVIA_ROOM_LOOKUPS_PER_MINUTE",
+        "room_idle_days": "CARDAVIA_ROOM_IDLE_DAYS",
     }
 
     @classmethod

@@ -579,6 +579,9 @@ class Listener:
     wording: Wording
     limit: int = 256
     client: str = ""
+    seat: Seat | None = HUMAN
+    """The seat this connection plays (its token's); ``None``: a watcher, sent only what is
+    public."""
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     dropped: bool = False
     close_code: int = 4408
@@ -612,6 +615,37 @@ class Listener:
         self.queue.put_nowait(CLOSE)
 
 
+class TableSeats:
+    """Who plays a table's seats, and what each view adds about them: a room's
+    (:class:`cardavia.web.rooms.Room`) for a table of several people."""
+
+    def human_plays(self, seat: Seat) -> bool:
+        """Whether a person plays ``seat`` now (present, or away for less than the grace
+        period); otherwise a computer player plays it."""
+        return seat == HUMAN
+
+    def decorate(self, view: dict[str, Any], seat: Seat | None) -> dict[str, Any]:
+        """The view of ``seat`` (``None``: a watcher's) with what the room adds to it."""
+        return view
+
+    def changed(self, table: Table) -> None:
+        """Called after every change of the table's game sent to its connections."""
+
+
+PRIVATE_FIELDS: Final = ("hand", "legal", "refusals", "announced", "announce")
+"""The fields of a seat's view that only that seat may see (a watcher's view leaves them
+empty)."""
+
+
+def public_view(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What a watcher may see of a view: everything public, no hand, no choice of action."""
+    public = dict(view)
+    public["seat"] = None
+    for name in PRIVATE_FIELDS:
+        public[name] = {} if name == "refusals" else []
+    return public
+
+
 @dataclass(eq=False)
 class Table:
     """A game in play on this server: the match, the lock that serialises its actions, the
@@ -634,6 +668,15 @@ class Table:
     client: str = ""
     """Whose work the computer players' decisions count against (:class:`WorkBudget`): the
     client that created the game, or last connected to it."""
+    seats: TableSeats | None = None
+    """Who plays which seat, for a room's table (:mod:`cardavia.web.rooms`); ``None``: South
+    is the person, the others computer players."""
+
+    def human_plays(self, seat: Seat) -> bool:
+        """Whether a person plays ``seat`` now (else a computer player does)."""
+        if self.seats is None:
+            return seat == HUMAN
+        return self.seats.human_plays(seat)
 
     @property
     def commitment(self) -> Commitment | None:
@@ -723,7 +766,7 @@ class TableService:
         self.decisions = decisions
         """Where the search levels think (every core, or the AI workers); ``None``: a thread."""
         self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
-        self.hints: Callable[[Table, str], Awaitable[dict[str, Any]]] | None = None
+        self.hints: Callable[[Table, str, Seat], Awaitable[dict[str, Any]]] | None = None
         """What answers a ``hint`` message (:meth:`cardavia.web.learn.Learning.hint`)."""
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._closed = False
@@ -760,7 +803,15 @@ class TableService:
     # -- creating and opening games --
 
     async def create_game(
-        self, rules: object, level: object, lang: object, deck: object = None, *, client: str = ""
+        self,
+        rules: object,
+        level: object,
+        lang: object,
+        deck: object = None,
+        *,
+        client: str = "",
+        target: int | str | None = "preset",
+        seats: TableSeats | None = None,
     ) -> NewGame:
         """Start a game: the rules (a preset's name), the computer players' level, the
         language, the deck its cards are named and drawn in (``None``: the preset's; kept in
@@ -778,6 +829,9 @@ class TableService:
             if not isinstance(deck, str) or deck not in DECKS:
                 raise ClientError("unknown_deck", {"deck": _short(deck)})
             chosen = chosen.replace(deck=deck)
+        if target != "preset":
+            # A room's choice: a single deal (None) or another match target.
+            chosen = chosen.replace(target=target)
         rng = self.new_rng()
         dealer = rng.choice(tuple(Seat))
         commitment, deck = new_commitment(self.new_seed(rng))
@@ -802,13 +856,13 @@ class TableService:
         table = self._table(stored, match, rng)
         table.commitments[1] = commitment
         table.client = client
+        table.seats = seats
         self._remember(table)
         return NewGame(stored.id, token)
 
     def _table(self, stored: StoredGame, match: Match, rng: random.Random) -> Table:
-        players: dict[Seat, Player] = {
-            seat: find_player(stored.level) for seat in Seat if seat != HUMAN
-        }
+        # Every seat has its computer player: in a room, any seat may be handed to one.
+        players: dict[Seat, Player] = {seat: find_player(stored.level) for seat in Seat}
         return Table(
             game_id=stored.id,
             level=stored.level,
@@ -820,10 +874,13 @@ class TableService:
             rng=rng,
         )
 
-    async def open(self, game_id: str, token: str | None) -> Table:
+    async def open(
+        self, game_id: str, token: str | None, *, seats: TableSeats | None = None
+    ) -> Table:
         """The game of that id, for the holder of its seat token: from memory, or loaded from
         the store and replayed (after a restart). :class:`ClientError` ``game_not_found``,
-        ``missing_token`` or ``bad_token``."""
+        ``missing_token`` or ``bad_token``. ``seats``: a room's game, whose seat tokens the
+        room has checked (the game's own token is then not asked for)."""
         table = self._tables.get(game_id)
         if table is None:
             try:
@@ -833,7 +890,8 @@ class TableService:
                 raise ClientError("unavailable") from None
             if stored is None:
                 raise ClientError("game_not_found")
-            self._check_token(stored.token_matches, token)
+            if seats is None:
+                self._check_token(stored.token_matches, token)
             table = self._tables.get(game_id)  # loaded meanwhile by another request?
             if table is None:
                 try:
@@ -851,7 +909,10 @@ class TableService:
             async with table.lock:
                 if await self._catch_up(table):
                     self._broadcast(table)
-        self._check_token(table.token_matches, token)
+        if seats is None:
+            self._check_token(table.token_matches, token)
+        else:
+            table.seats = seats
         self._remember(table)
         return table
 
@@ -941,28 +1002,39 @@ class TableService:
         """The words of a language."""
         return self.catalogs.wording(lang)
 
-    def view(self, table: Table, lang: str) -> dict[str, Any]:
-        """South's view of the game, in ``lang``."""
-        return build_view(
+    def view(self, table: Table, lang: str, seat: Seat | None = HUMAN) -> dict[str, Any]:
+        """The view of ``seat`` (South by default; ``None``: a watcher's, public only), in
+        ``lang``."""
+        view = build_view(
             table.match,
             self.wording(lang),
+            seat=HUMAN if seat is None else seat,
             game_id=table.game_id,
             level=table.level,
             commitment=table.commitment,
         )
+        if seat is None:
+            view = public_view(view)
+        if table.seats is not None:
+            view = table.seats.decorate(view, seat)
+        return view
 
-    def listen(self, table: Table, lang: str, *, client: str = "") -> Listener:
+    def listen(
+        self, table: Table, lang: str, *, client: str = "", seat: Seat | None = HUMAN
+    ) -> Listener:
         """Open a connection to a game: it is sent the current state at once, then every
         change. :class:`ClientError` ``too_many_sockets`` past the limit of connections to
         one game."""
         limit = self.limits.sockets_per_game
         if limit > 0 and len(table.listeners) >= limit:
             raise ClientError("too_many_sockets")
-        listener = Listener(self.wording(lang), limit=self.limits.queue_messages, client=client)
+        listener = Listener(
+            self.wording(lang), limit=self.limits.queue_messages, client=client, seat=seat
+        )
         if client:
             table.client = client
         table.listeners.add(listener)
-        listener.send(state_message(self.view(table, lang)))
+        listener.send(state_message(self.view(table, lang, seat)))
         return listener
 
     def unlisten(self, table: Table, listener: Listener) -> None:
@@ -972,12 +1044,14 @@ class TableService:
     def _broadcast(self, table: Table) -> None:
         """Send the new state to every connection: each language's view built and written
         as JSON once per change, whatever the number of connections."""
-        texts: dict[str, str] = {}
+        texts: dict[tuple[str, Seat | None], str] = {}
         for listener in list(table.listeners):
-            lang = listener.wording.lang
-            if lang not in texts:
-                texts[lang] = dump_message(state_message(self.view(table, lang)))
-            listener.send_text(texts[lang])
+            key = (listener.wording.lang, listener.seat)
+            if key not in texts:
+                texts[key] = dump_message(state_message(self.view(table, *key)))
+            listener.send_text(texts[key])
+        if table.seats is not None:
+            table.seats.changed(table)
 
     # -- messages --
 
@@ -991,18 +1065,22 @@ class TableService:
                 _check_fields(data, frozenset({"type", "action"}))
                 if "action" not in data:
                     raise ClientError("missing_field", {"field": "action"})
-                await self.act(table, parse_action(data["action"], seat=HUMAN))
+                if listener.seat is None:
+                    raise ClientError("watching")
+                await self.act(table, parse_action(data["action"], seat=listener.seat))
             elif kind == "next_deal":
                 _check_fields(data, frozenset({"type"}))
                 await self.next_deal(table)
             elif kind == "hint":
                 _check_fields(data, frozenset({"type"}))
-                if self.hints is None:
+                if self.hints is None or listener.seat is None:
+                    # No hints without the learning routes, nor for a watcher (no seat).
                     raise ClientError("unknown_type", {"type": "hint"})
-                listener.send(await self.hints(table, listener.wording.lang))
+                listener.send(await self.hints(table, listener.wording.lang, listener.seat))
             elif kind == "sync":
                 _check_fields(data, frozenset({"type"}))
-                listener.send(state_message(self.view(table, listener.wording.lang)))
+                lang = listener.wording.lang
+                listener.send(state_message(self.view(table, lang, listener.seat)))
                 self.ensure_runner(table)  # the computer players stopped on an error?
             elif kind is None:
                 raise ClientError("missing_field", {"field": "type"})
@@ -1083,7 +1161,7 @@ class TableService:
         deal, a connection, a restart)."""
         if self._closed or (table.runner is not None and not table.runner.done()):
             return
-        if _computer_to_move(table.match) is None:
+        if _computer_to_move(table) is None:
             return
         table.runner = asyncio.get_running_loop().create_task(self._run(table))
 
@@ -1100,7 +1178,7 @@ class TableService:
             while True:
                 async with table.lock:
                     match = table.match
-                    seat = _computer_to_move(match)
+                    seat = _computer_to_move(table)
                     if seat is None:
                         return
                     observation = match.deal.observation(seat)
@@ -1113,8 +1191,8 @@ class TableService:
                 action = await self._decide(table, seat, observation)
                 await asyncio.sleep(max(0.0, self._pause(table) - (loop.time() - started)))
                 async with table.lock:
-                    if table.match is not match:
-                        continue  # the game moved on meanwhile: think again
+                    if table.match is not match or table.human_plays(seat):
+                        continue  # the game moved on meanwhile (or its player is back)
                     try:
                         await self._commit(table, match.apply(action), action_event(str(action)))
                     except ClientError as error:
@@ -1172,10 +1250,10 @@ class TableService:
             await self.decisions.close()
 
 
-def _computer_to_move(match: Match) -> Seat | None:
-    """The computer seat to act now, or ``None`` (South's turn, or the deal is over)."""
-    deal = match.deal
-    if deal.is_over or deal.to_move is None or deal.to_move == HUMAN:
+def _computer_to_move(table: Table) -> Seat | None:
+    """The computer seat to act now, or ``None`` (a person's turn, or the deal is over)."""
+    deal = table.match.deal
+    if deal.is_over or deal.to_move is None or table.human_plays(deal.to_move):
         return None
     return deal.to_move
 
@@ -1186,11 +1264,13 @@ __all__ = [
     "Listener",
     "NewGame",
     "Table",
+    "TableSeats",
     "TableService",
     "build_view",
     "decode_message",
     "encode_action",
     "parse_action",
+    "public_view",
     "refusals",
     "view_of",
 ]

@@ -4,6 +4,10 @@
 
 import { ALL_CODES, drawBack, makeCard, rankLabel, setRankLabels, sortHand, suitMark, suitOf } from "./cards.js";
 import { loadSettings, prefersReducedMotion } from "./settings.js";
+import * as room from "./room.js";
+
+/** On a room's page (docs/web.md, "Rooms"): its code; "" on the page that creates one. */
+const ROOM = room.roomCode();
 
 const GAME_KEY = "cardavia.game";
 const SEATS = ["N", "E", "S", "W"];
@@ -218,6 +222,7 @@ function trumpOf(view) {
 // ------------------------------------------------------------------------------------------
 
 function loadGame() {
+  if (ROOM !== null) return room.loadSeat();
   try {
     const game = JSON.parse(localStorage.getItem(GAME_KEY) || "null");
     if (game && game.game && game.token) return game;
@@ -228,6 +233,7 @@ function loadGame() {
 }
 
 function saveGame(game) {
+  if (ROOM !== null) return;
   try {
     if (game) localStorage.setItem(GAME_KEY, JSON.stringify(game));
     else localStorage.removeItem(GAME_KEY);
@@ -259,7 +265,8 @@ function connect() {
   if (!game) return;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = new URLSearchParams({ token: game.token, lang: page.lang });
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(game.game)}?${query}`);
+  const path = ROOM ? `rooms/${encodeURIComponent(ROOM)}` : `games/${encodeURIComponent(game.game)}`;
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${path}?${query}`);
   state.ws = ws;
   ws.onopen = () => {
     state.retry = 0;
@@ -273,14 +280,22 @@ function connect() {
     } catch {
       return;
     }
-    if (message.type === "state" && message.view) enqueue(message.view);
-    else if (message.type === "error") showError(message);
+    if (ROOM && room.onRoomMessage(message, send)) return;
+    if (message.type === "state" && message.view) {
+      $("table").hidden = false;
+      enqueue(ROOM ? room.rotateView(message.view, room.mySeat()) : message.view);
+      if (ROOM) room.renderNames();
+    } else if (message.type === "error") showError(message);
   };
   ws.onclose = (event) => {
     if (state.ws !== ws) return;
     state.ws = null;
     if (event.code === 4401 || event.code === 4403 || event.code === 4404) {
       // The server does not know this game (or this token): start afresh.
+      if (ROOM) {
+        room.forgetSeat();
+        return;
+      }
       forgetGame();
       return;
     }
@@ -342,6 +357,10 @@ async function resume() {
   }
   state.game = game;
   showForm(false);
+  if (ROOM) {
+    connect(); // the table shows once the first deal is dealt
+    return;
+  }
   $("table").hidden = false;
   try {
     const query = new URLSearchParams({ token: game.token, lang: page.lang });
@@ -425,6 +444,7 @@ function nextDeal() {
 }
 
 function showForm(open, focus = false) {
+  if (ROOM !== null) return; // a room's page: its own forms (room.js)
   const section = $("new-game-section");
   section.dataset.open = open ? "on" : "off";
   const details = $("new-game-details");

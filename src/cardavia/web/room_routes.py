@@ -1,0 +1,183 @@
+"""The rooms' routes (docs/web.md, "Rooms"): create a room, join it, read it, and its
+WebSocket. Thin: the work is :class:`cardavia.web.rooms.RoomService`'s."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from starlette.responses import JSONResponse, Response
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from cardavia.web.app import (
+    CLOSE_CODES,
+    SafeJSONResponse,
+    Settings,
+    _pump,
+    client_key,
+    error_response,
+    not_found_page,
+    origin_allowed,
+    page_context,
+    read_json_body,
+    request_token,
+)
+from cardavia.web.i18n import Catalogs, choose_language, is_language
+from cardavia.web.limits import RateLimiter
+from cardavia.web.rooms import Joined, RoomService, normal_code
+from cardavia.web.table import ClientError, dump_message
+
+
+def _joined(joined: Joined, lang: str) -> JSONResponse:
+    return JSONResponse(
+        {
+            "room": joined.code,
+            "token": joined.token,
+            "seat": joined.seat,
+            "link": f"/{lang}/room/{joined.code}",
+        },
+        status_code=201,
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def install_rooms(
+    app: FastAPI,
+    rooms: RoomService,
+    settings: Settings,
+    catalogs: Catalogs,
+    templates: Jinja2Templates,
+) -> None:
+    """Add the rooms' routes to the app: the API, the socket, and the pages (create a room;
+    a room by its code)."""
+    limits = settings.limits
+
+    @app.get("/{lang}/room/", response_class=HTMLResponse, include_in_schema=False)
+    async def new_room_page(request: Request, lang: str) -> Response:
+        return room_page(request, lang, "")
+
+    @app.get("/{lang}/room/{code}", response_class=HTMLResponse, include_in_schema=False)
+    async def room_code_page(request: Request, lang: str, code: str) -> Response:
+        return room_page(request, lang, normal_code(code) or "")
+
+    def room_page(request: Request, lang: str, code: str) -> Response:
+        if not is_language(lang):
+            return not_found_page(catalogs)
+        context = page_context(lang, catalogs.wording(lang), templates)
+        context |= {"code": code, "room_page": True}
+        return templates.TemplateResponse(request, "room.html", context)
+
+    def language(request: Request, data: dict[str, Any] | None = None) -> str:
+        lang = choose_language(
+            request.query_params.get("lang"), request.headers.get("accept-language")
+        )
+        if data is not None and is_language(data.get("lang")):
+            return str(data["lang"])
+        return lang
+
+    async def body(request: Request) -> dict[str, Any]:
+        if not origin_allowed(request.headers, settings.allowed_origins):
+            raise ClientError("bad_origin")
+        return await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+
+    @app.post("/api/rooms", status_code=201)
+    async def create_room(request: Request) -> Response:
+        lang = language(request)
+        try:
+            data = await body(request)
+            lang = language(request, data)
+            joined = await rooms.create(data, lang, client=client_key(request))
+        except ClientError as error:
+            return error_response(error, catalogs.wording(lang))
+        return _joined(joined, lang)
+
+    @app.post("/api/rooms/{code}/join", status_code=201)
+    async def join_room(request: Request, code: str) -> Response:
+        lang = language(request)
+        try:
+            data = await body(request)
+            lang = language(request, data)
+            joined = await rooms.join(code, data, client=client_key(request))
+        except ClientError as error:
+            return error_response(error, catalogs.wording(lang))
+        return _joined(joined, lang)
+
+    @app.get("/api/rooms/{code}")
+    async def read_room(request: Request, code: str) -> Response:
+        """The room as its seats are (public), and the view of the token's seat (or a
+        watcher's, where the room has them) once dealt."""
+        lang = language(request)
+        wording = catalogs.wording(lang)
+        try:
+            room = await rooms.open(code, client=client_key(request))
+            token = request_token(request)
+            seat = room.seat_of_token(token) if token else None
+            if token and seat is None:
+                raise ClientError("bad_token")
+            info = room.info(wording) | {"you": seat.name if seat else None}
+            table = await rooms.table(room)
+            view = None
+            if table is not None and (seat is not None or room.settings["watchers"]):
+                view = rooms.tables.view(table, lang, seat)
+        except ClientError as error:
+            return error_response(error, wording)
+        return SafeJSONResponse({"room": info, "view": view}, headers={"Cache-Control": "no-store"})
+
+    @app.websocket("/ws/rooms/{code}")
+    async def room_socket(websocket: WebSocket, code: str) -> None:
+        asked = websocket.query_params.get("lang")
+        lang = choose_language(asked, websocket.headers.get("accept-language"))
+        wording = catalogs.wording(lang)
+        await websocket.accept()
+        try:
+            if not origin_allowed(websocket.headers, settings.allowed_origins):
+                raise ClientError("bad_origin")
+            room = await rooms.open(code, client=client_key(websocket))
+            token = websocket.query_params.get("token")
+            listener = rooms.connect(room, token, wording, client=client_key(websocket))
+        except ClientError as error:
+            await websocket.send_text(dump_message(error.message(wording, "french")))
+            await websocket.close(code=CLOSE_CODES.get(error.code, 1008))
+            return
+        sender = asyncio.create_task(_pump(websocket, listener))
+        messages = RateLimiter(limits.messages_per_second, limits.messages_burst)
+        excess = 0
+        try:
+            await rooms.arrive(room, listener)
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if not messages.allow(""):
+                    excess += 1
+                    if excess >= max(1, limits.flood_messages):
+                        listener.send(ClientError("rate_limited").message(wording, ""))
+                        listener.close(CLOSE_CODES["rate_limited"])
+                        break
+                    if excess % 50 == 1:
+                        listener.send(ClientError("rate_limited").message(wording, ""))
+                    continue
+                text = message.get("text")
+                data = text if text is not None else message.get("bytes") or b""
+                await rooms.handle_text(room, listener, data)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            rooms.depart(room, listener)
+            if not listener.dropped and excess < max(1, limits.flood_messages):
+                sender.cancel()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(sender, timeout=5)
+            if (
+                websocket.application_state == WebSocketState.CONNECTED
+                and websocket.client_state == WebSocketState.CONNECTED
+            ):
+                with contextlib.suppress(Exception):
+                    await websocket.close()
+
+
+__all__ = ["install_rooms"]

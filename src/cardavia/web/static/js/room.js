@@ -1,0 +1,298 @@
+// A room's page (docs/web.md, "Rooms"): create a room, open one by its code, take a seat
+// with a display name; then the seats, the creator's start, the quick phrases. The table
+// itself is table.js's: it is given each view turned so that this player sits at the bottom
+// (South on screen), whatever their seat. Names are always written as text, never markup.
+
+const ORDER = ["N", "E", "S", "W"];
+const SEAT_KEYS = new Set(["seat", "to_move", "dealer", "taker", "leader"]);
+
+const section = document.getElementById("room");
+const strings = JSON.parse(document.getElementById("room-strings")?.textContent || "{}");
+
+/** The room's code on this page ("" on the page that creates one), or null off a room page. */
+export function roomCode() {
+  return section ? section.dataset.code || "" : null;
+}
+
+function seatKey(code) {
+  return `cardavia.room.${code}`;
+}
+
+/** The seat this browser holds in the room ({room, token, seat}), or null. */
+export function loadSeat() {
+  const code = roomCode();
+  if (!code) return null;
+  try {
+    const seat = JSON.parse(localStorage.getItem(seatKey(code)) || "null");
+    if (seat && seat.token) return seat;
+  } catch {
+    // ignore
+  }
+  return null;
+}
+
+function saveSeat(joined) {
+  try {
+    localStorage.setItem(seatKey(joined.room), JSON.stringify(joined));
+  } catch {
+    // ignore
+  }
+}
+
+/** The token no longer opens the room (removed, or the room closed): join again. */
+export function forgetSeat() {
+  const code = roomCode();
+  if (code) localStorage.removeItem(seatKey(code));
+  showJoin();
+}
+
+function lang() {
+  return section.dataset.lang || document.documentElement.lang || "en";
+}
+
+function showError(message) {
+  const line = document.getElementById("room-error");
+  if (line) line.textContent = message || "";
+}
+
+async function post(url, body) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ ...body, lang: lang() }),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.message || String(response.status));
+  return data;
+}
+
+function targetOf(value) {
+  if (value === "single") return null;
+  if (value === "preset") return undefined;
+  return Number(value);
+}
+
+async function createRoom(form) {
+  const data = new FormData(form);
+  const body = {
+    name: String(data.get("name") || ""),
+    rules: String(data.get("rules") || "cardavia"),
+    level: String(data.get("level") || "club"),
+    watchers: data.get("watchers") === "on",
+    grace: Number(data.get("grace") || 60),
+  };
+  const target = targetOf(String(data.get("target") || "preset"));
+  if (target !== undefined) body.target = target;
+  try {
+    const joined = await post("/api/rooms", body);
+    saveSeat(joined);
+    location.assign(joined.link);
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+async function joinRoom(form) {
+  const data = new FormData(form);
+  try {
+    const joined = await post(`/api/rooms/${encodeURIComponent(roomCode())}/join`, {
+      name: String(data.get("name") || ""),
+    });
+    saveSeat(joined);
+    location.reload();
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+function findRoom(form) {
+  const code = String(new FormData(form).get("code") || "")
+    .replace(/[\s-]/g, "")
+    .toUpperCase();
+  if (code) location.assign(`/${lang()}/room/${encodeURIComponent(code)}`);
+}
+
+/** No seat here yet: the form that takes one. */
+export function showJoin() {
+  if (!section) return;
+  document.getElementById("room-join").hidden = false;
+  document.getElementById("room-lobby").hidden = true;
+  document.getElementById("rj-name")?.focus();
+}
+
+/** A view of another seat, turned so that ``mine`` is South: seats moved round, teams swapped
+ * when the turn is by one or three places. A watcher's view (no seat) is left as it is. */
+export function rotateView(view, mine) {
+  if (!mine || mine === "S") return view;
+  const shift = (6 - ORDER.indexOf(mine)) % 4;
+  const seat = (code) => (ORDER.includes(code) ? ORDER[(ORDER.indexOf(code) + shift) % 4] : code);
+  const team = (code) => (shift % 2 && (code === "NS" || code === "EW") ? (code === "NS" ? "EW" : "NS") : code);
+  const walk = (value, key) => {
+    if (Array.isArray(value)) return value.map((item) => walk(item, key === "ready" ? "seat" : ""));
+    if (value && typeof value === "object") {
+      const out = {};
+      for (const [name, item] of Object.entries(value)) {
+        if (name === "screen") continue;
+        const moved = ORDER.includes(name) ? seat(name) : team(name);
+        out[moved] = walk(item, name);
+      }
+      return out;
+    }
+    if (typeof value !== "string") return value;
+    if (SEAT_KEYS.has(key)) return seat(value);
+    if (key === "winner") return ORDER.includes(value) ? seat(value) : team(value);
+    if (key === "capot") return team(value);
+    return value;
+  };
+  return walk(view, "");
+}
+
+/** Where on screen a real seat sits, for this player. */
+function shown(code, mine) {
+  if (!mine) return code;
+  const shift = (6 - ORDER.indexOf(mine)) % 4;
+  return ORDER[(ORDER.indexOf(code) + shift) % 4];
+}
+
+let current = null;
+
+function renderRoom(room, send) {
+  current = room;
+  document.getElementById("room-join").hidden = true;
+  const lobby = document.getElementById("room-lobby");
+  lobby.hidden = false;
+  document.getElementById("room-code").textContent = room.code;
+  document.getElementById("room-link").value = `${location.origin}/${lang()}/room/${room.code}`;
+  const list = document.getElementById("room-seats");
+  list.replaceChildren();
+  for (const code of ORDER) {
+    const entry = room.seats[code];
+    const item = document.createElement("li");
+    item.dataset.seat = code;
+    item.dataset.kind = entry.kind;
+    const label = [strings.seats?.[code] || code, ": "];
+    if (entry.kind === "open") label.push(strings.open);
+    else label.push(entry.name || strings.computer);
+    if (code === room.you) label.push(` (${strings.you})`);
+    if (entry.away) label.push(` — ${strings.away}`);
+    if (entry.kind === "human" && entry.computer) label.push(` — ${strings.played_by_computer}`);
+    if (entry.ready) label.push(` — ${strings.ready}`);
+    const text = document.createElement("span");
+    text.textContent = label.join("");
+    item.append(text);
+    const button = seatButton(room, code, entry, send);
+    if (button) item.append(" ", button);
+    list.append(item);
+  }
+  const leave = document.getElementById("room-leave");
+  leave.hidden = !room.you;
+  leave.onclick = () => send({ type: "leave" });
+  const start = document.getElementById("room-start");
+  start.hidden = !(room.creator && !room.started);
+  start.onclick = () => send({ type: "start" });
+  const phrases = document.getElementById("room-phrases");
+  if (!phrases.childElementCount && room.you) {
+    for (const [code, text] of Object.entries(strings.phrases || {})) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.phrase = code;
+      button.textContent = text;
+      button.addEventListener("click", () => send({ type: "phrase", code }));
+      phrases.append(button);
+    }
+  }
+  renderNames();
+}
+
+/** What can be done about a seat from here: sit in it (an open seat, before the start), or,
+ * for the creator, free it (before the start) or remove its player (after). */
+function seatButton(room, code, entry, send) {
+  let label = null;
+  let message = null;
+  if (entry.kind === "open" && !room.started && room.you) {
+    [label, message] = [strings.sit, { type: "sit", seat: code }];
+  } else if (room.creator && entry.kind === "human" && code !== room.you) {
+    [label, message] = room.started
+      ? [strings.remove, { type: "remove", seat: code }]
+      : [strings.free, { type: "free", seat: code }];
+  }
+  if (!label) return null;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.seatAction = message.type;
+  button.textContent = label;
+  button.addEventListener("click", () => send(message));
+  return button;
+}
+
+/** The players' names at their seats on the table (as text). */
+export function renderNames() {
+  if (!current) return;
+  for (const code of ORDER) {
+    const entry = current.seats[code];
+    const box = document.querySelector(`.seat[data-seat="${shown(code, current.you)}"]`);
+    if (!box) continue;
+    let tag = box.querySelector(".room-name");
+    if (!tag) {
+      tag = document.createElement("span");
+      tag.className = "room-name";
+      box.prepend(tag);
+    }
+    const name = entry.kind === "open" ? "" : entry.name || strings.computer;
+    tag.textContent = name;
+    box.dataset.away = entry.away ? "on" : "off";
+    box.dataset.computer = entry.computer ? "on" : "off";
+  }
+}
+
+function showPhrase(message) {
+  const line = document.getElementById("room-said");
+  if (line) line.textContent = `${message.name || strings.seats?.[message.seat] || ""}: ${message.text}`;
+  const box = document.querySelector(`.seat[data-seat="${shown(message.seat, current?.you)}"]`);
+  if (!box) return;
+  let bubble = box.querySelector(".room-phrase");
+  if (!bubble) {
+    bubble = document.createElement("span");
+    bubble.className = "room-phrase";
+    box.append(bubble);
+  }
+  bubble.textContent = message.text;
+  clearTimeout(bubble.timer);
+  bubble.timer = setTimeout(() => {
+    bubble.textContent = "";
+  }, 4000);
+}
+
+/** A message of the room's socket that is not the table's: answers whether it was one. */
+export function onRoomMessage(message, send) {
+  if (message.type === "room" && message.room) {
+    renderRoom(message.room, send);
+    return true;
+  }
+  if (message.type === "phrase") {
+    showPhrase(message);
+    return true;
+  }
+  return false;
+}
+
+/** This player's seat (for turning the views), from the last room message. */
+export function mySeat() {
+  return current ? current.you : loadSeat()?.seat || null;
+}
+
+if (section) {
+  document.getElementById("room-create")?.addEventListener("submit", (event) => {
+    event.preventDefault();
+    createRoom(event.target);
+  });
+  document.getElementById("room-find")?.addEventListener("submit", (event) => {
+    event.preventDefault();
+    findRoom(event.target);
+  });
+  document.getElementById("room-join")?.addEventListener("submit", (event) => {
+    event.preventDefault();
+    joinRoom(event.target);
+  });
+  if (roomCode() && !loadSeat()) showJoin();
+}
