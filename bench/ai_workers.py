@@ -45,6 +45,7 @@ from cardavia.ai.pool import DecisionPool, Kind
 from cardavia.ai.solver import Position, solve_root
 from cardavia.ai.strong import tricks_won
 from cardavia.ai.worker import DecisionQueue
+from cardavia.ai.worlds import sample_worlds
 from cardavia.belote import DealState, Observation, Seat, find_rules
 from cardavia.belote.game import Phase
 
@@ -169,7 +170,7 @@ def calibrate(cases: Sequence[Case]) -> None:
     for observation, _ in cases:
         if observation.contract is None or observation.phase is not Phase.PLAYING:
             continue
-        world = observation.sample_worlds(rng, 1)[0]
+        world = sample_worlds(observation, rng, 1)[0]
         leader = observation.trick[0][0] if observation.trick else observation.seat
         positions.append(
             Position.from_rules(
@@ -220,6 +221,12 @@ async def with_workers(cases: Sequence[Case], rounds: int) -> None:
              "--save", "", "--appendonly", "no"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
+        for _ in range(200):  # the server listens before anyone connects
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
         workers = [start_worker(urls[count]) for count in (1, 2, 2)]
         queues = {count: DecisionQueue(url) for count, url in urls.items()}
         tally = Tally()
