@@ -579,9 +579,16 @@ def test_points_trick_review_auto_last_card_and_pace(table: Table) -> None:
         page.click("#controls [data-action=confirm]")
         page.wait_for_function("(c) => !window.cardavia.view.hand.includes(c)", arg=card)
         view = table.wait_ready()
-        points = view["points"]
-        expected = ui["points_line"].format(ns=points["NS"], ew=points["EW"])
-        assert page.text_content("#points-line") == expected
+        # The line shows the points of the view on screen (the page may already be drawing
+        # the next change when the view is read here).
+        page.wait_for_function(
+            """(line) => {
+              const p = window.cardavia.view.points;
+              const expected = line.replace('{ns}', p.NS).replace('{ew}', p.EW);
+              return document.querySelector('#points-line').textContent === expected;
+            }""",
+            arg=ui["points_line"],
+        )
     # The last card goes by itself: no click.
     page.wait_for_function("window.cardavia.view.phase === 'over'")
     assert page.evaluate("window.tones") > 8  # cards, tricks and South's turns were heard
