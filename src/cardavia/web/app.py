@@ -410,6 +410,57 @@ async def _pump(websocket: WebSocket, listener: Listener) -> None:
             await websocket.close(code=1011)
 
 
+async def serve_connection(
+    websocket: WebSocket,
+    listener: Listener,
+    limits: Limits,
+    *,
+    handle: Callable[[str | bytes], Awaitable[None]],
+    depart: Callable[[], None],
+    arrive: Callable[[], Awaitable[None]] | None = None,
+) -> None:
+    """Serve one open connection, a table's or a room's, until it closes: its queued
+    messages sent in order (:func:`_pump`), each message received given to ``handle``
+    within the client's rate (over it, the message is dropped and the client told once in a
+    while; a flood closes the connection), and ``depart`` called however it ends."""
+    sender = asyncio.create_task(_pump(websocket, listener))
+    messages = RateLimiter(limits.messages_per_second, limits.messages_burst)
+    flood = max(1, limits.flood_messages)
+    excess = 0
+    try:
+        if arrive is not None:
+            await arrive()
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not messages.allow(""):
+                excess += 1
+                if excess >= flood:
+                    listener.send(ClientError("rate_limited").message(listener.wording, ""))
+                    listener.close(CLOSE_CODES["rate_limited"])
+                    break
+                if excess % 50 == 1:
+                    listener.send(ClientError("rate_limited").message(listener.wording, ""))
+                continue
+            text = message.get("text")
+            await handle(text if text is not None else message.get("bytes") or b"")
+    except WebSocketDisconnect:
+        pass
+    finally:
+        depart()
+        if not listener.dropped and excess < flood:
+            sender.cancel()
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(sender, timeout=5)
+        if (
+            websocket.application_state == WebSocketState.CONNECTED
+            and websocket.client_state == WebSocketState.CONNECTED
+        ):
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+
 async def purge_abandoned_games(
     store: GameStore, days: float, rooms: Callable[[], Awaitable[int]] | None = None
 ) -> None:
@@ -653,43 +704,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.send_text(dump_message(error.message(catalogs.wording(lang), "french")))
             await websocket.close(code=CLOSE_CODES.get(error.code, 1008))
             return
-        sender = asyncio.create_task(_pump(websocket, listener))
         service.ensure_runner(table)
-        messages = RateLimiter(limits.messages_per_second, limits.messages_burst)
-        excess = 0
-        try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                if not messages.allow(""):
-                    # Over the limit: the message is not handled; the client is told (once in
-                    # a while, not once per message), and a flood closes the connection.
-                    excess += 1
-                    if excess >= max(1, limits.flood_messages):
-                        listener.send(ClientError("rate_limited").message(listener.wording, ""))
-                        listener.close(CLOSE_CODES["rate_limited"])
-                        break
-                    if excess % 50 == 1:
-                        listener.send(ClientError("rate_limited").message(listener.wording, ""))
-                    continue
-                text = message.get("text")
-                data = text if text is not None else message.get("bytes") or b""
-                await service.handle_text(table, listener, data)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            service.unlisten(table, listener)
-            if not listener.dropped and excess < max(1, limits.flood_messages):
-                sender.cancel()
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(sender, timeout=5)
-            if (
-                websocket.application_state == WebSocketState.CONNECTED
-                and websocket.client_state == WebSocketState.CONNECTED
-            ):
-                with contextlib.suppress(Exception):
-                    await websocket.close()
+
+        async def handle(data: str | bytes) -> None:
+            await service.handle_text(table, listener, data)
+
+        await serve_connection(
+            websocket,
+            listener,
+            limits,
+            handle=handle,
+            depart=lambda: service.unlisten(table, listener),
+        )
 
     from cardavia.web.room_routes import install_rooms  # it imports this module's helpers
 

@@ -3,21 +3,17 @@ WebSocket. Thin: the work is :class:`cardavia.web.rooms.RoomService`'s."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardavia.web.app import (
     CLOSE_CODES,
     SafeJSONResponse,
     Settings,
-    _pump,
     client_key,
     error_response,
     not_found_page,
@@ -25,9 +21,9 @@ from cardavia.web.app import (
     page_context,
     read_json_body,
     request_token,
+    serve_connection,
 )
 from cardavia.web.i18n import Catalogs, choose_language, is_language
-from cardavia.web.limits import RateLimiter
 from cardavia.web.rooms import Joined, RoomService, normal_code
 from cardavia.web.table import ClientError, dump_message
 
@@ -143,41 +139,18 @@ def install_rooms(
             await websocket.send_text(dump_message(error.message(wording, "french")))
             await websocket.close(code=CLOSE_CODES.get(error.code, 1008))
             return
-        sender = asyncio.create_task(_pump(websocket, listener))
-        messages = RateLimiter(limits.messages_per_second, limits.messages_burst)
-        excess = 0
-        try:
-            await rooms.arrive(room, listener)
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                if not messages.allow(""):
-                    excess += 1
-                    if excess >= max(1, limits.flood_messages):
-                        listener.send(ClientError("rate_limited").message(wording, ""))
-                        listener.close(CLOSE_CODES["rate_limited"])
-                        break
-                    if excess % 50 == 1:
-                        listener.send(ClientError("rate_limited").message(wording, ""))
-                    continue
-                text = message.get("text")
-                data = text if text is not None else message.get("bytes") or b""
-                await rooms.handle_text(room, listener, data)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            rooms.depart(room, listener)
-            if not listener.dropped and excess < max(1, limits.flood_messages):
-                sender.cancel()
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(sender, timeout=5)
-            if (
-                websocket.application_state == WebSocketState.CONNECTED
-                and websocket.client_state == WebSocketState.CONNECTED
-            ):
-                with contextlib.suppress(Exception):
-                    await websocket.close()
+
+        async def handle(data: str | bytes) -> None:
+            await rooms.handle_text(room, listener, data)
+
+        await serve_connection(
+            websocket,
+            listener,
+            limits,
+            handle=handle,
+            depart=lambda: rooms.depart(room, listener),
+            arrive=lambda: rooms.arrive(room, listener),
+        )
 
 
 __all__ = ["install_rooms"]
