@@ -14,6 +14,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from cardavia.belote import DealState, Seat, card_code
 from cardavia.web.app import Settings, create_app
 from cardavia.web.limits import Limits
 
@@ -127,3 +128,22 @@ def play_out(
         return view, messages
 
     return play
+
+
+def cards_seat_may_know(state: DealState, seat: Seat | None) -> set[str]:
+    """The cards a seat may know in a state (``None``: a watcher, who holds none), worked out
+    from the state itself, not from an observation: its own cards, every card played, the
+    turned card of classic tables, and the cards of the announcements shown after the first
+    trick. The no-leak tests check every message against it."""
+    known = set(state.hand(seat).codes()) if seat is not None else set()
+    for trick in state.tricks:
+        known |= {card_code(card) for card in trick.cards}
+    known |= {card_code(card) for _, card in state.trick}
+    if state.rules.bidding == "classic":
+        known.add(card_code(state.deck[20]))
+    winner = state.announcement_winner
+    if winner is not None:
+        for other in winner.seats:
+            for item in state.declared[other]:
+                known |= set(item.card_set.codes())
+    return known

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from tests.web.conftest import cards_seat_may_know
 
-from cardavia.belote import DealState, Seat
+from cardavia.belote import Seat
 from cardavia.belote.notation import Record
 from cardavia.store.db import GameStore
 from cardavia.web.rooms import CODE_ALPHABET, clean_name, new_code, normal_code
@@ -128,28 +129,6 @@ def play_deal(players: dict[str, Seated], lead: Seated, rng: random.Random, deal
         handled = (view["deal_number"], view["step"])
 
 
-def _may_know(state: DealState, seat: Seat | None) -> set[str]:
-    known = set(state.hand(seat).codes()) if seat is not None else set()
-    for trick in state.tricks:
-        known |= {str(c) for c in trick.cards.codes()} if hasattr(trick.cards, "codes") else set()
-        known |= set(_codes(card for _, card in trick.plays))
-    known |= set(_codes(card for _, card in state.trick))
-    if state.rules.bidding == "classic":
-        known |= set(_codes([state.deck[20]]))
-    winner = state.announcement_winner
-    if winner is not None:
-        for other in winner.seats:
-            for item in state.declared[other]:
-                known |= set(item.card_set.codes())
-    return known
-
-
-def _codes(cards: Any) -> list[str]:
-    from cardavia.belote import card_code
-
-    return [card_code(c) for c in cards]
-
-
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
         yield value
@@ -194,7 +173,7 @@ def check_no_leak(database: str, room_code: str, seated: list[Seated]) -> int:
             if state.is_over:
                 continue
             shown = {s for s in _strings(view) if CARD_CODE.match(s)}
-            known = _may_know(state, seat)
+            known = cards_seat_may_know(state, seat)
             assert shown <= known, (one.seat, shown - known)
             checked += 1
     return checked

@@ -18,6 +18,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.web.conftest import cards_seat_may_know
 
 from cardavia.ai.player import LEVELS, register_player
 from cardavia.ai.pool import DecisionPool
@@ -378,30 +379,6 @@ def _states_by_step(deal: DealState) -> list[DealState]:
     return states
 
 
-def _may_know(state: DealState) -> set[str]:
-    """The cards South may know in a state, worked out from the state itself (not from an
-    observation): its own cards, every card played, the turned card of classic tables, and
-    the cards of the announcements shown after the first trick."""
-    known = set(state.hand(Seat.S).codes())
-    for trick in state.tricks:
-        known |= set(_codes(trick.cards))
-    known |= set(_codes(card for _, card in state.trick))
-    if state.rules.bidding == "classic":
-        known |= set(_codes([state.deck[20]]))
-    winner = state.announcement_winner
-    if winner is not None:
-        for seat in winner.seats:
-            for item in state.declared[seat]:
-                known |= set(item.card_set.codes())
-    return known
-
-
-def _codes(cards: Any) -> list[str]:
-    from cardavia.belote.cards import card_code
-
-    return [card_code(c) for c in cards]
-
-
 @pytest.mark.parametrize("rules", ["cardavia", "maison", "coinche", "maghreb"])
 def test_no_message_shows_another_seats_cards_before_the_deal_is_over(
     client: TestClient, new_game: NewGame, play_out: Settle, database: str, rules: str
@@ -429,7 +406,7 @@ def test_no_message_shows_another_seats_cards_before_the_deal_is_over(
             if state.is_over:
                 continue
             assert view["replay"] is None
-            known = _may_know(state)
+            known = cards_seat_may_know(state, Seat.S)
             shown = {s for s in _strings(view) if CARD_CODE.match(s)}
             assert shown <= known, (shown - known, view)
             checked += 1
