@@ -445,7 +445,7 @@ class RoomService:
         room.send_new_phrases()
         table = await self.table(room)
         if table is not None:
-            self.tables._broadcast(table)
+            self.tables.broadcast(table)
             self.tables.ensure_runner(table)
         for code, entry in room.seats.items():
             if entry["kind"] == "human" and entry["away"] is not None:
@@ -477,7 +477,7 @@ class RoomService:
         room.send_room()
         table = await self.table(room)
         if table is not None:
-            self.tables._broadcast(table)
+            self.tables.broadcast(table)
             self.tables.ensure_runner(table)
 
     # -- creating, joining, opening --

@@ -908,7 +908,7 @@ class TableService:
             # Another process may have moved it on since (its message still on the way).
             async with table.lock:
                 if await self._catch_up(table):
-                    self._broadcast(table)
+                    self.broadcast(table)
         if seats is None:
             self._check_token(table.token_matches, token)
         else:
@@ -931,7 +931,7 @@ class TableService:
         async with table.lock:
             changed = await self._catch_up(table)
         if changed:
-            self._broadcast(table)
+            self.broadcast(table)
             self.ensure_runner(table)
 
     async def resync(self) -> None:
@@ -943,7 +943,7 @@ class TableService:
             async with table.lock:
                 changed = await self._catch_up(table)
             if changed:
-                self._broadcast(table)
+                self.broadcast(table)
                 self.ensure_runner(table)
 
     async def _catch_up(self, table: Table) -> bool:
@@ -1041,7 +1041,7 @@ class TableService:
         """Close a connection to a game."""
         table.listeners.discard(listener)
 
-    def _broadcast(self, table: Table) -> None:
+    def broadcast(self, table: Table) -> None:
         """Send the new state to every connection: each language's view built and written
         as JSON once per change, whatever the number of connections."""
         texts: dict[tuple[str, Seat | None], str] = {}
@@ -1147,11 +1147,11 @@ class TableService:
             raise ClientError("unavailable") from None
         except StaleGameError:
             if await self._catch_up(table):
-                self._broadcast(table)
+                self.broadcast(table)
             raise ClientError("stale") from None
         table.match = match
         table.revision = revision
-        self._broadcast(table)
+        self.broadcast(table)
         await self.bus.publish(table.game_id, revision)
 
     # -- the computer players --
