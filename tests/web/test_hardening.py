@@ -110,6 +110,7 @@ def test_a_full_disk_is_a_503_in_the_players_language(
 ) -> None:
     store = client.app.state.store  # type: ignore[attr-defined]
     monkeypatch.setattr(store._sessions, "begin", _disk_full)
+    monkeypatch.setattr(store.engine, "begin", _disk_full)
     response = client.post(
         "/api/games", json={"rules": "cardavia"}, headers={"Accept-Language": lang}
     )

@@ -18,6 +18,7 @@ from sqlalchemy import create_engine, text
 from cardavia.belote.notation import Record
 from cardavia.store.db import (
     DATABASE_URL_VARIABLE,
+    Append,
     GameStore,
     StaleGameError,
     action_event,
@@ -278,3 +279,42 @@ def test_a_damaged_record_spoils_only_its_own_game(
             assert ws.receive_json()["code"] == "internal"
         ok = second.get(f"/api/games/{sound['game']}", params={"token": sound["token"]})
         assert ok.status_code == 200
+
+
+def test_a_group_of_appends_checks_each_game_on_its_own(database: str) -> None:
+    """The group commit of the site's writer: one transaction for many games' actions, each
+    game's revision checked apart; a stale one is skipped, the others written."""
+    store = GameStore(database)
+    first, second = (
+        store.create(rules="c", level="l", lang="en", token="t", record='{"deals": [{}]}')
+        for _ in range(2)
+    )
+    # The usual case: every game where its append expects it (two in a row for one game).
+    assert store.append_all(
+        [
+            Append(first.id, action_event("N pass"), 0),
+            Append(second.id, action_event("N pass"), 0),
+            Append(first.id, action_event("E pass"), 1),
+        ]
+    ) == [1, 1, 2]
+    # One stale append: the others are written all the same.
+    assert store.append_all(
+        [
+            Append(first.id, action_event("S pass"), 2),
+            Append(second.id, action_event("E pass"), 0),
+            Append(second.id, action_event("E pass"), 1, finished=True),
+        ]
+    ) == [3, None, 2]
+    assert [event for _, event in store.events_since(first.id, 0)] == [
+        action_event("N pass"),
+        action_event("E pass"),
+        action_event("S pass"),
+    ]
+    assert [event for _, event in store.events_since(second.id, 0)] == [
+        action_event("N pass"),
+        action_event("E pass"),
+    ]
+    assert store.load(first.id).revision == 3
+    assert store.load(second.id).revision == 2
+    assert store.append_all([]) == []
+    store.close()

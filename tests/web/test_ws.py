@@ -25,7 +25,7 @@ from cardavia.ai.pool import DecisionPool
 from cardavia.belote import DealState, Observation, Phase, Play, Seat
 from cardavia.belote.actions import Action
 from cardavia.belote.notation import Record
-from cardavia.store.db import GameStore
+from cardavia.store.db import Append, GameStore
 from cardavia.web.i18n import load_catalogs
 
 NewGame = Callable[..., dict[str, str]]
@@ -545,14 +545,16 @@ def test_a_failed_save_changes_nothing_and_spares_other_games(
     service = client.app.state.tables  # type: ignore[attr-defined]
     store = service.store
     doomed, sound = new_game("cardavia"), new_game("cardavia")
-    real_append = store.append
+    real_append_all = store.append_all
 
-    def append(game_id: str, event: str, *, revision: int, finished: bool = False) -> int:
-        if game_id == doomed["game"]:
+    def append_all(appends: list[Append]) -> list[int | None]:
+        # A write that fails for one game only: the group it was in is written again one by
+        # one, so the other games' moves are saved.
+        if any(append.game_id == doomed["game"] for append in appends):
             raise OSError("disk full")
-        return int(real_append(game_id, event, revision=revision, finished=finished))
+        return list(real_append_all(appends))
 
-    store.append = append
+    store.append_all = append_all
     try:
         with (
             client.websocket_connect(socket_url(doomed, "fr")) as ws1,
@@ -574,7 +576,7 @@ def test_a_failed_save_changes_nothing_and_spares_other_games(
             after, _ = settle(ws2)
             assert after["step"] > view2["step"]
     finally:
-        store.append = real_append
+        store.append_all = real_append_all
 
 
 def test_the_computer_players_pause(make_app: Callable[..., FastAPI], settle: Settle) -> None:

@@ -27,7 +27,7 @@ import os
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final, cast
 
@@ -261,6 +261,21 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One event to append to a game's record (:meth:`GameStore.append_all`), if the game is
+    still at ``revision``; ``finished``: the game is over with it."""
+
+    game_id: str
+    event: str
+    revision: int
+    finished: bool = False
+
+
+class _SomeStaleError(Exception):
+    """Inside :meth:`GameStore.append_all`: a game of the group is not at its revision."""
+
+
 class StaleGameError(RuntimeError):
     """The record changed since it was loaded (another server saved it): nothing was saved."""
 
@@ -351,6 +366,7 @@ class GameStore:
             )
         )
         self._append_statement = insert(events)
+        self._create_statement = insert(games)
 
     def close(self) -> None:
         """Close the database's connections."""
@@ -368,8 +384,7 @@ class GameStore:
     ) -> StoredGame:
         """Save a new game under a fresh random id; only the token's hash is kept (and the
         first deal's secret seed, if it was dealt from one)."""
-        now = datetime.now(UTC)
-        row = GameRow(
+        game = StoredGame(
             id=secrets.token_urlsafe(GAME_ID_BYTES),
             rules=rules,
             level=level,
@@ -377,14 +392,15 @@ class GameStore:
             token_hash=hash_token(token),
             record=record,
             revision=0,
-            created_at=now,
+            created_at=(now := _now()),
             updated_at=now,
             first_seed=first_seed,
         )
-        with _unavailable(), self._sessions.begin() as session:
-            session.add(row)
-            session.flush()
-            return StoredGame.of(row)
+        # SQLAlchemy Core (one statement compiled once): a new game per deal at the
+        # single-deal tables, so its cost counts.
+        with _unavailable(), self.engine.begin() as connection:
+            connection.execute(self._create_statement, {**asdict(game), "finished": False})
+        return game
 
     def load(self, game_id: str) -> StoredGame | None:
         """The game of that id, or ``None``."""
@@ -414,17 +430,54 @@ class GameStore:
         one short transaction, if it is still at ``revision``: the record itself is not
         rewritten. ``finished``: the game is over with this event. Answers the new revision;
         :class:`StaleGameError` as :meth:`save`."""
-        with _unavailable(), self.engine.begin() as connection:
-            result = connection.execute(
-                self._advance_statement,
-                {"id_": game_id, "revision": revision, "now": _now(), "finished": finished},
-            )
-            if result.rowcount != 1:
-                raise StaleGameError(f"game {game_id} is not at revision {revision}")
-            connection.execute(
-                self._append_statement, {"game_id": game_id, "seq": revision + 1, "event": event}
-            )
-        return revision + 1
+        (outcome,) = self.append_all([Append(game_id, event, revision, finished)])
+        if outcome is None:
+            raise StaleGameError(f"game {game_id} is not at revision {revision}")
+        return outcome
+
+    def append_all(self, appends: Sequence[Append]) -> list[int | None]:
+        """Append events to several games' records in one transaction (a group commit: the
+        site's writer saves every action that arrived while it was writing the last ones).
+        Each append is checked on its own: answers, in order, each game's new revision, or
+        ``None`` for a game no longer at its append's revision (nothing written for it).
+        Should the transaction fail, nothing is written for any of them."""
+        if not appends:
+            return []
+        now = _now()
+        advances = [
+            {"id_": a.game_id, "revision": a.revision, "now": now, "finished": a.finished}
+            for a in appends
+        ]
+        with _unavailable():
+            try:
+                # Usually every game is where its append expects: two statements for all.
+                with self.engine.begin() as connection:
+                    advanced = connection.execute(self._advance_statement, advances).rowcount
+                    if advanced != len(appends):
+                        raise _SomeStaleError
+                    connection.execute(
+                        self._append_statement,
+                        [
+                            {"game_id": a.game_id, "seq": a.revision + 1, "event": a.event}
+                            for a in appends
+                        ],
+                    )
+                return [a.revision + 1 for a in appends]
+            except _SomeStaleError:
+                pass  # rolled back: each one alone tells which
+            outcomes: list[int | None] = []
+            with self.engine.begin() as connection:
+                for append, advance in zip(appends, advances, strict=True):
+                    if connection.execute(self._advance_statement, advance).rowcount != 1:
+                        outcomes.append(None)
+                        continue
+                    outcomes.append(append.revision + 1)
+                    connection.execute(
+                        self._append_statement,
+                        {"game_id": append.game_id, "seq": append.revision + 1,
+                         "event": append.event},
+                    )  # fmt: skip
+            return outcomes
 
     def events_since(self, game_id: str, revision: int) -> list[tuple[int, str]]:
         """The events appended after ``revision``, ``(seq, event)`` in order: what another

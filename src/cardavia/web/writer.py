@@ -1,0 +1,114 @@
+"""The one thread that writes this process's games to the database, in group commits.
+
+Every table's actions arrive here from the event loop. A single thread writes them, and each
+transaction takes every action that arrived while the last one was being written
+(:meth:`~cardavia.store.db.GameStore.append_all`): under load, one commit saves the moves of
+many tables, and the database's per-transaction cost is paid once for all of them. A single
+writer also suits SQLite, which lets one connection write at a time: two writing threads
+would only wait on each other's lock (its busy handler sleeps, which is where the actions'
+latency went). The other writes of the site (new games, rooms) go through the same thread,
+one by one, for the same reason.
+
+Should a group's transaction fail for a reason that is not the database's as a whole (a
+full disk, a read-only file: :class:`~cardavia.store.db.StoreUnavailableError`, given to every
+action of the group), its actions are written again one by one, so that one game's bad write
+never costs another game its move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from cardavia.store.db import Append, GameStore, StaleGameError, StoreUnavailableError
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+Outcome = int | BaseException
+"""A saved append's new revision, or why it was not saved."""
+
+
+class GameWriter:
+    """Writes :class:`Append`\\ s in groups from one thread; ``call`` runs any other write of
+    the store in the same thread."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="cardavia-store")
+        self._waiting: list[tuple[Append, asyncio.Future[int]]] = []
+        self._writing: asyncio.Task[None] | None = None
+
+    async def append(self, append: Append) -> int:
+        """Save ``append`` with the next group; answers the game's new revision.
+        :class:`StaleGameError` if the game was not at the append's revision,
+        :class:`StoreUnavailableError` if the database could not write it."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int] = loop.create_future()
+        self._waiting.append((append, future))
+        if self._writing is None:
+            self._writing = loop.create_task(self._write_groups())
+        return await future
+
+    async def call(self, function: Callable[..., T], *args: object) -> T:
+        """Run ``function(*args)`` (a write of the store) in the writer's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, function, *args)
+
+    async def _write_groups(self) -> None:
+        """Write what is waiting, group after group, until nothing is."""
+        loop = asyncio.get_running_loop()
+        group: list[tuple[Append, asyncio.Future[int]]] = []
+        try:
+            while self._waiting:
+                group, self._waiting = self._waiting, []
+                appends = [append for append, _future in group]
+                outcomes = await loop.run_in_executor(self._thread, self._write, appends)
+                for (_append, future), outcome in zip(group, outcomes, strict=True):
+                    if future.done():  # its caller is gone (cancelled): the write stands
+                        continue
+                    if isinstance(outcome, BaseException):
+                        future.set_exception(outcome)
+                    else:
+                        future.set_result(outcome)
+                group = []
+        except BaseException as error:
+            # The thread is gone (shut down) or this task was cancelled: no caller waits
+            # for ever.
+            for _append, future in group + self._waiting:
+                if not future.done():
+                    future.set_exception(StoreUnavailableError(f"not written: {error!r}"))
+            self._waiting = []
+            raise
+        finally:
+            self._writing = None
+
+    def _write(self, appends: list[Append]) -> list[Outcome]:
+        """One group in one transaction (in the writer's thread); on a failure that is not
+        the database's as a whole, each append again on its own."""
+        try:
+            return [self._outcome(append, revision) for append, revision in
+                    zip(appends, self.store.append_all(appends), strict=True)]  # fmt: skip
+        except StoreUnavailableError as error:
+            return [StoreUnavailableError(str(error)) for _ in appends]
+        except Exception as error:
+            if len(appends) == 1:
+                return [error]
+            log.warning("a group of %d writes failed: each again alone", len(appends))
+        return [self._write([append])[0] for append in appends]
+
+    @staticmethod
+    def _outcome(append: Append, revision: int | None) -> Outcome:
+        if revision is None:
+            return StaleGameError(f"game {append.game_id} is not at revision {append.revision}")
+        return revision
+
+    def shutdown(self) -> None:
+        """Wait for the writes under way, then stop the thread."""
+        self._thread.shutdown(wait=True)
+
+
+__all__ = ["GameWriter"]

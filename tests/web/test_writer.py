@@ -1,0 +1,167 @@
+"""The site's writer (:mod:`cardavia.web.writer`): every table's actions saved from one thread
+in group commits, a failing game never costing another its move; and people first
+(:mod:`cardavia.web.turns`): a computer player's move waits while a person's action is
+handled, never longer than its patience."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Sequence
+
+import pytest
+
+from cardavia.store.db import (
+    Append,
+    GameStore,
+    StaleGameError,
+    StoreUnavailableError,
+    action_event,
+)
+from cardavia.web.turns import PeopleFirst
+from cardavia.web.writer import GameWriter
+
+
+class CountingStore(GameStore):
+    """A real store that counts its transactions, fails for the games it is told to, and
+    can be held in the middle of a write (to let appends pile up behind it)."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.groups: list[int] = []
+        self.doomed: set[str] = set()
+        self.hold = threading.Event()
+        self.hold.set()
+
+    def append_all(self, appends: Sequence[Append]) -> list[int | None]:
+        self.hold.wait(10)
+        self.groups.append(len(appends))
+        if any(append.game_id in self.doomed for append in appends):
+            raise OSError("disk full")
+        return super().append_all(appends)
+
+
+def new_games(store: GameStore, count: int) -> list[str]:
+    return [
+        store.create(rules="c", level="l", lang="en", token="t", record="{}").id
+        for _ in range(count)
+    ]
+
+
+def test_actions_arriving_during_a_write_are_saved_together(database: str) -> None:
+    store = CountingStore(database)
+    games = new_games(store, 20)
+
+    async def main() -> list[int]:
+        writer = GameWriter(store)
+        store.hold.clear()
+        first = asyncio.ensure_future(writer.append(Append(games[0], action_event("N pass"), 0)))
+        await asyncio.sleep(0.05)  # the first write is under way, and held
+        rest = [
+            asyncio.ensure_future(writer.append(Append(game, action_event("N pass"), 0)))
+            for game in games[1:]
+        ]
+        await asyncio.sleep(0.05)
+        store.hold.set()
+        revisions = [await first, *await asyncio.gather(*rest)]
+        writer.shutdown()
+        return revisions
+
+    assert asyncio.run(main()) == [1] * 20
+    assert store.groups == [1, 19]  # two transactions for twenty actions
+    assert all(store.load(game).revision == 1 for game in games)
+
+
+def test_one_games_failure_costs_no_other_game_its_move(database: str) -> None:
+    store = CountingStore(database)
+    doomed, *sound = new_games(store, 5)
+    store.doomed.add(doomed)
+
+    async def main() -> list[int | BaseException]:
+        writer = GameWriter(store)
+        store.hold.clear()
+        blocker = asyncio.ensure_future(writer.append(Append(sound[0], action_event("N pass"), 0)))
+        await asyncio.sleep(0.05)
+        appends = [Append(game, action_event("N pass"), 0) for game in [doomed, *sound[1:]]]
+        futures = [asyncio.ensure_future(writer.append(append)) for append in appends]
+        await asyncio.sleep(0.05)
+        store.hold.set()
+        await blocker
+        outcomes = await asyncio.gather(*futures, return_exceptions=True)
+        writer.shutdown()
+        return outcomes
+
+    outcomes = asyncio.run(main())
+    assert isinstance(outcomes[0], OSError)
+    assert outcomes[1:] == [1, 1, 1]
+    assert store.load(doomed).revision == 0
+    assert store.groups[:2] == [1, 4]  # the group failed, then each alone: one failed again
+
+
+def test_a_stale_game_and_an_unavailable_database_are_told_to_their_callers(
+    database: str,
+) -> None:
+    store = GameStore(database)
+    (game,) = new_games(store, 1)
+
+    async def main() -> None:
+        writer = GameWriter(store)
+        assert await writer.append(Append(game, action_event("N pass"), 0)) == 1
+        with pytest.raises(StaleGameError):
+            await writer.append(Append(game, action_event("E pass"), 0))
+        real = store.append_all
+
+        def unavailable(appends: Sequence[Append]) -> list[int | None]:
+            raise StoreUnavailableError("database or disk is full")
+
+        store.append_all = unavailable  # type: ignore[method-assign]
+        with pytest.raises(StoreUnavailableError):
+            await writer.append(Append(game, action_event("E pass"), 1))
+        store.append_all = real  # type: ignore[method-assign]
+        assert await writer.append(Append(game, action_event("E pass"), 1)) == 2
+        writer.shutdown()
+
+    asyncio.run(main())
+
+
+def test_a_cancelled_caller_does_not_undo_its_write(database: str) -> None:
+    store = CountingStore(database)
+    (game,) = new_games(store, 1)
+
+    async def main() -> None:
+        writer = GameWriter(store)
+        store.hold.clear()
+        task = asyncio.ensure_future(writer.append(Append(game, action_event("N pass"), 0)))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        store.hold.set()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await writer.call(lambda: None)  # the write under way is done
+        writer.shutdown()
+
+    asyncio.run(main())
+    assert store.load(game).revision == 1
+
+
+def test_a_computer_move_waits_for_the_people_but_not_for_ever() -> None:
+    async def main() -> None:
+        turns = PeopleFirst(patience=5)
+        await asyncio.wait_for(turns.computer_turn(), 1)  # nobody acting: at once
+        with turns.person_acting():
+            waiting = asyncio.ensure_future(turns.computer_turn())
+            await asyncio.sleep(0.05)
+            assert not waiting.done()
+            with turns.person_acting():  # a second person
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.01)
+            assert not waiting.done()  # the first is still being handled
+        await asyncio.wait_for(waiting, 1)  # released as soon as nobody is acting
+        assert turns.acting == 0
+
+        impatient = PeopleFirst(patience=0.05)
+        with impatient.person_acting():
+            # A person's action that takes long never holds the computer players longer.
+            await asyncio.wait_for(impatient.computer_turn(), 1)
+
+    asyncio.run(main())
