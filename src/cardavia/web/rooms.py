@@ -392,8 +392,10 @@ class RoomService:
     # -- the store --
 
     async def _store(self, call: Any, *args: Any, **kwargs: Any) -> Any:
+        """A call of the store, in the thread that writes the site's games (SQLite lets one
+        connection write at a time: two writing threads would wait on each other)."""
         try:
-            return await asyncio.to_thread(call, *args, **kwargs)
+            return await self.tables.writer.call(functools.partial(call, *args, **kwargs))
         except StoreUnavailableError:
             log.warning("rooms: the database is unavailable", exc_info=True)
             raise ClientError("unavailable") from None
