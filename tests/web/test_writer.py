@@ -19,7 +19,7 @@ from cardavia.store.db import (
     action_event,
 )
 from cardavia.web.turns import PeopleFirst
-from cardavia.web.writer import GameWriter
+from cardavia.web.writer import GROUP, GameWriter
 
 
 class CountingStore(GameStore):
@@ -69,6 +69,38 @@ def test_actions_arriving_during_a_write_are_saved_together(database: str) -> No
 
     assert asyncio.run(main()) == [1] * 20
     assert store.groups == [1, 19]  # two transactions for twenty actions
+    assert all(store.load(game).revision == 1 for game in games)
+
+
+def test_a_persons_action_goes_ahead_of_a_burst_of_computer_moves(database: str) -> None:
+    store = CountingStore(database)
+    games = new_games(store, GROUP * 2 + 1)
+    person, blocker, computers = games[0], games[1], games[2:]
+    order: list[str] = []
+
+    async def main() -> None:
+        writer = GameWriter(store)
+        store.hold.clear()
+        first = asyncio.ensure_future(writer.append(Append(blocker, action_event("N pass"), 0)))
+        await asyncio.sleep(0.05)  # a write under way, held: the others pile up behind it
+
+        async def save(game: str, *, first: bool = False) -> None:
+            await writer.append(Append(game, action_event("N pass"), 0), first=first)
+            order.append(game)
+
+        moves = [asyncio.ensure_future(save(game)) for game in computers]
+        await asyncio.sleep(0)
+        click = asyncio.ensure_future(save(person, first=True))  # came last
+        await asyncio.sleep(0.05)
+        store.hold.set()
+        await asyncio.gather(first, click, *moves)
+        writer.shutdown()
+
+    asyncio.run(main())
+    # The person's action was saved in the first group after the one under way, and no group
+    # was larger than the bound.
+    assert store.groups == [1, GROUP, GROUP]
+    assert order.index(person) < GROUP
     assert all(store.load(game).revision == 1 for game in games)
 
 

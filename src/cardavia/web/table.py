@@ -1103,7 +1103,8 @@ class TableService:
                 reason = table.match.deal.refusal(action)
                 if reason is not None:
                     raise ClientError.refused(reason)
-                await self._commit(table, table.match.apply(action), action_event(str(action)))
+                match, event = table.match.apply(action), action_event(str(action))
+                await self._commit(table, match, event, person=True)
         self.ensure_runner(table)
 
     async def next_deal(self, table: Table) -> None:
@@ -1124,21 +1125,24 @@ class TableService:
                 )
                 table.commitments[number] = commitment
                 try:
-                    await self._commit(table, match, event)
+                    await self._commit(table, match, event, person=True)
                 except ClientError:
                     if table.commitments.get(number) is commitment:
                         del table.commitments[number]
                     raise
         self.ensure_runner(table)
 
-    async def _commit(self, table: Table, match: Match, event: str) -> None:
+    async def _commit(
+        self, table: Table, match: Match, event: str, *, person: bool = False
+    ) -> None:
         """Append the event that made the new match to the game's record (one short
         transaction: the record is not rewritten), then make it the table's and send it. If
         the save fails nothing changes; if another server moved the game on, it is
-        reloaded."""
+        reloaded. ``person``: a person's action, saved ahead of the computer players'."""
         try:
             revision = await self.writer.append(
-                Append(table.game_id, event, table.revision, finished=match.is_over)
+                Append(table.game_id, event, table.revision, finished=match.is_over),
+                first=person,
             )
         except StoreUnavailableError:
             log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
