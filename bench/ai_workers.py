@@ -10,7 +10,8 @@ by the club level, seeded):
 2. **Worker processes** (``cardavia ai-worker``, a redis-server of its own): 1, then 2 worker
    processes of one job each, all decisions queued at once.
 3. **Club waits**: club decisions asked every 20 ms, with the pool idle and while 12 expert
-   tables ask for decisions one after another (the cheap levels have a lane of their own).
+   tables ask for decisions one after another (the cheap levels decide at once, in the
+   caller's thread).
 
 Every configuration is measured once a round, in turn, and the best round kept. Prints
 decisions/s, the ratio of 2 to 1, the CPU time per decision of all the processes at work
