@@ -19,7 +19,8 @@ decisions/s, the ratio of 2 to 1, the CPU time per decision of all the processes
 shows there, whatever else runs on the machine), and before and after, how much parallelism the
 machine offers at the time (the same pure kernel work in 2 processes against 1: on a
 machine shared with other work, the ratios above are bounded by it). Run:
-``uv run python bench/ai_workers.py [--decisions N] [--rounds R] [--skip-workers]``.
+``uv run python bench/ai_workers.py [--decisions N] [--rounds R] [--skip-workers]
+[--only pool|workers|club]``.
 """
 
 from __future__ import annotations
@@ -306,6 +307,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--skip-workers", action="store_true")
+    parser.add_argument(
+        "--only", choices=["pool", "workers", "club"], help="one of the three measures"
+    )
     args = parser.parse_args()
     print(
         f"{platform.machine()}, Python {platform.python_version()}, "
@@ -315,12 +319,14 @@ def main() -> None:
     club_cases = expert_cases(args.preset, 100, args.seed + 1)
     calibrate(cases)
     kinds: list[Kind] = ["process", "thread"]
-    for kind in kinds:
-        asyncio.run(in_process(cases, kind, args.rounds))
-    if not args.skip_workers:
+    if args.only in (None, "pool"):
+        for kind in kinds:
+            asyncio.run(in_process(cases, kind, args.rounds))
+    if args.only == "workers" or (args.only is None and not args.skip_workers):
         asyncio.run(with_workers(cases, args.rounds))
-    for kind in kinds:
-        asyncio.run(club_waits(cases, club_cases, kind))
+    if args.only in (None, "club"):
+        for kind in kinds:
+            asyncio.run(club_waits(cases, club_cases, kind))
     calibrate(cases)
 
 

@@ -224,3 +224,35 @@ def test_without_a_redis_url_everything_stays_here() -> None:
             await pool.close()
 
     asyncio.run(main())
+
+
+def test_a_workers_failure_and_a_silent_queue_are_told_to_the_web_process(
+    redis_url: str, worker: subprocess.Popen[bytes]
+) -> None:
+    """The result is looked for less and less often; what the worker raised is raised
+    here, and with no answer in time a ``TimeoutError``."""
+    observation = observations("cardavia", 4, 1)[0]
+
+    async def main() -> None:
+        queue = DecisionQueue(redis_url, timeout=60)
+        try:
+            with pytest.raises(ValueError, match="no-such-level"):
+                await queue.decide("no-such-level", observation, 1)
+            assert await queue.decide("strong", observation, 5) == decide_here(
+                "strong", observation, 5
+            )
+        finally:
+            await queue.close()
+        silent = DecisionQueue(redis_url, timeout=0.3)
+        try:
+            # Queued under another name, no worker reads it: nobody answers.
+            redis = await silent.redis()
+            job = await redis.enqueue_job("decide", "strong", observation, 5, None,
+                                          _queue_name="cardavia:ai:nobody")  # fmt: skip
+            assert job is not None
+            with pytest.raises(TimeoutError, match="no AI worker answered"):
+                await silent._result(job)
+        finally:
+            await silent.close()
+
+    asyncio.run(main())
