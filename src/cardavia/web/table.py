@@ -760,6 +760,7 @@ class TableService:
         self.cache_size = cache_size
         self.limits = limits or Limits()
         self.bus = bus or LocalBus()
+        """How the other web processes of the site hear of this one's changes."""
         self.writer = GameWriter(store)
         """The thread that saves the games, every action in a group commit: apart from the
         computer players' decisions, so that a move is never saved behind a queue of them."""
