@@ -271,6 +271,10 @@ class Append:
     revision: int
     finished: bool = False
 
+    def event_row(self) -> dict[str, object]:
+        """Its row of ``game_events``: the event, numbered by the revision it makes."""
+        return {"game_id": self.game_id, "seq": self.revision + 1, "event": self.event}
+
 
 class _SomeStaleError(Exception):
     """Inside :meth:`GameStore.append_all`: a game of the group is not at its revision."""
@@ -455,13 +459,7 @@ class GameStore:
                     advanced = connection.execute(self._advance_statement, advances).rowcount
                     if advanced != len(appends):
                         raise _SomeStaleError
-                    connection.execute(
-                        self._append_statement,
-                        [
-                            {"game_id": a.game_id, "seq": a.revision + 1, "event": a.event}
-                            for a in appends
-                        ],
-                    )
+                    connection.execute(self._append_statement, [a.event_row() for a in appends])
                 return [a.revision + 1 for a in appends]
             except _SomeStaleError:
                 pass  # rolled back: each one alone tells which
@@ -472,11 +470,7 @@ class GameStore:
                         outcomes.append(None)
                         continue
                     outcomes.append(append.revision + 1)
-                    connection.execute(
-                        self._append_statement,
-                        {"game_id": append.game_id, "seq": append.revision + 1,
-                         "event": append.event},
-                    )  # fmt: skip
+                    connection.execute(self._append_statement, append.event_row())
             return outcomes
 
     def events_since(self, game_id: str, revision: int) -> list[tuple[int, str]]:
