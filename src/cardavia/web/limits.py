@@ -52,6 +52,12 @@ class Limits:
     """Codes of no room one client may try per minute (guessing codes is slow)."""
     room_idle_days: float = 1.0
     """A room nobody has been at for this many days closes (its game is deleted)."""
+    sockets_per_room: int = 24
+    """Connections open on one room at once (four players' tabs, the watchers)."""
+    phrases_per_minute: float = 30.0
+    """Quick phrases one seat of a room may say per minute (bursts up to
+    :attr:`phrases_burst`)."""
+    phrases_burst: int = 3
 
     ENVIRONMENT: ClassVar[Mapping[str, str]] = {
         "games_per_minute": "CARDAVIA_GAMES_PER_MINUTE",
@@ -67,6 +73,9 @@ class Limits:
         "rooms_per_minute": "CARDAVIA_ROOMS_PER_MINUTE",
         "room_lookups_per_minute": "CARDAVIA_ROOM_LOOKUPS_PER_MINUTE",
         "room_idle_days": "CARDAVIA_ROOM_IDLE_DAYS",
+        "sockets_per_room": "CARDAVIA_SOCKETS_PER_ROOM",
+        "phrases_per_minute": "CARDAVIA_PHRASES_PER_MINUTE",
+        "phrases_burst": "CARDAVIA_PHRASES_BURST",
     }
 
     @classmethod
