@@ -23,7 +23,7 @@ from starlette.requests import Request
 
 from cardavia.web.app import origin_allowed, read_json_body
 from cardavia.web.i18n import load_catalogs
-from cardavia.web.table import ClientError, dump_message, printable
+from cardavia.web.protocol import ClientError, dump_message, printable
 
 NewGame = Callable[..., dict[str, str]]
 CATALOGS = load_catalogs()

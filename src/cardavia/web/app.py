@@ -57,19 +57,16 @@ from cardavia.web.i18n import (
 )
 from cardavia.web.learn import Learning, daily_problem, problem_data, problems_data, today
 from cardavia.web.limits import Limits, RateLimiter
-from cardavia.web.pwa import router as pwa_router
-from cardavia.web.rooms import RoomService, is_room_key
-from cardavia.web.table import (
-    CLOSE,
-    DEFAULT_AI_DELAY,
+from cardavia.web.protocol import (
     MAX_MESSAGE_BYTES,
     ClientError,
-    Listener,
-    TableService,
     decode_message,
     dump_message,
     printable,
 )
+from cardavia.web.pwa import router as pwa_router
+from cardavia.web.rooms import RoomService, is_room_key
+from cardavia.web.table import CLOSE, DEFAULT_AI_DELAY, Listener, TableService
 
 log = logging.getLogger(__name__)
 

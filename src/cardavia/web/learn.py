@@ -28,7 +28,8 @@ from cardavia.belote import parse_action as parse_notation
 from cardavia.teach import learning
 from cardavia.teach.catalog import rules_text
 from cardavia.web.i18n import Wording
-from cardavia.web.table import HUMAN, ClientError, Table, TableService, encode_action, view_of
+from cardavia.web.protocol import ClientError, encode_action
+from cardavia.web.table import HUMAN, Table, TableService, view_of
 
 ANALYSIS_CACHE: Final = 128
 """How many deals' analyses a server keeps."""

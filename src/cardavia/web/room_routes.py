@@ -24,8 +24,8 @@ from cardavia.web.app import (
     serve_connection,
 )
 from cardavia.web.i18n import Catalogs, choose_language, is_language
+from cardavia.web.protocol import ClientError, dump_message
 from cardavia.web.rooms import Joined, RoomService, normal_code
-from cardavia.web.table import ClientError, dump_message
 
 
 def _joined(joined: Joined, lang: str) -> JSONResponse:

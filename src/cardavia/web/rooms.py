@@ -44,16 +44,8 @@ from cardavia.store.db import (
 )
 from cardavia.web.i18n import N_, Wording
 from cardavia.web.limits import RateLimiter
-from cardavia.web.table import (
-    SEAT_CODES,
-    ClientError,
-    Listener,
-    Table,
-    TableSeats,
-    TableService,
-    decode_message,
-    state_message,
-)
+from cardavia.web.protocol import SEAT_CODES, ClientError, decode_message, state_message
+from cardavia.web.table import Listener, Table, TableSeats, TableService
 
 log = logging.getLogger(__name__)
 

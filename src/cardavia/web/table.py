@@ -20,42 +20,30 @@ import functools
 import json
 import logging
 import random
-import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-import orjson
-
 from cardavia.ai.player import Player, find_player, player_levels
 from cardavia.ai.pool import DecisionPool
 from cardavia.belote import (
-    CAPOT,
     DECKS,
-    GENERALE,
     PRESETS,
     Action,
     Bid,
-    Coinche,
     CompletedTrick,
     DealState,
     Match,
     Observation,
-    Pass,
     Play,
-    Reason,
     Record,
     Seat,
-    Strain,
-    Surcoinche,
-    Take,
     best_announcements,
     card_code,
     deck_from_seed,
     find_rules,
-    parse_bid_value,
     parse_card,
     seed_hash,
 )
@@ -75,6 +63,19 @@ from cardavia.web.bus import LocalBus
 from cardavia.web.computer import computer_decision
 from cardavia.web.i18n import Catalogs, Wording, is_language
 from cardavia.web.limits import Limits, WorkBudget
+from cardavia.web.protocol import (
+    MAX_MESSAGE_BYTES,
+    SEAT_CODES,
+    ClientError,
+    Dispatcher,
+    Message,
+    bid_value_json,
+    dump_message,
+    echo,
+    encode_action,
+    parse_action,
+    state_message,
+)
 from cardavia.web.turns import PeopleFirst
 from cardavia.web.writer import GameWriter
 
@@ -82,205 +83,12 @@ log = logging.getLogger(__name__)
 
 HUMAN: Final = Seat.S
 """The person's seat: South, at the bottom of the table (docs/rules.md 2)."""
-SEAT_CODES: Final = ("N", "E", "S", "W")
 TEAM_CODES: Final = ("NS", "EW")
-BID_VALUE_CODES: Final = {CAPOT: "capot", GENERALE: "generale"}
 DEFAULT_AI_DELAY: Final = (0.4, 0.9)
 """The computer players' pause before each action, in seconds (a range: it varies)."""
-MAX_MESSAGE_BYTES: Final = 4096
-"""The longest client message accepted; a real one is under 200 bytes."""
 FAIR_ALGORITHM: Final = "cardavia-deck/1"
 """How a deck is derived from its seed (docs/fair-deals.md)."""
 SEED_BYTES: Final = 32
-ACTION_KINDS: Final = ("pass", "take", "bid", "coinche", "surcoinche", "play")
-_ACTION_FIELDS: Final[Mapping[str, frozenset[str]]] = {
-    "pass": frozenset({"kind"}),
-    "coinche": frozenset({"kind"}),
-    "surcoinche": frozenset({"kind"}),
-    "take": frozenset({"kind", "strain"}),
-    "bid": frozenset({"kind", "value", "strain"}),
-    "play": frozenset({"kind", "card", "announce", "belote"}),
-}
-_REQUIRED_FIELDS: Final[Mapping[str, tuple[str, ...]]] = {
-    "take": ("strain",),
-    "bid": ("value", "strain"),
-    "play": ("card",),
-}
-
-
-class ClientError(Exception):
-    """A message refused: a code (see :data:`cardavia.web.i18n.ERRORS` and
-    :data:`~cardavia.web.i18n.REASONS`) and its arguments, worded in the player's language
-    when it is sent. Nothing has changed when one is raised."""
-
-    def __init__(
-        self,
-        code: str,
-        args: Mapping[str, str | int] | None = None,
-        *,
-        reason: Reason | None = None,
-    ) -> None:
-        super().__init__(code)
-        self.code = code
-        self.args_ = dict(args or {})
-        self.reason = reason
-
-    @classmethod
-    def refused(cls, reason: Reason) -> ClientError:
-        """The engine's refusal of an action."""
-        return cls(reason.code, dict(reason.args), reason=reason)
-
-    def message(self, wording: Wording, deck: str) -> dict[str, Any]:
-        """The ``error`` message of the protocol, in ``wording``'s language."""
-        if self.reason is not None:
-            text = wording.reason(self.reason, deck)
-        else:
-            text = wording.error(self.code, self.args_)
-        return {"type": "error", "code": self.code, "message": text, "args": self.args_}
-
-
-_SURROGATES: Final = re.compile("[\ud800-\udfff]")
-
-
-def printable(text: str) -> str:
-    """``text`` with every lone surrogate (which UTF-8 cannot encode) replaced by U+FFFD, so
-    that whatever a client sent can be echoed back."""
-    return _SURROGATES.sub("\ufffd", text)
-
-
-def _short(value: object, limit: int = 24) -> str:
-    """A client's value, cut short, to be echoed in an error message (always encodable)."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    text = printable(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def dump_message(message: Mapping[str, Any]) -> str:
-    """A message as JSON text that UTF-8 can always encode: should a lone surrogate have
-    slipped into it, it is written as a ``\\u`` escape rather than fail. Written by orjson
-    (a view in 2 µs rather than the standard library's 20: every change of every table is
-    written once per language and seat), the standard library being the fallback."""
-    try:
-        return orjson.dumps(message).decode()
-    except TypeError:  # orjson.JSONEncodeError: a lone surrogate, a key that is not text
-        return json.dumps(message, separators=(",", ":"))
-
-
-# -- reading the client's messages -----------------------------------------------------------
-
-
-def decode_message(text: str | bytes, *, limit: int = MAX_MESSAGE_BYTES) -> dict[str, Any]:
-    """A client message as a JSON object: ``too_large`` past ``limit`` bytes, ``bad_json``
-    if it is not JSON, ``not_an_object`` if it is JSON but not an object."""
-    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
-    if size > limit:
-        raise ClientError("too_large", {"count": limit})
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ClientError("bad_json") from None
-    if not isinstance(data, dict):
-        raise ClientError("not_an_object")
-    return data
-
-
-def _check_fields(data: Mapping[str, Any], allowed: frozenset[str]) -> None:
-    for key in data:
-        if key not in allowed:
-            raise ClientError("unknown_field", {"field": _short(key)})
-
-
-def _strain(value: object) -> Strain:
-    if not isinstance(value, str):
-        raise ClientError("unknown_strain", {"strain": _short(value)})
-    try:
-        return Strain.parse(value)
-    except ValueError:
-        raise ClientError("unknown_strain", {"strain": _short(value)}) from None
-
-
-def _bid_value(value: object) -> int:
-    if isinstance(value, bool):
-        raise ClientError("bad_bid_value", {"value": _short(value)})
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and len(value) <= 12:
-        try:
-            return parse_bid_value(value)
-        except ValueError:
-            pass
-    raise ClientError("bad_bid_value", {"value": _short(value)})
-
-
-def _flag(data: Mapping[str, Any], name: str) -> bool:
-    value = data.get(name, False)
-    if not isinstance(value, bool):
-        raise ClientError("bad_field", {"field": name})
-    return value
-
-
-def parse_action(data: object, *, seat: Seat = HUMAN) -> Action:
-    """The engine action of the protocol's ``action`` object, for ``seat`` (the token's seat:
-    the client never names one). Whether the action is allowed is the engine's business; this
-    only reads it."""
-    if not isinstance(data, dict):
-        raise ClientError("bad_field", {"field": "action"})
-    kind = data.get("kind")
-    if kind is None:
-        raise ClientError("missing_field", {"field": "kind"})
-    if not isinstance(kind, str) or kind not in _ACTION_FIELDS:
-        raise ClientError("unknown_kind", {"kind": _short(kind)})
-    _check_fields(data, _ACTION_FIELDS[kind])
-    for name in _REQUIRED_FIELDS.get(kind, ()):
-        if name not in data:
-            raise ClientError("missing_field", {"field": name})
-    if kind == "pass":
-        return Pass(seat)
-    if kind == "coinche":
-        return Coinche(seat)
-    if kind == "surcoinche":
-        return Surcoinche(seat)
-    if kind == "take":
-        return Take(seat, _strain(data["strain"]))
-    if kind == "bid":
-        return Bid(seat, _bid_value(data["value"]), _strain(data["strain"]))
-    code = data["card"]
-    if not isinstance(code, str) or len(code) > 4:
-        raise ClientError("unknown_card", {"card": _short(code)})
-    try:
-        card = parse_card(code)
-    except ValueError:
-        raise ClientError("unknown_card", {"card": _short(code)}) from None
-    return Play(seat, card, announce=_flag(data, "announce"), belote=_flag(data, "belote"))
-
-
-# -- what the browser is sent ----------------------------------------------------------------
-
-
-def _bid_value_json(value: int | None) -> int | str | None:
-    if value is None:
-        return None
-    return BID_VALUE_CODES.get(value, value)
-
-
-def encode_action(action: Action) -> dict[str, Any]:
-    """An action as the protocol writes it (the seat left out: it is the token's)."""
-    if isinstance(action, Play):
-        item: dict[str, Any] = {"kind": "play", "card": card_code(action.card)}
-        if action.announce:
-            item["announce"] = True
-        if action.belote:
-            item["belote"] = True
-        return item
-    if isinstance(action, Take):
-        return {"kind": "take", "strain": action.strain.code}
-    if isinstance(action, Bid):
-        return {"kind": "bid", "value": _bid_value_json(action.value), "strain": action.strain.code}
-    if isinstance(action, Coinche):
-        return {"kind": "coinche"}
-    if isinstance(action, Surcoinche):
-        return {"kind": "surcoinche"}
-    return {"kind": "pass"}
 
 
 def _by_team(values: tuple[int, int] | list[int]) -> dict[str, int]:
@@ -502,7 +310,7 @@ def view_of(
                 "taker": SEAT_CODES[contract.taker],
                 "strain": contract.strain.code,
                 "strain_name": wording.strain(contract.strain.code, deck),
-                "bid": _bid_value_json(contract.bid),
+                "bid": bid_value_json(contract.bid),
                 "coinche": contract.coinche,
             }
             if contract is not None
@@ -557,11 +365,6 @@ def view_of(
         "refusals": refusals(obs, wording),
         "result": _result(obs, wording),
     }
-
-
-def state_message(view: Mapping[str, Any]) -> dict[str, Any]:
-    """The protocol's ``state`` message."""
-    return {"type": "state", "view": view}
 
 
 # -- games in play ---------------------------------------------------------------------------
@@ -702,6 +505,14 @@ class Table:
 
 
 @dataclass(frozen=True, slots=True)
+class Seated:
+    """What a table's message handler is given: the table and the connection it came on."""
+
+    table: Table
+    listener: Listener
+
+
+@dataclass(frozen=True, slots=True)
 class NewGame:
     """A game just created: its id and the seat token that lets its player act (given once,
     never stored)."""
@@ -774,6 +585,9 @@ class TableService:
         self._closed = False
         self.people_first = PeopleFirst()
         """The computer players' moves wait while a person's action is handled."""
+        self.messages = self._dispatcher()
+        """The table's kinds of message; a room's dispatcher includes them
+        (:meth:`cardavia.web.protocol.Dispatcher.include`)."""
 
     # -- randomness --
 
@@ -822,16 +636,16 @@ class TableService:
         the record's rules, docs/rules.md 1); shuffled and saved. Raises :class:`ClientError` for
         an unknown value."""
         if not isinstance(rules, str) or rules not in PRESETS:
-            raise ClientError("unknown_rules", {"rules": _short(rules)})
+            raise ClientError("unknown_rules", {"rules": echo(rules)})
         if not isinstance(level, str) or level not in player_levels():
-            raise ClientError("unknown_level", {"level": _short(level)})
+            raise ClientError("unknown_level", {"level": echo(level)})
         if not is_language(lang):
-            raise ClientError("unknown_language", {"lang": _short(lang)})
+            raise ClientError("unknown_language", {"lang": echo(lang)})
         assert isinstance(lang, str)
         chosen = find_rules(rules)
         if deck is not None:
             if not isinstance(deck, str) or deck not in DECKS:
-                raise ClientError("unknown_deck", {"deck": _short(deck)})
+                raise ClientError("unknown_deck", {"deck": echo(deck)})
             chosen = chosen.replace(deck=deck)
         if target != "preset":
             # A room's choice: a single deal (None) or another match target.
@@ -1058,42 +872,46 @@ class TableService:
 
     # -- messages --
 
+    def _dispatcher(self) -> Dispatcher[Seated]:
+        """The table's kinds of message: ``action``, ``next_deal``, ``hint``, ``sync``."""
+        messages: Dispatcher[Seated] = Dispatcher(limit=self.max_message_bytes)
+        messages.on("action", self._on_action, required=("action",))
+        messages.on("next_deal", self._on_next_deal)
+        messages.on("hint", self._on_hint)
+        messages.on("sync", self._on_sync)
+        return messages
+
     async def handle_text(self, table: Table, listener: Listener, text: str | bytes) -> None:
         """Handle one client message: an error goes back to that connection only, and
         leaves the game as it was."""
         try:
-            data = decode_message(text, limit=self.max_message_bytes)
-            kind = data.get("type")
-            if kind == "action":
-                _check_fields(data, frozenset({"type", "action"}))
-                if "action" not in data:
-                    raise ClientError("missing_field", {"field": "action"})
-                if listener.seat is None:
-                    raise ClientError("watching")
-                await self.act(table, parse_action(data["action"], seat=listener.seat))
-            elif kind == "next_deal":
-                _check_fields(data, frozenset({"type"}))
-                await self.next_deal(table)
-            elif kind == "hint":
-                _check_fields(data, frozenset({"type"}))
-                if self.hints is None or listener.seat is None:
-                    # No hints without the learning routes, nor for a watcher (no seat).
-                    raise ClientError("unknown_type", {"type": "hint"})
-                listener.send(await self.hints(table, listener.wording.lang, listener.seat))
-            elif kind == "sync":
-                _check_fields(data, frozenset({"type"}))
-                lang = listener.wording.lang
-                listener.send(state_message(self.view(table, lang, listener.seat)))
-                self.ensure_runner(table)  # the computer players stopped on an error?
-            elif kind is None:
-                raise ClientError("missing_field", {"field": "type"})
-            else:
-                raise ClientError("unknown_type", {"type": _short(kind)})
+            await self.messages.dispatch(Seated(table, listener), text)
         except ClientError as error:
             listener.send(error.message(listener.wording, table.deck))
         except Exception:
             log.exception("game %s: a message failed", table.game_id)
             listener.send(ClientError("internal").message(listener.wording, table.deck))
+
+    async def _on_action(self, seated: Seated, message: Message) -> None:
+        seat = seated.listener.seat
+        if seat is None:
+            raise ClientError("watching")
+        await self.act(seated.table, parse_action(message["action"], seat=seat))
+
+    async def _on_next_deal(self, seated: Seated, _message: Message) -> None:
+        await self.next_deal(seated.table)
+
+    async def _on_hint(self, seated: Seated, _message: Message) -> None:
+        listener = seated.listener
+        if self.hints is None or listener.seat is None:
+            # No hints without the learning routes, nor for a watcher (no seat).
+            raise ClientError("unknown_type", {"type": "hint"})
+        listener.send(await self.hints(seated.table, listener.wording.lang, listener.seat))
+
+    async def _on_sync(self, seated: Seated, _message: Message) -> None:
+        table, listener = seated.table, seated.listener
+        listener.send(state_message(self.view(table, listener.wording.lang, listener.seat)))
+        self.ensure_runner(table)  # the computer players stopped on an error?
 
     async def act(self, table: Table, action: Action) -> None:
         """Apply a player's action if the engine allows it: save, tell every connection, then
@@ -1269,11 +1087,11 @@ __all__ = [
     "ClientError",
     "Listener",
     "NewGame",
+    "Seated",
     "Table",
     "TableSeats",
     "TableService",
     "build_view",
-    "decode_message",
     "encode_action",
     "parse_action",
     "public_view",
