@@ -20,7 +20,16 @@ from tests.web.conftest import cards_seat_may_know
 from cardavia.belote import Seat
 from cardavia.belote.notation import Record
 from cardavia.store.db import GameStore
-from cardavia.web.rooms import CODE_ALPHABET, clean_name, new_code, normal_code
+from cardavia.web.room_state import (
+    CODE_ALPHABET,
+    ComputerSeat,
+    OpenSeat,
+    PersonSeat,
+    RoomState,
+    clean_name,
+    new_code,
+    normal_code,
+)
 
 View = dict[str, Any]
 CARD_CODE = re.compile(r"^[789TJQKA][SHDC]$")
@@ -198,6 +207,71 @@ def test_display_names_are_cleaned_and_limited() -> None:
     for bad in ("", "   ", "x" * 25, 42, None, "\u0000\u0007"):
         with pytest.raises(Exception, match="bad_name"):
             clean_name(bad)
+
+
+# -- the room's state -----------------------------------------------------------------------
+
+SAVED_STATE: dict[str, Any] = {
+    "settings": {
+        "rules": "maison",
+        "level": "club",
+        "deck": "french",
+        "target": 500,
+        "lang": "en",
+        "grace": 60.0,
+        "next_delay": 30.0,
+        "watchers": False,
+    },
+    "creator": "hash-ana",
+    "seats": {
+        "N": {"kind": "human", "name": "Bo", "token": "hash-bo", "away": 1700000000.5},
+        "E": {"kind": "computer", "name": "Cy", "token": None, "away": None},
+        "S": {"kind": "human", "name": "Ana", "token": "hash-ana", "away": None},
+        "W": {"kind": "computer", "name": None, "token": None, "away": None},
+    },
+    "started": True,
+    "ready": ["S"],
+    "phrases": [{"n": 3, "seat": "S", "code": "hello"}],
+    "phrase_n": 3,
+}
+"""A room's state as rooms were saved before it was typed: it must still load."""
+
+
+def test_a_saved_room_state_loads_and_is_saved_the_same() -> None:
+    state = RoomState.from_json(SAVED_STATE)
+    assert state[Seat.N] == PersonSeat("Bo", "hash-bo", 1700000000.5)
+    assert state[Seat.E] == ComputerSeat("Cy") and state[Seat.W] == ComputerSeat()
+    assert state.seat_of("hash-ana") == Seat.S and state.is_creator("hash-ana")
+    assert state.people_here() == {Seat.S} and state.ready == {Seat.S}
+    assert state.to_json() == SAVED_STATE
+    assert json.loads(json.dumps(state.to_json())) == SAVED_STATE
+    # Older rows lack the ready seats and the phrases.
+    older = {k: v for k, v in SAVED_STATE.items() if k not in ("ready", "phrases", "phrase_n")}
+    assert RoomState.from_json(older).phrases == ()
+
+
+def test_room_state_changes_are_new_values() -> None:
+    state = RoomState.from_json(SAVED_STATE | {"started": False})
+    before = state.to_json()
+    swapped = state.swap(Seat.N, Seat.S)
+    assert swapped.seat_of("hash-ana") == Seat.N and swapped.seat_of("hash-bo") == Seat.S
+    assert state.to_json() == before  # unchanged: every change answers a new state
+    left = state.leave(Seat.S)
+    assert left[Seat.S] == OpenSeat() and left.creator == "hash-bo" and left.ready == set()
+    taken, seat = left.take(None, name="Di", token="hash-di")
+    assert seat == Seat.S and taken[Seat.S] == PersonSeat("Di", "hash-di")
+    started = state.start()
+    assert started.started and started.seating().person_plays(Seat.S, now=0.0)
+    assert not started.seating().person_plays(Seat.E, now=0.0)
+    with pytest.raises(Exception, match="already_started"):
+        started.start()
+    with pytest.raises(Exception, match="bad_field"):
+        state.free(Seat.S)  # never the creator's own seat
+    assert started.free(Seat.N)[Seat.N] == ComputerSeat("Bo")
+    said = state.say(Seat.S, "oops")
+    assert said.phrase_n == 4 and said.phrases[-1].code == "oops"
+    assert state.back(Seat.N)[Seat.N] == PersonSeat("Bo", "hash-bo")
+    assert state.away(Seat.N, 5.0) is state
 
 
 # -- playing ---------------------------------------------------------------------------------

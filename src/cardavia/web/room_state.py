@@ -1,0 +1,466 @@
+"""A room's state as typed values (docs/web.md, "Rooms"): its settings, who sits where, who
+is ready, the last quick phrases said, and its creator.
+
+Every value is frozen; a change is a method that answers a new :class:`RoomState` (``sit``,
+``swap``, ``free``, ``leave``, ``start``, …), refusing with a :class:`ClientError` and
+changing nothing when the change is not allowed. The state is saved as one JSON object
+(:meth:`RoomState.to_json`), the shape rooms have always been saved in, so that a room saved
+before these types existed still loads (:meth:`RoomState.from_json`).
+
+Also here: what a client sends to make a room or take a seat, checked (:func:`clean_name`,
+:meth:`RoomSettings.from_request`, :func:`normal_code`).
+"""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from cardavia.ai.player import player_levels
+from cardavia.belote import DECKS, PRESETS, Seat
+from cardavia.web.i18n import N_
+from cardavia.web.protocol import ClientError, echo
+from cardavia.web.seating import Computer, Person, Seating
+
+CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ"
+"""The letters of a room's code: no I, L or O (read as 1 or 0)."""
+CODE_LENGTH: Final = 5
+"""23⁵ ≈ 6.4 million codes; guessing is slowed by the limit on lookups per client."""
+MAX_NAME: Final = 24
+"""The longest display name, in characters."""
+DEFAULT_GRACE: Final = 60.0
+"""Seconds an away player keeps their seat before a computer player plays it for them."""
+DEFAULT_NEXT_DELAY: Final = 30.0
+"""Seconds after a deal of a match before the next one is dealt, if not everyone is ready."""
+KEPT_PHRASES: Final = 8
+"""The quick phrases a room remembers (the latest), for the connections that come late."""
+PHRASES: Final[Mapping[str, str]] = {
+    "hello": N_("Hello!"),
+    "good_luck": N_("Good luck!"),
+    "well_played": N_("Well played!"),
+    "thanks": N_("Thanks!"),
+    "sorry": N_("Sorry!"),
+    "oops": N_("Oops!"),
+    "hurry_up": N_("Hurry up, please!"),
+    "bye": N_("Goodbye!"),
+}
+"""The quick phrases, by code: the only things players say to each other (no free text)."""
+
+
+# -- what a client sends ---------------------------------------------------------------------
+
+
+def new_code() -> str:
+    """A fresh room code (``secrets``)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(text: object) -> str | None:
+    """A code as typed (any case, spaces or dashes) in its stored form, or ``None``.
+
+    >>> normal_code(" kq-7 ") is None, normal_code("kqrst")
+    (True, 'KQRST')
+    """
+    if not isinstance(text, str) or len(text) > 16:
+        return None
+    code = "".join(text.split()).replace("-", "").upper()
+    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        return None
+    return code
+
+
+def clean_name(value: object) -> str:
+    """A display name as shown: normalised (NFC), control and format characters removed,
+    spaces collapsed, 1 to :data:`MAX_NAME` characters (``bad_name`` otherwise). It is text,
+    never markup: the page writes it with ``textContent``.
+
+    >>> clean_name("  Zo\\u00e9\\u200b  la  reine ")
+    'Zoé la reine'
+    """
+    if not isinstance(value, str) or len(value) > 4 * MAX_NAME:
+        raise ClientError("bad_name", {"count": MAX_NAME})
+    text = unicodedata.normalize("NFC", value)
+    text = "".join(c for c in text if unicodedata.category(c)[0] != "C")
+    text = " ".join(text.split())
+    if not 0 < len(text) <= MAX_NAME:
+        raise ClientError("bad_name", {"count": MAX_NAME})
+    return text
+
+
+def phrase_code(value: object) -> str:
+    """A quick phrase's code as a client sent it (``unknown_phrase`` if it names none)."""
+    if not isinstance(value, str) or value not in PHRASES:
+        raise ClientError("unknown_phrase", {"value": echo(value)})
+    return value
+
+
+def _number(data: Mapping[str, Any], name: str, default: float, low: float, high: float) -> float:
+    value = data.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise ClientError("bad_field", {"field": name})
+    return float(value)
+
+
+# -- the values ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSettings:
+    """What the creator chose: the rules, the computer players' level, the deck, the match
+    target (``None``: a single deal), the room's language, the grace period and the delay
+    before the next deal (seconds), and whether watchers may come in."""
+
+    rules: str
+    level: str
+    deck: str
+    target: int | None
+    lang: str
+    grace: float = DEFAULT_GRACE
+    next_delay: float = DEFAULT_NEXT_DELAY
+    watchers: bool = False
+
+    @classmethod
+    def from_request(cls, data: Mapping[str, Any], lang: str) -> RoomSettings:
+        """A new room's settings from the creation request (each refused with a clear
+        error)."""
+        rules = data.get("rules", "cardavia")
+        if not isinstance(rules, str) or rules not in PRESETS:
+            raise ClientError("unknown_rules", {"rules": echo(rules)})
+        level = data.get("level", "club")
+        if not isinstance(level, str) or level not in player_levels():
+            raise ClientError("unknown_level", {"level": echo(level)})
+        deck = data.get("deck", PRESETS[rules].deck)
+        if not isinstance(deck, str) or deck not in DECKS:
+            raise ClientError("unknown_deck", {"deck": echo(deck)})
+        target = data.get("target", PRESETS[rules].target)
+        if target is not None and (
+            isinstance(target, bool) or not isinstance(target, int) or not 100 <= target <= 10000
+        ):
+            raise ClientError("bad_field", {"field": "target"})
+        watchers = data.get("watchers", False)
+        if not isinstance(watchers, bool):
+            raise ClientError("bad_field", {"field": "watchers"})
+        return cls(
+            rules=rules,
+            level=level,
+            deck=deck,
+            target=target,
+            lang=lang,
+            grace=_number(data, "grace", DEFAULT_GRACE, 0.0, 3600.0),
+            next_delay=_number(data, "next_delay", DEFAULT_NEXT_DELAY, 0.0, 3600.0),
+            watchers=watchers,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as saved."""
+        return {
+            "rules": self.rules,
+            "level": self.level,
+            "deck": self.deck,
+            "target": self.target,
+            "lang": self.lang,
+            "grace": self.grace,
+            "next_delay": self.next_delay,
+            "watchers": self.watchers,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoomSettings:
+        """The settings as saved (:meth:`to_json`)."""
+        return cls(
+            rules=str(data["rules"]),
+            level=str(data["level"]),
+            deck=str(data["deck"]),
+            target=None if data.get("target") is None else int(data["target"]),
+            lang=str(data["lang"]),
+            grace=float(data.get("grace", DEFAULT_GRACE)),
+            next_delay=float(data.get("next_delay", DEFAULT_NEXT_DELAY)),
+            watchers=bool(data.get("watchers", False)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSeat:
+    """A seat nobody has taken: a person may sit there; a computer player plays it once the
+    room starts."""
+
+
+@dataclass(frozen=True, slots=True)
+class PersonSeat:
+    """A seat taken by a person: their display name, the SHA-256 of their seat token (the
+    token itself is never kept), and since when they are away (seconds since the epoch;
+    ``None``: a connection of theirs is open)."""
+
+    name: str
+    token: str
+    away: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerSeat:
+    """A seat a computer player plays for good: an open seat at the start, or a person's
+    who left or was removed (their ``name`` stays on the score sheet; no token opens it)."""
+
+    name: str | None = None
+
+
+RoomSeat = OpenSeat | PersonSeat | ComputerSeat
+"""Who sits in one seat of a room."""
+
+
+def _seat_to_json(entry: RoomSeat) -> dict[str, Any]:
+    if isinstance(entry, PersonSeat):
+        return {"kind": "human", "name": entry.name, "token": entry.token, "away": entry.away}
+    if isinstance(entry, ComputerSeat):
+        return {"kind": "computer", "name": entry.name, "token": None, "away": None}
+    return {"kind": "open", "name": None, "token": None, "away": None}
+
+
+def _seat_from_json(data: Mapping[str, Any]) -> RoomSeat:
+    kind = data["kind"]
+    if kind == "human":
+        away = data.get("away")
+        return PersonSeat(str(data["name"]), str(data["token"]), None if away is None else away)
+    if kind == "computer":
+        return ComputerSeat(data.get("name"))
+    return OpenSeat()
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A quick phrase said: its number in the room (1 the first), who said it, its code."""
+
+    n: int
+    seat: Seat
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoomState:
+    """Everything a room saves: its settings, the four seats (in :class:`Seat` order), the
+    SHA-256 of the creator's token (``None``: the creator left and nobody is seated), whether
+    the first deal is dealt, the seats ready for the next deal, the last quick phrases and
+    how many were ever said."""
+
+    settings: RoomSettings
+    seats: tuple[RoomSeat, RoomSeat, RoomSeat, RoomSeat]
+    creator: str | None
+    started: bool = False
+    ready: frozenset[Seat] = frozenset()
+    phrases: tuple[Said, ...] = ()
+    phrase_n: int = 0
+
+    @classmethod
+    def new(cls, settings: RoomSettings, seat: Seat, *, name: str, token: str) -> RoomState:
+        """A new room: its creator (``token``: their token's hash) in ``seat``."""
+        open_seats = (OpenSeat(), OpenSeat(), OpenSeat(), OpenSeat())
+        state = cls(settings, open_seats, creator=token)
+        return state._with_seat(seat, PersonSeat(name, token))
+
+    # -- reading --
+
+    def __getitem__(self, seat: Seat) -> RoomSeat:
+        return self.seats[seat]
+
+    def items(self) -> Iterator[tuple[Seat, RoomSeat]]:
+        """Each seat and who sits there, in turn order from North."""
+        return zip(Seat, self.seats, strict=True)
+
+    def seat_of(self, token: str | None) -> Seat | None:
+        """The seat of a token's hash, or ``None``."""
+        if token is None:
+            return None
+        for seat, entry in self.items():
+            if isinstance(entry, PersonSeat) and entry.token == token:
+                return seat
+        return None
+
+    def is_creator(self, token: str | None) -> bool:
+        """Whether the token's hash is the room's creator's."""
+        return token is not None and token == self.creator
+
+    def open_seats(self) -> list[Seat]:
+        """The seats nobody has taken, in turn order from North."""
+        return [seat for seat, entry in self.items() if isinstance(entry, OpenSeat)]
+
+    def people_here(self) -> frozenset[Seat]:
+        """The seats of the people present now (a connection of theirs open somewhere)."""
+        return frozenset(
+            seat
+            for seat, entry in self.items()
+            if isinstance(entry, PersonSeat) and entry.away is None
+        )
+
+    def seating(self) -> Seating:
+        """Who plays each seat of the room's table: a person (present, or away since when,
+        within the room's grace period), or a computer player of the room's level (an open
+        seat too: nobody sits there before the start)."""
+        players: list[Person | Computer] = []
+        for entry in self.seats:
+            if isinstance(entry, PersonSeat):
+                players.append(Person(entry.name, away_since=entry.away))
+            else:
+                players.append(Computer(self.settings.level))
+        return Seating(tuple(players), grace=self.settings.grace)
+
+    # -- changes --
+
+    def _with_seat(self, seat: Seat, entry: RoomSeat) -> RoomState:
+        seats = list(self.seats)
+        seats[seat] = entry
+        one, two, three, four = seats
+        return self._settled(replace(self, seats=(one, two, three, four)))
+
+    @staticmethod
+    def _settled(state: RoomState) -> RoomState:
+        """Only people are ready."""
+        ready = frozenset(s for s in state.ready if isinstance(state.seats[s], PersonSeat))
+        return state if ready == state.ready else replace(state, ready=ready)
+
+    def _gone(self, seat: Seat) -> RoomSeat:
+        """What a person's seat becomes when they leave it: open before the start, a
+        computer player's (their name kept) after."""
+        if not self.started:
+            return OpenSeat()
+        entry = self.seats[seat]
+        return ComputerSeat(entry.name if isinstance(entry, PersonSeat | ComputerSeat) else None)
+
+    def take(self, seat: Seat | None, *, name: str, token: str) -> tuple[RoomState, Seat]:
+        """A person takes ``seat`` (``None``: the first open one); ``already_started``,
+        ``room_full``, ``seat_taken``."""
+        if self.started:
+            raise ClientError("already_started")
+        free = self.open_seats()
+        if not free:
+            raise ClientError("room_full")
+        chosen = free[0] if seat is None else seat
+        if chosen not in free:
+            raise ClientError("seat_taken", {"seat": chosen.name})
+        return self._with_seat(chosen, PersonSeat(name, token)), chosen
+
+    def sit(self, seat: Seat, target: Seat) -> RoomState:
+        """The person in ``seat`` moves to the open seat ``target`` (before the start)."""
+        if not isinstance(self.seats[target], OpenSeat):
+            raise ClientError("seat_taken", {"seat": target.name})
+        moved = self._with_seat(target, self.seats[seat])
+        return moved._with_seat(seat, OpenSeat())
+
+    def swap(self, one: Seat, two: Seat) -> RoomState:
+        """Whoever sits in ``one`` and ``two`` change places (the creator, before the
+        start)."""
+        first, second = self.seats[one], self.seats[two]
+        return self._with_seat(one, second)._with_seat(two, first)
+
+    def free(self, seat: Seat) -> RoomState:
+        """The creator frees ``seat`` (before the start) or removes its player (after: a
+        computer player takes it over); never the creator's own seat."""
+        entry = self.seats[seat]
+        if isinstance(entry, PersonSeat) and self.is_creator(entry.token):
+            raise ClientError("bad_field", {"field": "seat"})
+        return self._with_seat(seat, self._gone(seat))
+
+    def leave(self, seat: Seat) -> RoomState:
+        """The person in ``seat`` leaves for good; if they created the room, it passes to
+        the next person seated, if any."""
+        entry = self.seats[seat]
+        state = self._with_seat(seat, self._gone(seat))
+        if isinstance(entry, PersonSeat) and self.is_creator(entry.token):
+            people = [e.token for e in state.seats if isinstance(e, PersonSeat)]
+            state = replace(state, creator=people[0] if people else None)
+        return state
+
+    def start(self) -> RoomState:
+        """The first deal: the open seats go to computer players."""
+        if self.started:
+            raise ClientError("already_started")
+        seats = tuple(ComputerSeat() if isinstance(e, OpenSeat) else e for e in self.seats)
+        one, two, three, four = seats
+        return replace(self, seats=(one, two, three, four), started=True)
+
+    def say(self, seat: Seat, code: str) -> RoomState:
+        """A quick phrase said from ``seat`` (``code`` checked by :func:`phrase_code`; the
+        room keeps the last few)."""
+        number = self.phrase_n + 1
+        phrases = (*self.phrases, Said(number, seat, code))[-KEPT_PHRASES:]
+        return replace(self, phrases=phrases, phrase_n=number)
+
+    def mark_ready(self, seat: Seat) -> RoomState:
+        """The person in ``seat`` is ready for the next deal."""
+        return self._settled(replace(self, ready=self.ready | {seat}))
+
+    def nobody_ready(self) -> RoomState:
+        """A new deal began: nobody is ready for the next one any more."""
+        return replace(self, ready=frozenset())
+
+    def away(self, seat: Seat, since: float) -> RoomState:
+        """The person in ``seat`` has no connection open since ``since`` (unchanged if
+        they were already away)."""
+        entry = self.seats[seat]
+        if not isinstance(entry, PersonSeat) or entry.away is not None:
+            return self
+        return self._with_seat(seat, replace(entry, away=since))
+
+    def back(self, seat: Seat) -> RoomState:
+        """The person in ``seat`` has a connection open again."""
+        entry = self.seats[seat]
+        if not isinstance(entry, PersonSeat) or entry.away is None:
+            return self
+        return self._with_seat(seat, replace(entry, away=None))
+
+    # -- saved --
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as saved: one JSON object (``seats`` by seat code, each with its
+        ``kind`` — open, human, computer —, ``name``, ``token``, ``away``)."""
+        return {
+            "settings": self.settings.to_json(),
+            "creator": self.creator,
+            "seats": {seat.name: _seat_to_json(entry) for seat, entry in self.items()},
+            "started": self.started,
+            "ready": sorted(seat.name for seat in self.ready),
+            "phrases": [
+                {"n": said.n, "seat": said.seat.name, "code": said.code} for said in self.phrases
+            ],
+            "phrase_n": self.phrase_n,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoomState:
+        """The state as saved (:meth:`to_json`; the fields added over time may be
+        missing)."""
+        seats = data["seats"]
+        one, two, three, four = (_seat_from_json(seats[seat.name]) for seat in Seat)
+        return cls(
+            settings=RoomSettings.from_json(data["settings"]),
+            seats=(one, two, three, four),
+            creator=data.get("creator"),
+            started=bool(data.get("started", False)),
+            ready=frozenset(Seat[code] for code in data.get("ready", ())),
+            phrases=tuple(
+                Said(int(said["n"]), Seat[said["seat"]], str(said["code"]))
+                for said in data.get("phrases", ())
+            ),
+            phrase_n=int(data.get("phrase_n", 0)),
+        )
+
+
+__all__ = [
+    "CODE_ALPHABET",
+    "KEPT_PHRASES",
+    "MAX_NAME",
+    "PHRASES",
+    "ComputerSeat",
+    "OpenSeat",
+    "PersonSeat",
+    "RoomSeat",
+    "RoomSettings",
+    "RoomState",
+    "Said",
+    "clean_name",
+    "new_code",
+    "normal_code",
+    "phrase_code",
+]
