@@ -77,7 +77,7 @@ from cardavia.belote.cards import (
 )
 from cardavia.belote.game import DealState, IllegalActionError, Phase
 from cardavia.belote.match import Match
-from cardavia.belote.rules import KNOBS, PRESETS, Rules, find_rules
+from cardavia.belote.rules import CHANGED_MARK, KNOBS, PRESETS, Rules, find_rules, preset_name
 
 JSON_FORMAT: Final = "cardavia-record/1"
 """The ``format`` field of a JSON record: its kind and version."""
@@ -138,8 +138,8 @@ class DealRecord:
 def _canonical_rules(rules: Rules) -> Rules:
     """The rules named as a record reads them back: the preset's name, with ``+`` when knobs
     differ from it (as :meth:`Rules.replace` names them)."""
-    preset = find_rules(rules.name.rstrip("+"))
-    name = preset.name + ("+" if rules.differences() else "")
+    preset = find_rules(rules.preset)
+    name = preset.name + (CHANGED_MARK if rules.differences() else "")
     return rules if rules.name == name else dataclasses.replace(rules, name=name)
 
 
@@ -391,7 +391,7 @@ def write_record(record: Record) -> str:
     :class:`RecordError` if the rules refuse one of its actions.
     """
     rules = record.rules
-    lines = [f'[Rules "{rules.name.rstrip("+")}"]']
+    lines = [f'[Rules "{rules.preset}"]']
     lines += [f'[Knob {k} "{_knob_text(v)}"]' for k, v in rules.differences().items()]
     for number, match in _replayed(record):
         lines += ["", *_deal_lines(number, match)]
@@ -817,7 +817,7 @@ def _json_rules(data: object) -> Rules:
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise RecordError("the rules must be an object with the preset's 'name' and the knobs")
     try:
-        rules = find_rules(data["name"].rstrip("+"))
+        rules = find_rules(preset_name(data["name"]))
     except ValueError as error:
         raise RecordError(f"rules: {error}") from None
     for knob, value in data.items():

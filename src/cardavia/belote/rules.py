@@ -49,6 +49,19 @@ MATCH_TARGETS: Final = (501, 701, 1000, 1500, 2000)
 """The match targets of docs/rules.md 9."""
 
 
+CHANGED_MARK: Final = "+"
+"""Ends the name of a rule set whose knobs differ from its preset's (``maison+``)."""
+
+
+def preset_name(name: str) -> str:
+    """The preset a rule set's name was made from: the name without its changed mark.
+
+    >>> preset_name("maison+"), preset_name("coinche")
+    ('maison', 'coinche')
+    """
+    return name.removesuffix(CHANGED_MARK)
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """A rule set: every point that real tables play differently (docs/rules.md), as one value.
@@ -194,6 +207,12 @@ class Rules:
         return DECKS[self.deck]
 
     @property
+    def preset(self) -> str:
+        """The name of the preset this set was made from (its name says, with a ``+``,
+        whether knobs were changed since: :func:`preset_name`)."""
+        return preset_name(self.name)
+
+    @property
     def is_match(self) -> bool:
         """Whether deals go on to a target (otherwise a single deal)."""
         return self.target is not None
@@ -205,10 +224,10 @@ class Rules:
             raise ValueError(f"unknown rules knob(s): {', '.join(sorted(unknown))}")
         changed = {k: v for k, v in knobs.items() if getattr(self, k) != v}
         rules = dataclasses.replace(self, **changed)
-        base = self.name.rstrip("+")
+        base = self.preset
         if "name" not in knobs and base in PRESETS:
             # The name says whether the set still is the preset it was made from.
-            name = base + ("+" if rules.differences() else "")
+            name = base + (CHANGED_MARK if rules.differences() else "")
             rules = dataclasses.replace(rules, name=name)
         return rules
 
@@ -219,14 +238,14 @@ class Rules:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         """The rule set of :meth:`as_dict`'s data: a preset's name plus any changed knobs."""
-        base = find_rules(str(data.get("name", "cardavia")).rstrip("+"))
+        base = find_rules(preset_name(str(data.get("name", "cardavia"))))
         knobs = {k: v for k, v in data.items() if k != "name"}
         rules = base.replace(**knobs)
         return dataclasses.replace(rules, name=str(data.get("name", rules.name)))
 
     def differences(self) -> dict[str, object]:
         """The knobs that differ from the preset this set was made from."""
-        base = find_rules(self.name.rstrip("+"))
+        base = find_rules(self.preset)
         return {
             k: getattr(self, k)
             for k in KNOBS
