@@ -328,6 +328,40 @@ def test_two_people_and_two_computer_players_play_a_match(
         assert check_no_leak(database, code, [ana, bartek]) > 20
 
 
+def test_people_at_north_and_east_each_see_their_own_seat_at_the_bottom(
+    client: TestClient, database: str
+) -> None:
+    """Two people sit at North and East (the other seats computer players) and play a whole
+    deal through the room's socket: every view each is sent is turned for them by the server
+    alone — their own real seat at the bottom of the screen, the others in turn order round
+    it — and holds no hand but their own."""
+    room = create_room(client, "Ana", seat="N", target=None)
+    code = room["room"]
+    assert room["seat"] == "N"
+    friend = join_room(client, code, "Bartek", seat="E")
+    with (
+        client.websocket_connect(room_url(code, room["token"])) as ws_n,
+        client.websocket_connect(room_url(code, friend["token"], "fr")) as ws_e,
+    ):
+        ana, bartek = Seated(ws_n, "N"), Seated(ws_e, "E")
+        ana.read_until(lambda m: m["type"] == "room")
+        ana.send({"type": "start"})
+        view = play_deal({"N": ana, "E": bartek}, ana, random.Random(11))
+        assert view["phase"] in ("over", "cancelled")
+        bartek.state_at(1, view["step"])
+        screens = {
+            "N": {"bottom": "N", "right": "E", "top": "S", "left": "W"},
+            "E": {"bottom": "E", "right": "S", "top": "W", "left": "N"},
+        }
+        for one in (ana, bartek):
+            states = [m["view"] for m in one.messages if m["type"] == "state"]
+            assert len(states) > 10
+            for seen in states:
+                assert seen["seat"] == one.seat and seen["screen"] == screens[one.seat]
+                assert seen["names"]["S"]["kind"] == seen["names"]["W"]["kind"] == "computer"
+        assert check_no_leak(database, code, [ana, bartek]) > 10
+
+
 def test_four_people_play_two_deals(client: TestClient, database: str) -> None:
     room = create_room(client, "Ana", rules="coinche", target=2000)
     code = room["room"]
