@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 from cardavia.belote.game import Reason
 from cardavia.belote.notation import Record
 from cardavia.store.db import GameStore, hash_token
-from cardavia.web.app import WEB_DIR
 from cardavia.web.i18n import LANGUAGE_NAMES, LANGUAGES, load_catalogs
+from cardavia.web.settings import WEB_DIR
 
 NewGame = Callable[..., dict[str, str]]
 FR = load_catalogs().wording("fr")
@@ -215,7 +215,10 @@ def test_the_token_is_stored_hashed(client: TestClient, new_game: NewGame, datab
         (b'{"lang": "de"}', "unknown_language", 400),
         (b'{"deck": "tarot"}', "unknown_deck", 400),
         (b'{"rules": "maghreb", "deck": 1}', "unknown_deck", 400),
-        (b'{"rules": "cardavia", "seat": "N"}', "unknown_field", 400),
+        # A game's seat may be chosen ("seat"); any other field is still refused.
+        (b'{"rules": "cardavia", "chair": "N"}', "unknown_field", 400),
+        (b'{"rules": "cardavia", "seat": "X"}', "bad_field", 400),
+        (b'{"rules": "cardavia", "seat": 2}', "bad_field", 400),
         (b'{"rules": "' + b"x" * 5000 + b'"}', "too_large", 413),
     ],
 )
@@ -361,8 +364,8 @@ def test_language_without_slash_redirects(client: TestClient) -> None:
 
 
 @pytest.mark.skipif(
-    importlib.util.find_spec("cardavia.web.rules_routes") is None,
-    reason="the rules pages (cardavia.web.rules_routes) are not installed yet",
+    importlib.util.find_spec("cardavia.web.routes.rules") is None,
+    reason="the rules pages (cardavia.web.routes.rules) are not installed yet",
 )
 def test_rules_pages_are_included(client: TestClient) -> None:
     response = client.get("/en/rules/")
@@ -372,7 +375,7 @@ def test_rules_pages_are_included(client: TestClient) -> None:
 def test_tokens_are_hidden_in_the_server_logs() -> None:
     import logging
 
-    from cardavia.web.app import RedactTokens
+    from cardavia.web.logs import RedactTokens
 
     record = logging.LogRecord(
         "uvicorn.error",

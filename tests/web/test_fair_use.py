@@ -21,10 +21,11 @@ from starlette.websockets import WebSocketDisconnect
 from cardavia.ai.player import LEVELS, register_player
 from cardavia.belote.actions import Action
 from cardavia.belote.observation import Observation
-from cardavia.store.db import GameStore, action_event
+from cardavia.store.db import GameStore
+from cardavia.store.events import action_event
+from cardavia.web.connection import CLOSE, Listener
 from cardavia.web.i18n import load_catalogs
 from cardavia.web.limits import Limits, RateLimiter, WorkBudget
-from cardavia.web.table import CLOSE, Listener
 
 CATALOGS = load_catalogs()
 

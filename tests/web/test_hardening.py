@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 from starlette.requests import Request
 
-from cardavia.web.app import origin_allowed, read_json_body
+from cardavia.web.http_helpers import origin_allowed, read_json_body
 from cardavia.web.i18n import load_catalogs
 from cardavia.web.protocol import ClientError, dump_message, printable
 

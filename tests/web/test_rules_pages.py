@@ -17,7 +17,10 @@ from cardavia.teach import explain
 from cardavia.teach.catalog import catalog_path, missing_messages, placeholders
 from cardavia.teach.examples import LegalResult, legal_results
 from cardavia.teach.names import LANGUAGES
-from cardavia.web import rules_routes
+from cardavia.web.i18n import load_catalogs
+from cardavia.web.pages import make_templates
+from cardavia.web.routes import rules
+from cardavia.web.settings import Settings
 
 PAGES = ("", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring")
 RULES_11_LEGAL = {
@@ -157,7 +160,8 @@ def test_an_unverified_example_is_marked(
 
 def test_the_router_alone_renders_the_pages() -> None:
     app = FastAPI()
-    app.include_router(rules_routes.router)
+    catalogs = load_catalogs()
+    rules.install(app, catalogs, make_templates(Settings().templates_dir, catalogs))
     with TestClient(app) as bare:
         response = bare.get("/pl/rules/legal-cards")
     assert response.status_code == 200

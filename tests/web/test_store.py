@@ -21,13 +21,12 @@ from cardavia.store.db import (
     Append,
     GameStore,
     StaleGameError,
-    action_event,
     database_url,
-    deal_event,
     hash_token,
     new_token,
     token_matches,
 )
+from cardavia.store.events import action_event, deal_event
 
 Settle = Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]]
 

@@ -16,8 +16,8 @@ from cardavia.store.db import (
     GameStore,
     StaleGameError,
     StoreUnavailableError,
-    action_event,
 )
+from cardavia.store.events import action_event
 from cardavia.web.turns import PeopleFirst
 from cardavia.web.writer import GROUP, GameWriter
 

@@ -418,7 +418,7 @@ def test_the_view_is_built_from_the_observation_only() -> None:
     give the same view: nothing of the hidden cards reaches it."""
     from cardavia.belote.match import Match
     from cardavia.belote.rules import find_rules
-    from cardavia.web.table import build_view
+    from cardavia.web.views import build_view
 
     rules = find_rules("coinche")
     base = list(range(32))
@@ -430,7 +430,7 @@ def test_the_view_is_built_from_the_observation_only() -> None:
     two = Match.from_deck(rules, dealer=Seat.W, deck=swapped)
     assert set(two.deal.hand(Seat.S)) == south
     wording = CATALOGS.wording("en")
-    assert build_view(one, wording) == build_view(two, wording)
+    assert build_view(one, wording, seat=Seat.S) == build_view(two, wording, seat=Seat.S)
 
 
 # -- the computer players --------------------------------------------------------------------
@@ -597,7 +597,8 @@ def test_json_of_the_protocol_round_trips() -> None:
     """Every legal action of a view can be sent back as it is."""
     from cardavia.belote.match import Match
     from cardavia.belote.rules import find_rules
-    from cardavia.web.table import build_view, parse_action
+    from cardavia.web.protocol import parse_action
+    from cardavia.web.views import build_view
 
     rng = random.Random(9)
     for name in ("cardavia", "maison", "coinche", "maghreb"):

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import logging
 import os
 import secrets
@@ -54,6 +53,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError, InterfaceError, InternalError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
+
+from cardavia.store.events import fold_events
 
 log = logging.getLogger(__name__)
 
@@ -121,11 +122,15 @@ class GameRow(Base):
     first_seed: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
     """The secret seed the first deal was dealt from, hexadecimal (docs/fair-deals.md; the
     later deals' are in their events); ``None`` for games made before deals were seeded."""
+    seat: Mapped[str | None] = mapped_column(String(1), nullable=True, server_default="S")
+    """The seat the game's token plays (``N``, ``E``, ``S``, ``W``): the person's at a
+    single-player table; ``None`` for a room's game (its people hold the room's tokens).
+    Games saved before seats could be chosen were played from South."""
 
 
 class EventRow(Base):
     """One event appended to a game's record since it was last written whole: an action
-    or a new deal (:func:`action_event`, :func:`deal_event`). Its ``seq`` is the revision it
+    or a new deal (:mod:`cardavia.store.events`). Its ``seq`` is the revision it
     made."""
 
     __tablename__ = "game_events"
@@ -172,48 +177,6 @@ class RoomCodeTakenError(RuntimeError):
     """A new room's code is already some other room's: draw another."""
 
 
-def action_event(action: str) -> str:
-    """The event of one action, in the record's notation (``str(action)``)."""
-    return json.dumps({"action": action}, ensure_ascii=False)
-
-
-def deal_event(dealer: str, deck: Sequence[str], seed: str | None = None) -> str:
-    """The event of a new deal: its dealer (``N``), the 32 cards as dealt and the secret seed
-    they were dealt from, hexadecimal (docs/fair-deals.md; the record keeps no seed)."""
-    event: dict[str, object] = {"deal": {"dealer": dealer, "deck": list(deck)}}
-    if seed is None:
-        return json.dumps(event)
-    event["seed"] = seed
-    return json.dumps(event, separators=(",", ":"))
-
-
-def fold_events(record: str, events: Sequence[str]) -> str:
-    """The record (JSON of :mod:`cardavia.belote.notation`) with ``events`` appended: an
-    action to the last deal's actions (whose result, stale, is dropped: the replay computes
-    it), a new deal as a new entry. A record that cannot be read is given back as it is (its
-    replay will say what is wrong).
-
-    >>> fold_events('{"deals": [{"actions": [], "result": {}}]}', [action_event("N pass")])
-    '{"deals": [{"actions": ["N pass"]}]}'
-    """
-    if not events:
-        return record
-    try:
-        data = json.loads(record)
-        deals = data["deals"]
-        for text in events:
-            event = json.loads(text)
-            if "deal" in event:
-                deals.append({**event["deal"], "actions": []})
-            elif "action" in event:
-                deals[-1]["actions"].append(event["action"])
-                deals[-1].pop("result", None)
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-        log.error("a record's events cannot be folded in", exc_info=True)
-        return record
-    return json.dumps(data, ensure_ascii=False)
-
-
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     """A game as the database holds it."""
@@ -229,6 +192,8 @@ class StoredGame:
     updated_at: datetime
     first_seed: str | None = None
     """The first deal's secret seed (:attr:`GameRow.first_seed`)."""
+    seat: str | None = None
+    """The seat the game's token plays (:attr:`GameRow.seat`)."""
 
     def token_matches(self, token: str | None) -> bool:
         """Whether ``token`` is this game's seat token (compared in constant time)."""
@@ -249,6 +214,7 @@ class StoredGame:
             created_at=_utc(row.created_at),
             updated_at=_utc(row.updated_at),
             first_seed=row.first_seed,
+            seat=row.seat,
         )
 
 
@@ -318,7 +284,7 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
 
 def _add_missing_columns(engine: Engine) -> None:
     """Bring a database made by an earlier version up to date: the columns added since
-    (``games.finished``) are added, with their defaults."""
+    (``games.finished``, ``first_seed``, ``seat``) are added, with their defaults."""
     columns = {column["name"] for column in inspect(engine).get_columns("games")}
     if "finished" not in columns:
         with engine.begin() as connection:
@@ -328,6 +294,9 @@ def _add_missing_columns(engine: Engine) -> None:
     if "first_seed" not in columns:
         with engine.begin() as connection:
             connection.execute(text("ALTER TABLE games ADD COLUMN first_seed VARCHAR(64)"))
+    if "seat" not in columns:
+        with engine.begin() as connection:
+            connection.execute(text("ALTER TABLE games ADD COLUMN seat VARCHAR(1) DEFAULT 'S'"))
 
 
 class GameStore:
@@ -385,9 +354,11 @@ class GameStore:
         token: str,
         record: str,
         first_seed: str | None = None,
+        seat: str | None = None,
     ) -> StoredGame:
         """Save a new game under a fresh random id; only the token's hash is kept (and the
-        first deal's secret seed, if it was dealt from one)."""
+        first deal's secret seed, if it was dealt from one; ``seat``: the seat the token
+        plays, if any)."""
         game = StoredGame(
             id=secrets.token_urlsafe(GAME_ID_BYTES),
             rules=rules,
@@ -399,6 +370,7 @@ class GameStore:
             created_at=(now := _now()),
             updated_at=now,
             first_seed=first_seed,
+            seat=seat,
         )
         # SQLAlchemy Core (one statement compiled once): a new game per deal at the
         # single-deal tables, so its cost counts.
@@ -430,7 +402,7 @@ class GameStore:
         return revision + 1
 
     def append(self, game_id: str, event: str, *, revision: int, finished: bool = False) -> int:
-        """Append one event (:func:`action_event`, :func:`deal_event`) to a game's record in
+        """Append one event (:mod:`cardavia.store.events`) to a game's record in
         one short transaction, if it is still at ``revision``: the record itself is not
         rewritten. ``finished``: the game is over with this event. Answers the new revision;
         :class:`StaleGameError` as :meth:`save`."""

@@ -1,6 +1,3 @@
-"""The site and the table: the FastAPI application (:func:`create_app`), the table service
-that plays the computer seats, the languages and their catalogs (docs/web.md)."""
-
-from cardavia.web.app import Settings, create_app
-
-__all__ = ["Settings", "create_app"]
+"""The site and the table (docs/web.md): :func:`cardavia.web.app.create_app` assembles it
+from its settings (:mod:`cardavia.web.settings`), its services (:mod:`cardavia.web.tables`,
+:mod:`cardavia.web.rooms`) and its routes (:mod:`cardavia.web.routes`)."""

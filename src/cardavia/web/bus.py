@@ -22,7 +22,6 @@ from typing import Any, Final
 
 log = logging.getLogger(__name__)
 
-REDIS_URL_VARIABLE: Final = "CARDAVIA_REDIS_URL"
 CHANNEL_PREFIX: Final = "cardavia:table:"
 MAX_CONNECTIONS: Final = 32
 """Connections to Redis per process (publishing, leases); more callers wait their turn."""
@@ -175,4 +174,4 @@ def make_bus(url: str | None) -> LocalBus:
     return RedisBus(url) if url else LocalBus()
 
 
-__all__ = ["REDIS_URL_VARIABLE", "LocalBus", "RedisBus", "make_bus"]
+__all__ = ["LocalBus", "RedisBus", "make_bus"]

@@ -5,10 +5,10 @@ during play, the training problems (as data), worded in the player's language.
   (before, it would show the hidden hands: it is refused), computed in a worker thread under
   the client's share of the computer players' work, and kept per deal (a deal over never
   changes);
-- :meth:`Learning.hint`: the ``expert`` level's choice for South's decision, from South's
+- :meth:`Learning.hint`: the ``expert`` level's choice for the asking seat's decision, from its
   :class:`Observation` only (:func:`cardavia.ai.hints.hint`), with one sentence why;
 - :func:`problems_data`: the training problems, each as the seat sees it (the view of
-  :func:`cardavia.web.table.view_of`, never the other hands), with its solution.
+  :func:`cardavia.web.views.view_of`, never the other hands), with its solution.
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ from cardavia.teach import learning
 from cardavia.teach.catalog import rules_text
 from cardavia.web.i18n import Wording
 from cardavia.web.protocol import ClientError, encode_action
-from cardavia.web.table import HUMAN, Table, TableService, view_of
+from cardavia.web.table import Table
+from cardavia.web.tables import TableService
+from cardavia.web.views import view_of
 
 ANALYSIS_CACHE: Final = 128
 """How many deals' analyses a server keeps."""
@@ -134,9 +136,9 @@ class Learning:
         wording = self.service.wording(lang)
         return word_analysis(data, wording, table.deck) | {"deal": number, "game": table.game_id}
 
-    async def hint(self, table: Table, lang: str, seat: Seat = HUMAN) -> dict[str, Any]:
+    async def hint(self, table: Table, lang: str, seat: Seat) -> dict[str, Any]:
         """The ``hint`` message: what the ``expert`` level would do now in ``seat``'s place
-        (South at a solo table; the asking player's seat in a room), and why, from that
+        (the asking player's), and why, from that
         seat's observation only; ``hint`` is ``null`` when the seat has nothing to do."""
         match = table.match
         observation = match.deal.observation(seat)

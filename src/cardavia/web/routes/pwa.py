@@ -5,15 +5,12 @@ after /static/). The worker's code is static/js/sw.js; the icons are under stati
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Final
 
-from fastapi import APIRouter
+from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 
-STATIC = Path(__file__).parent / "static"
-
-router = APIRouter(include_in_schema=False)
-
-MANIFEST = {
+MANIFEST: Final[dict[str, Any]] = {
     "name": "Cardavia — belote",
     "short_name": "Cardavia",
     "description": "Belote, played and taught: the table against the computer and the rules.",
@@ -39,20 +36,25 @@ MANIFEST = {
 }
 
 
-@router.get("/manifest.webmanifest")
-async def manifest() -> JSONResponse:
-    return JSONResponse(
-        MANIFEST,
-        media_type="application/manifest+json",
-        headers={"Cache-Control": "public, max-age=3600"},
-    )
+def install(app: FastAPI, static_dir: Path) -> None:
+    """Add ``/manifest.webmanifest`` and ``/sw.js`` (``static_dir``'s ``js/sw.js``)."""
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> JSONResponse:
+        return JSONResponse(
+            MANIFEST,
+            media_type="application/manifest+json",
+            headers={"Cache-Control": "public, max-age=3600"},
+        )
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        # Never cached by HTTP: a new version of the worker is found on the next visit.
+        return FileResponse(
+            static_dir / "js" / "sw.js",
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
 
 
-@router.get("/sw.js")
-async def service_worker() -> FileResponse:
-    # Never cached by HTTP: a new version of the worker is found on the next visit.
-    return FileResponse(
-        STATIC / "js" / "sw.js",
-        media_type="text/javascript",
-        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
-    )
+__all__ = ["MANIFEST", "install"]

@@ -1,0 +1,131 @@
+"""The computer players at a table: whenever a computer seat is to act, a task of the table
+plays it (and the next ones) one action at a time, with a short pause, its decision made by
+the table service from that seat's observation only (:meth:`TableService.decide
+<cardavia.web.tables.TableService.decide>`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Final
+
+from cardavia.belote import Action, Match, Observation, Seat
+from cardavia.store.events import action_event
+from cardavia.web.bus import LocalBus
+from cardavia.web.protocol import ClientError
+from cardavia.web.table import Table
+from cardavia.web.turns import PeopleFirst
+
+log = logging.getLogger(__name__)
+
+DEFAULT_AI_DELAY: Final = (0.4, 0.9)
+"""The computer players' pause before each action, in seconds (a range: it varies)."""
+
+Decide = Callable[[Table, Seat, Observation], Awaitable[Action]]
+"""A computer seat's action (never fails: the first legal action at worst)."""
+Commit = Callable[[Table, Match, str], Awaitable[None]]
+"""Save the match an event made and send it (:class:`ClientError` ``stale`` if another
+process moved the game on: caught up meanwhile)."""
+
+
+class ComputerPlayers:
+    """The tasks that play the computer seats of this process's tables."""
+
+    def __init__(
+        self,
+        *,
+        decide: Decide,
+        commit: Commit,
+        bus: LocalBus,
+        people_first: PeopleFirst,
+        ai_delay: tuple[float, float] = DEFAULT_AI_DELAY,
+    ) -> None:
+        self.decide = decide
+        self.commit = commit
+        self.bus = bus
+        self.people_first = people_first
+        self.ai_delay = (max(0.0, ai_delay[0]), max(0.0, ai_delay[0], ai_delay[1]))
+        self._closed = False
+
+    def ensure(self, table: Table) -> None:
+        """Make sure the computer seats play if it is their turn (after an action, a new
+        deal, a connection, a restart)."""
+        if self._closed or (table.runner is not None and not table.runner.done()):
+            return
+        if table.computer_to_move() is None:
+            return
+        table.runner = asyncio.get_running_loop().create_task(self._run(table))
+
+    def _pause(self, table: Table) -> float:
+        low, high = self.ai_delay
+        return low if high <= low else table.rng.uniform(low, high)
+
+    async def _run(self, table: Table) -> None:
+        """Play the computer seats until it is a person's turn or the deal is over: each
+        action after a short pause, its decision made from the seat's observation only (the
+        search levels' on the pool's cores), after any person's action under way (people
+        first)."""
+        try:
+            while await self._play_one(table):
+                pass
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            log.exception("game %s: the computer players stopped", table.game_id)
+            code = error.code if isinstance(error, ClientError) else "internal"
+            for listener in list(table.listeners):
+                listener.send(ClientError(code).message(listener.wording, table.deck))
+        finally:
+            # Stopped: a new runner may start at once, while this one gives its lease up.
+            if table.runner is asyncio.current_task():
+                table.runner = None
+            if self.bus.distributed:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(self.bus.release(table.game_id))
+
+    async def _play_one(self, table: Table) -> bool:
+        """One computer seat's action, or nothing to do now (answers whether to go on)."""
+        loop = asyncio.get_running_loop()
+        async with table.lock:
+            match = table.match
+            seat = table.computer_to_move()
+            if seat is None:
+                return False
+            observation = match.deal.observation(seat)
+        if not await self.bus.claim(table.game_id):
+            # Another process plays this table's computer seats: its changes arrive by the
+            # bus; should it die, its lease runs out and this one takes over.
+            await asyncio.sleep(self.bus.retry_seconds)
+            return True
+        started = loop.time()
+        # People first: under load, a person's action goes ahead of this move (the wait is
+        # part of the pause).
+        await self.people_first.computer_turn()
+        action = await self.decide(table, seat, observation)
+        await asyncio.sleep(max(0.0, self._pause(table) - (loop.time() - started)))
+        async with table.lock:
+            if table.match is not match or table.person_plays(seat):
+                return True  # the game moved on meanwhile (or its player is back)
+            try:
+                await self.commit(table, match.apply(action), action_event(str(action)))
+            except ClientError as error:
+                if error.code != "stale":
+                    raise
+                # Moved on by another process: caught up, think again.
+        return True
+
+    async def close(self, tables: Iterable[Table]) -> None:
+        """Stop playing: cancel every table's task (the games are saved after each
+        action)."""
+        self._closed = True
+        runners = [t.runner for t in tables if t.runner and not t.runner.done()]
+        for runner in runners:
+            runner.cancel()
+        for runner in runners:
+            with contextlib.suppress(BaseException):
+                await runner
+
+
+__all__ = ["DEFAULT_AI_DELAY", "ComputerPlayers"]

@@ -1,0 +1,123 @@
+"""The pages' templates and what every page is given (:func:`page_context`): the language
+and its direction, gettext, the language menu, the presets, the levels and the cards' names;
+and the 404 page, written without a template."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
+
+from cardavia.ai.player import player_levels
+from cardavia.belote import ALL_CARDS, DECKS, PRESETS, card_code
+from cardavia.web.i18n import (
+    DEFAULT_LANGUAGE,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    Catalogs,
+    Wording,
+    card_name,
+    suit_name,
+    text_direction,
+)
+
+
+def make_templates(directory: Path, catalogs: Catalogs) -> Jinja2Templates:
+    """The Jinja2 templates, with gettext installed (newstyle: ``{{ _("Hi %(name)s",
+    name=n) }}``, and ``{% trans %}``) in the language of the context's ``lang``."""
+
+    @pass_context
+    def gettext(context: Context, message: str) -> str:
+        return catalogs.wording(str(context.get("lang", DEFAULT_LANGUAGE))).translations.gettext(
+            message
+        )
+
+    @pass_context
+    def ngettext(context: Context, singular: str, plural: str, count: int) -> str:
+        wording = catalogs.wording(str(context.get("lang", DEFAULT_LANGUAGE)))
+        return wording.translations.ngettext(singular, plural, count)
+
+    env = Environment(
+        loader=FileSystemLoader(str(directory)),
+        autoescape=select_autoescape(("html", "xml", "j2")),
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    return Jinja2Templates(env=env)
+
+
+def page_context(lang: str, wording: Wording, templates: Jinja2Templates) -> dict[str, Any]:
+    """What every page's template is given: ``lang``, ``dir``, ``_``/``gettext``,
+    ``ngettext``, ``languages``, ``presets``, ``levels``, and the names of the cards and
+    suits in the language (both decks: screen-reader labels)."""
+    env = templates.env
+    presets = []
+    for key, rules in PRESETS.items():
+        name, description = wording.preset(key, rules.target)
+        presets.append(
+            {
+                "key": key,
+                "name": name,
+                "description": description,
+                "deck": rules.deck,
+                "target": rules.target,
+                "is_match": rules.is_match,
+            }
+        )
+    return {
+        "lang": lang,
+        "dir": text_direction(lang),
+        "_": env.globals["gettext"],
+        "gettext": env.globals["gettext"],
+        "ngettext": env.globals["ngettext"],
+        "languages": [
+            {
+                "code": code,
+                "name": LANGUAGE_NAMES[code],
+                "dir": text_direction(code),
+                "url": f"/{code}/",
+                "current": code == lang,
+            }
+            for code in LANGUAGES
+        ],
+        "presets": presets,
+        "levels": [{"key": key, "name": wording.level(key)} for key in player_levels()],
+        "card_names": {
+            deck: {card_code(card): card_name(card, lang, deck) for card in ALL_CARDS}
+            for deck in DECKS
+        },
+        "suit_names": {
+            deck: {code: suit_name(index, lang, deck) for index, code in enumerate("SHDC")}
+            for deck in DECKS
+        },
+    }
+
+
+def not_found_page(catalogs: Catalogs, lang: str = DEFAULT_LANGUAGE) -> HTMLResponse:
+    """The 404 page, with a link to each language's table: written here rather than from a
+    template so that it works whatever is installed."""
+    wording = catalogs.wording(lang)
+    links = "\n".join(
+        f'<li><a href="/{code}/" lang="{code}" dir="{text_direction(code)}">'
+        f"{html.escape(LANGUAGE_NAMES[code])}</a></li>"
+        for code in LANGUAGES
+    )
+    title = html.escape(wording.page_text("not_found_title"))
+    body = (
+        f'<!doctype html>\n<html lang="{lang}" dir="{wording.direction}">\n<head>\n'
+        f'<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, '
+        f'initial-scale=1">\n<title>{title} · Cardavia</title>\n'
+        f'<link rel="stylesheet" href="/static/css/base.css">\n</head>\n<body>\n<main>\n'
+        f"<h1>{title}</h1>\n<p>{html.escape(wording.page_text('not_found'))}</p>\n"
+        f"<p>{html.escape(wording.page_text('choose_language'))}</p>\n<ul>\n{links}\n</ul>\n"
+        "</main>\n</body>\n</html>\n"
+    )
+    return HTMLResponse(body, status_code=404)
+
+
+__all__ = ["make_templates", "not_found_page", "page_context"]

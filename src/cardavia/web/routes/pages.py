@@ -1,0 +1,77 @@
+"""The site's own pages and answers: ``/`` (to the browser's language), ``/healthz``, each
+language's table page, and how errors are answered (the protocol's ``error`` under
+``/api/``, the 404 page elsewhere)."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from cardavia.web.http_helpers import error_response
+from cardavia.web.i18n import (
+    DEFAULT_LANGUAGE,
+    Catalogs,
+    choose_language,
+    is_language,
+    negotiate_language,
+)
+from cardavia.web.pages import not_found_page, page_context
+from cardavia.web.protocol import ClientError
+
+log = logging.getLogger(__name__)
+
+
+def install_errors(app: FastAPI, catalogs: Catalogs) -> None:
+    """Answer failures: ``internal`` for an unexpected error, the protocol's ``error`` for
+    the API's 404 and any 405, the 404 page in its language for a page."""
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, error: Exception) -> Response:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=error)
+        lang = choose_language(None, request.headers.get("accept-language"))
+        return error_response(ClientError("internal"), catalogs.wording(lang))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        path = request.url.path
+        lang = choose_language(None, request.headers.get("accept-language"))
+        if error.status_code == 405 or path.startswith("/api/"):
+            code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "internal")
+            response = error_response(ClientError(code), catalogs.wording(lang))
+            if error.headers:
+                response.headers.update(error.headers)
+            response.status_code = error.status_code
+            return response
+        if error.status_code == 404:
+            first = path.strip("/").split("/")[0]
+            return not_found_page(catalogs, first if is_language(first) else DEFAULT_LANGUAGE)
+        return PlainTextResponse(str(error.detail), status_code=error.status_code)
+
+
+def install(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) -> None:
+    """Add ``/``, ``/healthz`` and the table page (``/{lang}/``: installed last, its path
+    matches any first segment)."""
+
+    @app.get("/", include_in_schema=False)
+    async def root(request: Request) -> RedirectResponse:
+        lang = negotiate_language(request.headers.get("accept-language"))
+        return RedirectResponse(f"/{lang}/", status_code=307, headers={"Vary": "Accept-Language"})
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    @app.get("/{lang}/", response_class=HTMLResponse, include_in_schema=False)
+    async def table_page(request: Request, lang: str) -> Response:
+        if not is_language(lang):
+            return not_found_page(catalogs)
+        context = page_context(lang, catalogs.wording(lang), templates)
+        return templates.TemplateResponse(request, "table.html", context)
+
+
+__all__ = ["install", "install_errors"]

@@ -1,0 +1,186 @@
+"""The rules pages (docs/web.md): the index, the full rules of each preset, "Which card may I
+play?", announcements and scoring, the fairness page and the training problems, in the six
+languages of the site; and the no-peeking tests the fairness page links to, as text.
+
+The pages' words come from the ``rules`` gettext domain (:mod:`cardavia.teach.catalog`), their
+examples from :mod:`cardavia.teach.examples` (computed by the engine, checked by
+:mod:`cardavia.verify`). The templates extend ``base.html``, which sets the page's language
+and direction (``dir="rtl"`` for Arabic); inside, numbers, scores and card indexes are isolated
+with ``<bdi>`` so that they read left to right in Arabic too. They are rendered with the site's
+templates and page context (:func:`cardavia.web.pages.page_context`: the ``messages`` domain as
+``_`` for ``base.html``, the language menu); the rules domain is given to them as ``rt``.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib.resources import files
+from typing import Any, Final
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from markupsafe import Markup, escape
+
+from cardavia.belote import ALIASES, PRESETS
+from cardavia.teach import learning, pages
+from cardavia.teach.catalog import RulesText, rules_text
+from cardavia.teach.explain import preset_title
+from cardavia.teach.names import LANGUAGES
+from cardavia.teach.pictures import card_svg
+from cardavia.web import learn
+from cardavia.web.i18n import Catalogs
+from cardavia.web.pages import page_context
+
+NO_PEEKING_DIR: Final = "no_peeking"
+"""Where the package keeps the text of the no-peeking tests it serves
+(``cardavia/web/no_peeking/<name>.txt``, kept equal to ``tests/ai/<name>`` by a test)."""
+
+# Runs of digits and the signs between them ("11 + 10 + 0 + 20 = 41", "10-11-12", "(160 + 90)
+# × 2"), kept left to right inside right-to-left text.
+_TOKEN: Final = r"(?:[0-9]+|(?<![A-Za-z])[A-Z](?![A-Za-z]))"
+"""A number, or a rank letter standing alone (J 9 A 10 K Q 8 7)."""
+_LTR_RUN: Final = re.compile(rf"\(?{_TOKEN}(?:[ ()+=×→>\-–.,:]*{_TOKEN})*\)?")
+
+
+def isolate(text: object, direction: str = "ltr") -> Markup:
+    """Escape ``text``; in right-to-left pages, wrap each run of numbers and signs in
+    ``<bdi dir="ltr">`` so that a sum or a sequence reads in its order.
+
+    >>> str(isolate("11 + 10 = 21 نقطة", "rtl"))
+    '<bdi dir="ltr">11 + 10 = 21</bdi> نقطة'
+    >>> str(isolate("الترتيب: J 9 A 10 K Q 8 7.", "rtl"))
+    'الترتيب: <bdi dir="ltr">J 9 A 10 K Q 8 7</bdi>.'
+    >>> str(isolate("a < b", "ltr"))
+    'a &lt; b'
+    """
+    escaped = str(escape(str(text)))
+    if direction != "rtl":
+        return Markup(escaped)
+    return Markup(_LTR_RUN.sub(lambda m: f'<bdi dir="ltr">{m.group(0)}</bdi>', escaped))
+
+
+def no_peeking_source(path: str) -> str | None:
+    """The text of one of the no-peeking tests (:data:`~cardavia.teach.learning.
+    NO_PEEKING_TESTS`, by its path in the source tree), from the installed package; ``None``
+    for any other path."""
+    if path not in learning.NO_PEEKING_TESTS:
+        return None
+    name = path.rsplit("/", 1)[-1]
+    resource = files("cardavia.web").joinpath(NO_PEEKING_DIR, name + ".txt")
+    return resource.read_text(encoding="utf-8") if resource.is_file() else None
+
+
+def _text(lang: str) -> RulesText:
+    if lang not in LANGUAGES:
+        raise HTTPException(status_code=404, detail=f"unknown language {lang!r}")
+    return rules_text(lang)
+
+
+def install(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) -> None:
+    """Add the rules pages to ``app``, rendered with ``templates`` (the site's)."""
+    templates.env.filters["isolate"] = isolate
+
+    def render(request: Request, name: str, text: RulesText, page: dict[str, Any]) -> Response:
+        nav_links = [(key, text.gettext(title)) for key, title in pages.TOPIC_TITLES.items()]
+        nav_links += [(key, preset_title(key, text)) for key in PRESETS]
+        nav_links += [(key, text.gettext(title)) for key, title in learning.PAGE_TITLES.items()]
+        context = page_context(text.lang, catalogs.wording(text.lang), templates)
+        context.update(
+            {
+                "lang": text.lang,
+                "dir": text.direction,
+                "title": page["title"],
+                "page": page,
+                "rt": text.gettext,
+                "nav_links": nav_links,
+            }
+        )
+        return templates.TemplateResponse(request, name, context)
+
+    @app.get("/{lang}/rules/", response_class=HTMLResponse)
+    def rules_index(request: Request, lang: str) -> Response:
+        """The index of the rules pages."""
+        text = _text(lang)
+        return render(request, "rules/index.html", text, pages.index_page(text))
+
+    @app.get("/{lang}/rules/legal-cards", response_class=HTMLResponse)
+    def rules_legal_cards(request: Request, lang: str) -> Response:
+        """ "Which card may I play?": the nine worked examples of docs/rules.md 11."""
+        text = _text(lang)
+        return render(request, "rules/legal_cards.html", text, pages.legal_cards_page(text))
+
+    @app.get("/{lang}/rules/announcements", response_class=HTMLResponse)
+    def rules_announcements(request: Request, lang: str) -> Response:
+        """Sequences, carrés, belote–rebelote, the comparison (Spanish-suited deck too)."""
+        text = _text(lang)
+        return render(request, "rules/announcements.html", text, pages.announcements_page(text))
+
+    @app.get("/{lang}/rules/scoring", response_class=HTMLResponse)
+    def rules_scoring(request: Request, lang: str) -> Response:
+        """Worked calculations: made, failed, litige, capot, coinche."""
+        text = _text(lang)
+        return render(request, "rules/scoring.html", text, pages.scoring_page(text))
+
+    @app.get("/{lang}/rules/fairness", response_class=HTMLResponse)
+    def rules_fairness(request: Request, lang: str) -> Response:
+        """How shuffles are made and checked, and what the computer players see."""
+        text = _text(lang)
+        return render(request, "rules/fairness.html", text, learning.fairness_page(text))
+
+    @app.get("/source/tests/ai/{name}", response_class=PlainTextResponse)
+    def no_peeking_tests(name: str) -> Response:
+        """The text of the no-peeking tests the fairness page links to (only those files)."""
+        source = no_peeking_source(f"tests/ai/{name}")
+        if source is None:
+            raise HTTPException(status_code=404, detail="not found")
+        return PlainTextResponse(source)
+
+    @app.get("/{lang}/rules/problems", response_class=HTMLResponse)
+    def rules_problems(request: Request, lang: str) -> Response:
+        """The training problems by theme, the problem of the day first, each with its
+        solution and why; the player's answers are kept in the browser (``problems.js``)."""
+        text = _text(lang)
+        return render(request, "rules/problems.html", text, _problems_page(text, catalogs))
+
+    @app.get("/{lang}/rules/{preset}", response_class=HTMLResponse)
+    def rules_preset(request: Request, lang: str, preset: str) -> Response:
+        """The full rules of a preset; an alias (``contree``) redirects to its preset's
+        page."""
+        text = _text(lang)
+        key = preset.strip().lower()
+        if key not in PRESETS:
+            if key in ALIASES:
+                return RedirectResponse(f"/{lang}/rules/{ALIASES[key]}", status_code=307)
+            raise HTTPException(status_code=404, detail=f"unknown rules {preset!r}")
+        return render(request, "rules/preset.html", text, pages.preset_page(key, text))
+
+
+def _problems_page(text: RulesText, catalogs: Catalogs) -> dict[str, Any]:
+    lang = text.lang
+    wording = catalogs.wording(lang)
+    problems = learn.problems_data(wording)
+    daily = learn.problem_data(learn.daily_problem(), wording)
+    for problem in [daily, *problems]:
+        deck = problem["view"]["deck"]
+        problem["pictures"] = {
+            code: Markup(card_svg(code, lang=lang, deck=deck))
+            for code in {*problem["view"]["hand"], *(c["card"] for c in problem["view"]["trick"])}
+        }
+    return {
+        "title": text.gettext(learning.PAGE_TITLES["problems"]),
+        "labels": learning.problem_labels(text),
+        "daily": daily,
+        "themes": [
+            {
+                "key": theme,
+                "title": learning.theme_title(text, theme),
+                "problems": [p for p in problems if p["theme"] == theme],
+            }
+            for theme in learning.THEMES
+        ],
+        "total": len(problems),
+    }
+
+
+__all__ = ["NO_PEEKING_DIR", "install", "isolate", "no_peeking_source"]

@@ -1,0 +1,119 @@
+"""The single-player table's routes (docs/web.md, "API"): create a game, read its view, and
+its WebSocket. Thin: the work is :class:`~cardavia.web.tables.TableService`'s."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse
+from starlette.responses import Response
+
+from cardavia.belote import Seat
+from cardavia.web.connection import serve_connection
+from cardavia.web.http_helpers import (
+    CLOSE_CODES,
+    SafeJSONResponse,
+    client_key,
+    error_response,
+    origin_allowed,
+    read_json_body,
+    request_token,
+)
+from cardavia.web.i18n import Catalogs, choose_language, is_language
+from cardavia.web.limits import RateLimiter
+from cardavia.web.protocol import ClientError, check_fields, dump_message, seat_field
+from cardavia.web.settings import Settings
+from cardavia.web.tables import TableService
+
+GAME_FIELDS: Final = ("rules", "level", "lang", "deck", "seat")
+"""What ``POST /api/games`` may say."""
+
+
+def install(
+    app: FastAPI,
+    service: TableService,
+    settings: Settings,
+    catalogs: Catalogs,
+) -> None:
+    """Add the table's API and socket to ``app``."""
+    limits = settings.limits
+    game_creation = RateLimiter(limits.games_per_minute / 60.0, limits.games_burst)
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(request: Request) -> Response:
+        lang = choose_language(
+            request.query_params.get("lang"), request.headers.get("accept-language")
+        )
+        try:
+            if not origin_allowed(request.headers, settings.allowed_origins):
+                raise ClientError("bad_origin")
+            if not game_creation.allow(client_key(request)):
+                response = error_response(ClientError("too_many_games"), catalogs.wording(lang))
+                wait = game_creation.retry_after(client_key(request))
+                response.headers["Retry-After"] = str(wait)
+                return response
+            data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+            if is_language(data.get("lang")):
+                lang = data["lang"]
+            check_fields(data, GAME_FIELDS)
+            game = await service.create_game(
+                data.get("rules", "cardavia"),
+                data.get("level", "club"),
+                data.get("lang", lang),
+                data.get("deck"),
+                client=client_key(request),
+                seat=seat_field(data["seat"]) if "seat" in data else Seat.S,
+            )
+        except ClientError as error:
+            return error_response(error, catalogs.wording(lang))
+        return JSONResponse(
+            {"game": game.game_id, "token": game.token, "seat": game.seat},
+            status_code=201,
+            headers={"Cache-Control": "no-store"},
+        )
+
+    @app.get("/api/games/{game_id}")
+    async def game_view(request: Request, game_id: str) -> Response:
+        asked = request.query_params.get("lang")
+        lang = choose_language(asked, request.headers.get("accept-language"))
+        try:
+            table = await service.open(game_id, request_token(request))
+        except ClientError as error:
+            return error_response(error, catalogs.wording(lang))
+        lang = asked if asked and is_language(asked) else table.lang
+        view = service.view(table, lang, table.token_seat)
+        return SafeJSONResponse(view, headers={"Cache-Control": "no-store"})
+
+    @app.websocket("/ws/games/{game_id}")
+    async def table_socket(websocket: WebSocket, game_id: str) -> None:
+        asked = websocket.query_params.get("lang")
+        await websocket.accept()
+        try:
+            if not origin_allowed(websocket.headers, settings.allowed_origins):
+                raise ClientError("bad_origin")
+            table = await service.open(game_id, websocket.query_params.get("token"))
+            lang = asked if asked and is_language(asked) else table.lang
+            listener = service.listen(
+                table, lang, seat=table.token_seat, client=client_key(websocket)
+            )
+        except ClientError as error:
+            lang = choose_language(asked, websocket.headers.get("accept-language"))
+            await websocket.send_text(dump_message(error.message(catalogs.wording(lang), "french")))
+            await websocket.close(code=CLOSE_CODES.get(error.code, 1008))
+            return
+        service.ensure_runner(table)
+
+        async def handle(data: str | bytes) -> None:
+            await service.handle_text(table, listener, data)
+
+        await serve_connection(
+            websocket,
+            listener,
+            limits,
+            handle=handle,
+            depart=lambda: service.unlisten(table, listener),
+        )
+
+
+__all__ = ["GAME_FIELDS", "install"]

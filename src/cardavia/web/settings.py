@@ -1,0 +1,84 @@
+"""How the site runs (:class:`Settings`): its database and Redis, the computer players'
+pause, the origins it trusts, its fair-use limits and where its files are; read from the
+environment by :meth:`Settings.from_env`."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from cardavia.web.computers import DEFAULT_AI_DELAY
+from cardavia.web.limits import Limits
+from cardavia.web.protocol import MAX_MESSAGE_BYTES
+
+WEB_DIR: Final = Path(__file__).parent
+REDIS_URL_VARIABLE: Final = "CARDAVIA_REDIS_URL"
+"""The environment variable naming the Redis that joins several web processes."""
+BODY_TIMEOUT: Final = 10.0
+"""Seconds a request body may take to arrive (a slow client holds no worker longer)."""
+DEFAULT_LIMITS: Final = Limits()
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the site runs. The defaults are production's; tests set ``ai_delay=(0, 0)``, a
+    ``seed`` and a temporary database."""
+
+    database_url: str | None = None
+    """SQLAlchemy URL; ``None``: ``CARDAVIA_DATABASE_URL``, else ``sqlite:///cardavia.db``."""
+    redis_url: str | None = None
+    """Redis, joining several web processes serving one site (``CARDAVIA_REDIS_URL``);
+    ``None``: this process serves alone."""
+    ai_delay: tuple[float, float] = DEFAULT_AI_DELAY
+    """The computer players' pause before each action, seconds (low, high)."""
+    seed: int | None = None
+    """Seed the shuffles and the computer players (tests); ``None``: the system's randomness."""
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (``https://cardavia.example``) allowed besides the site's own host, for a
+    ``POST`` or a WebSocket coming from a browser."""
+    body_timeout: float = BODY_TIMEOUT
+    limits: Limits = DEFAULT_LIMITS
+    """Fair use: rate limits, queues, the computer players' budget per client, abandoned
+    games (:class:`cardavia.web.limits.Limits`)."""
+    web_dir: Path = WEB_DIR
+    """Where ``templates/``, ``static/`` and ``locale/`` are."""
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        """The settings of the environment: ``CARDAVIA_DATABASE_URL``, ``CARDAVIA_REDIS_URL``,
+        ``CARDAVIA_AI_DELAY`` (``0.4-0.9``, seconds) and ``CARDAVIA_ALLOWED_ORIGINS``
+        (comma-separated)."""
+        delay = DEFAULT_AI_DELAY
+        text = os.environ.get("CARDAVIA_AI_DELAY")
+        if text:
+            low, _, high = text.partition("-")
+            delay = (float(low), float(high or low))
+        origins = os.environ.get("CARDAVIA_ALLOWED_ORIGINS", "")
+        return cls(
+            database_url=os.environ.get("CARDAVIA_DATABASE_URL"),
+            redis_url=os.environ.get(REDIS_URL_VARIABLE) or None,
+            ai_delay=delay,
+            allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
+            limits=Limits.from_env(),
+        )
+
+    @property
+    def templates_dir(self) -> Path:
+        """The Jinja2 templates."""
+        return self.web_dir / "templates"
+
+    @property
+    def static_dir(self) -> Path:
+        """CSS, JavaScript modules, card pictures."""
+        return self.web_dir / "static"
+
+    @property
+    def locale_dir(self) -> Path:
+        """The gettext catalogs."""
+        return self.web_dir / "locale"
+
+
+__all__ = ["BODY_TIMEOUT", "REDIS_URL_VARIABLE", "WEB_DIR", "Settings"]

@@ -1,0 +1,581 @@
+"""The table service (docs/web.md): the games of this server process, created, loaded from
+the store, played through the engine on the server.
+
+:class:`TableService` is given who plays each seat (a :class:`~cardavia.web.seating.Seating`:
+the single-player table's, or a room's) and never assumes a seat. It applies a person's
+actions (checked by the engine, saved, then sent to every open connection of the game as
+each seat's view), lets the computer players answer (:class:`~cardavia.web.computers.
+ComputerPlayers`), and follows the changes other processes make (the bus). Actions on one
+game are serialised by its lock; an error in one game is reported to that game's players
+only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import random
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from enum import Enum
+from typing import Any, Final
+
+from cardavia.ai.player import Player, find_player, player_levels
+from cardavia.ai.pool import DecisionPool
+from cardavia.belote import DECKS, PRESETS, Action, Match, Observation, Seat, card_code, find_rules
+from cardavia.store.db import (
+    Append,
+    GameStore,
+    StaleGameError,
+    StoredGame,
+    StoreUnavailableError,
+    new_token,
+)
+from cardavia.store.events import action_event, apply_event, deal_event, deal_seeds, event_seed
+from cardavia.web.bus import LocalBus
+from cardavia.web.computer import computer_decision
+from cardavia.web.computers import DEFAULT_AI_DELAY, ComputerPlayers
+from cardavia.web.connection import Listener
+from cardavia.web.i18n import Catalogs, Wording, is_language
+from cardavia.web.limits import Limits, WorkBudget
+from cardavia.web.protocol import (
+    MAX_MESSAGE_BYTES,
+    ClientError,
+    Dispatcher,
+    Message,
+    dump_message,
+    echo,
+    parse_action,
+    state_message,
+)
+from cardavia.web.seating import Computer, Seating
+from cardavia.web.shuffles import SEED_BYTES, Commitment, commitment_of, new_commitment
+from cardavia.web.table import NewGame, Seated, Table, TableObserver, record_json, restore_match
+from cardavia.web.turns import PeopleFirst
+from cardavia.web.views import build_view, names_of
+from cardavia.web.writer import GameWriter
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZE: Final = 256
+"""Tables kept in memory past their last connection (they load again when asked for)."""
+
+
+class PresetTarget(Enum):
+    """A game's target when none is chosen: its preset's (a room chooses one: a score, or
+    ``None`` for a single deal)."""
+
+    PRESET = "preset"
+
+
+class TableService:
+    """The games of this server process: created, loaded from the store, played."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        catalogs: Catalogs,
+        *,
+        ai_delay: tuple[float, float] = DEFAULT_AI_DELAY,
+        seed: int | None = None,
+        max_message_bytes: int = MAX_MESSAGE_BYTES,
+        cache_size: int = CACHE_SIZE,
+        limits: Limits | None = None,
+        bus: LocalBus | None = None,
+        decisions: DecisionPool | None = None,
+    ) -> None:
+        self.store = store
+        self.catalogs = catalogs
+        self.max_message_bytes = max_message_bytes
+        self.cache_size = cache_size
+        self.limits = limits or Limits()
+        self.writer = GameWriter(store)
+        """The thread that saves the games, every action in a group commit: apart from the
+        computer players' decisions, so that a move is never saved behind a queue of them."""
+        self.ai_budget = WorkBudget(self.limits.ai_per_client)
+        self.decisions = decisions
+        """Where the search levels think (every core, or the AI workers); ``None``: a thread."""
+        self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
+        self.hints: Callable[[Table, str, Seat], Awaitable[dict[str, Any]]] | None = None
+        """What answers a ``hint`` message (:meth:`cardavia.web.learn.Learning.hint`)."""
+        self._tables: OrderedDict[str, Table] = OrderedDict()
+        self.people_first = PeopleFirst()
+        """The computer players' moves wait while a person's action is handled."""
+        self.computers = ComputerPlayers(
+            decide=self.decide,
+            commit=self._commit,
+            bus=bus or LocalBus(),
+            people_first=self.people_first,
+            ai_delay=ai_delay,
+        )
+        self.messages = self._dispatcher()
+        """The table's kinds of message; a room's dispatcher includes them
+        (:meth:`cardavia.web.protocol.Dispatcher.include`)."""
+
+    @property
+    def bus(self) -> LocalBus:
+        """How the other web processes of the site hear of this one's changes."""
+        return self.computers.bus
+
+    @bus.setter
+    def bus(self, bus: LocalBus) -> None:
+        self.computers.bus = bus
+
+    # -- randomness --
+
+    def new_rng(self) -> random.Random:
+        """The randomness of a new game: the system's in play, a seeded one in tests."""
+        if self._seeds is None:
+            return secrets.SystemRandom()
+        return random.Random(self._seeds.getrandbits(64))
+
+    def new_seed(self, rng: random.Random) -> bytes:
+        """The secret seed of a deal's shuffle: the system's secure generator in play,
+        ``rng`` (seeded) in tests."""
+        if self._seeds is None:
+            return secrets.token_bytes(SEED_BYTES)
+        return rng.randbytes(SEED_BYTES)
+
+    def _commitments(self, stored: StoredGame, deals: int) -> dict[int, Commitment]:
+        """The shuffles of a game of ``deals`` deals: the first deal's seed kept with the
+        game, the later ones' in their events (blocking: a thread)."""
+        found: dict[int, Commitment] = {}
+        if stored.first_seed:
+            found[1] = commitment_of(stored.first_seed)
+        events = [text for _seq, text in self.store.events_since(stored.id, 0)]
+        for number, seed in deal_seeds(events, deals).items():
+            found[number] = commitment_of(seed)
+        return found
+
+    # -- creating and opening games --
+
+    async def create_game(
+        self,
+        rules: object,
+        level: object,
+        lang: object,
+        deck: object = None,
+        *,
+        client: str = "",
+        seat: Seat | None = None,
+        target: int | PresetTarget | None = PresetTarget.PRESET,
+        seating: Seating | None = None,
+    ) -> NewGame:
+        """Start a game: the rules (a preset's name), the computer players' level, the
+        language, the deck its cards are named and drawn in (``None``: the preset's; kept in
+        the record's rules, docs/rules.md 1); shuffled and saved. ``seat``: the seat the
+        game's token plays (the person's at a single-player table); ``seating``: who plays
+        each seat (``None``: the single-player table, a person at ``seat``); ``target``: a score, or ``None`` for a single deal, rather
+        than the preset's. Raises
+        :class:`ClientError` for an unknown value."""
+        if not isinstance(rules, str) or rules not in PRESETS:
+            raise ClientError("unknown_rules", {"rules": echo(rules)})
+        if not isinstance(level, str) or level not in player_levels():
+            raise ClientError("unknown_level", {"level": echo(level)})
+        if not is_language(lang):
+            raise ClientError("unknown_language", {"lang": echo(lang)})
+        assert isinstance(lang, str)
+        chosen = find_rules(rules)
+        if deck is not None:
+            if not isinstance(deck, str) or deck not in DECKS:
+                raise ClientError("unknown_deck", {"deck": echo(deck)})
+            chosen = chosen.replace(deck=deck)
+        if seating is None and seat is None:
+            raise ValueError("a game is given its seating, or its person's seat")
+        if not isinstance(target, PresetTarget):
+            chosen = chosen.replace(target=target)
+        rng = self.new_rng()
+        dealer = rng.choice(tuple(Seat))
+        commitment, cards = new_commitment(self.new_seed(rng))
+        match = Match.from_deck(chosen, dealer=dealer, deck=cards)
+        token = new_token()
+        try:
+            stored = await self.writer.call(
+                functools.partial(
+                    self.store.create,
+                    rules=rules,
+                    level=level,
+                    lang=lang,
+                    token=token,
+                    record=record_json(match),
+                    first_seed=commitment.seed,
+                    seat=seat.name if seat is not None else None,
+                )
+            )
+        except StoreUnavailableError:
+            log.warning("a game could not be created: the database is unavailable", exc_info=True)
+            raise ClientError("unavailable") from None
+        table = self._table(stored, match, rng, seating)
+        table.commitments[1] = commitment
+        table.client = client
+        self._remember(table)
+        return NewGame(stored.id, token, stored.seat)
+
+    def _table(
+        self, stored: StoredGame, match: Match, rng: random.Random, seating: Seating | None
+    ) -> Table:
+        token_seat = Seat[stored.seat] if stored.seat is not None else None
+        if seating is None and token_seat is not None:
+            seating = Seating.solo(token_seat, stored.level)  # the single-player table
+        elif seating is None:
+            # A room's game, until the room seats it: computer players everywhere.
+            seating = Seating(tuple(Computer(stored.level) for _ in Seat))
+        # Every seat has its computer player: in a room, any seat may be handed to one.
+        players: dict[Seat, Player] = {seat: find_player(stored.level) for seat in Seat}
+        return Table(
+            game_id=stored.id,
+            level=stored.level,
+            lang=stored.lang,
+            token_hash=stored.token_hash,
+            match=match,
+            revision=stored.revision,
+            players=players,
+            rng=rng,
+            seating=seating,
+            token_seat=token_seat,
+        )
+
+    async def open(
+        self, game_id: str, token: str | None, *, seating: Seating | None = None
+    ) -> Table:
+        """The game of that id, for the holder of its seat token: from memory, or loaded from
+        the store and replayed (after a restart). :class:`ClientError` ``game_not_found``,
+        ``missing_token`` or ``bad_token``. ``seating``: a room's game, whose seat tokens the
+        room has checked (the game's own token is then not asked for), seated so."""
+        table = self._tables.get(game_id)
+        if table is None:
+            table = await self._load(game_id, token, seating)
+        elif self.bus.distributed:
+            # Another process may have moved it on since (its message still on the way).
+            async with table.lock:
+                if await self._catch_up(table):
+                    self.broadcast(table)
+        if seating is None:
+            self._check_token(table.token_matches, token)
+        else:
+            table.seating = seating
+        self._remember(table)
+        return table
+
+    async def _load(self, game_id: str, token: str | None, seating: Seating | None) -> Table:
+        """A game from the store, replayed (``seating`` given: a room's, whose tokens the
+        room checks)."""
+        try:
+            stored = await asyncio.to_thread(self.store.load, game_id)
+        except StoreUnavailableError:
+            log.warning("game %s: the database is unavailable", game_id, exc_info=True)
+            raise ClientError("unavailable") from None
+        if stored is None:
+            raise ClientError("game_not_found")
+        if seating is None:
+            self._check_token(stored.token_matches, token)
+        table = self._tables.get(game_id)  # loaded meanwhile by another request?
+        if table is not None:
+            return table
+        try:
+            match = await asyncio.to_thread(restore_match, stored.record)
+            loaded = self._table(stored, match, self.new_rng(), seating)
+            loaded.commitments = await asyncio.to_thread(
+                self._commitments, stored, len(match.deals)
+            )
+        except Exception:
+            log.exception("game %s cannot be restored", game_id)
+            raise ClientError("internal") from None
+        return self._tables.get(game_id) or loaded
+
+    def reseat(self, table: Table, seating: Seating) -> None:
+        """Who plays each seat changed (a person sat down, left, went away or came back):
+        the views say so, and the computer players take up or give back seats."""
+        if seating == table.seating:
+            return
+        table.seating = seating
+        self.broadcast(table)
+        self.ensure_runner(table)
+
+    def observe(self, table: Table, observer: TableObserver) -> None:
+        """Tell ``observer`` of every change of ``table``'s game (once sent to its
+        connections)."""
+        if observer not in table.observers:
+            table.observers.append(observer)
+
+    async def on_remote_change(self, game_id: str, revision: int) -> None:
+        """Another process saved a game at ``revision``: if this one has it in memory, bring
+        it up to date from the store and send it to its connections."""
+        table = self._tables.get(game_id)
+        if table is None or revision <= table.revision:
+            return
+        if table.is_idle:
+            # Nobody watches it here: forget it rather than follow it (it is loaded afresh,
+            # as it stands, when asked for).
+            if self._tables.get(game_id) is table:
+                del self._tables[game_id]
+            return
+        async with table.lock:
+            changed = await self._catch_up(table)
+        if changed:
+            self.broadcast(table)
+            self.ensure_runner(table)
+
+    async def resync(self) -> None:
+        """Bring every table watched here up to date from the store (changes may have been
+        missed while the bus was out of reach)."""
+        for table in list(self._tables.values()):
+            if not table.listeners:
+                continue
+            async with table.lock:
+                changed = await self._catch_up(table)
+            if changed:
+                self.broadcast(table)
+                self.ensure_runner(table)
+
+    async def _catch_up(self, table: Table) -> bool:
+        """Apply the events saved since the table's revision (by another process); reload the
+        whole game should they not follow on. Answers whether anything changed."""
+        try:
+            events = await asyncio.to_thread(self.store.events_since, table.game_id, table.revision)
+        except StoreUnavailableError:
+            log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
+            return False
+        if not events:
+            return False
+        match, revision = table.match, table.revision
+        try:
+            for seq, text in events:
+                if seq != revision + 1:
+                    raise ValueError(f"event {seq} after revision {revision}")
+                match = apply_event(match, text)
+                revision = seq
+                seed = event_seed(text)
+                if seed is not None:
+                    table.commitments[len(match.deals)] = commitment_of(seed)
+        except Exception:
+            log.warning("game %s: reloaded whole", table.game_id, exc_info=True)
+            stored = await asyncio.to_thread(self.store.load, table.game_id)
+            if stored is None:
+                return False
+            match = await asyncio.to_thread(restore_match, stored.record)
+            revision = stored.revision
+            table.commitments = await asyncio.to_thread(self._commitments, stored, len(match.deals))
+        table.match, table.revision = match, revision
+        return True
+
+    @staticmethod
+    def _check_token(matches: Callable[[str | None], bool], token: str | None) -> None:
+        if not token:
+            raise ClientError("missing_token")
+        if not matches(token):
+            raise ClientError("bad_token")
+
+    def _remember(self, table: Table) -> None:
+        """Keep the table in memory (most recent last), dropping idle ones past the cache
+        size: they are saved, and load again when asked for."""
+        self._tables[table.game_id] = table
+        self._tables.move_to_end(table.game_id)
+        if len(self._tables) > self.cache_size:
+            for game_id, old in list(self._tables.items()):
+                if len(self._tables) <= self.cache_size:
+                    break
+                if old is not table and old.is_idle:
+                    del self._tables[game_id]
+
+    # -- views and connections --
+
+    def wording(self, lang: str) -> Wording:
+        """The words of a language."""
+        return self.catalogs.wording(lang)
+
+    def view(self, table: Table, lang: str, seat: Seat | None) -> dict[str, Any]:
+        """The view of ``seat`` (``None``: a watcher's, public only), in ``lang``, with who
+        sits where (``names``, from the table's seating)."""
+        view = build_view(
+            table.match,
+            self.wording(lang),
+            seat=seat,
+            game_id=table.game_id,
+            level=table.level,
+            commitment=table.commitment,
+        )
+        view["names"] = names_of(table.seating, time.time())
+        return view
+
+    def listen(self, table: Table, lang: str, *, seat: Seat | None, client: str = "") -> Listener:
+        """Open a connection to a game for ``seat`` (``None``: a watcher): it is sent the
+        current state at once, then every change. :class:`ClientError`
+        ``too_many_sockets`` past the limit of connections to one game."""
+        limit = self.limits.sockets_per_game
+        if limit > 0 and len(table.listeners) >= limit:
+            raise ClientError("too_many_sockets")
+        listener = Listener(
+            self.wording(lang), limit=self.limits.queue_messages, client=client, seat=seat
+        )
+        if client:
+            table.client = client
+        table.listeners.add(listener)
+        listener.send(state_message(self.view(table, lang, seat)))
+        return listener
+
+    def unlisten(self, table: Table, listener: Listener) -> None:
+        """Close a connection to a game."""
+        table.listeners.discard(listener)
+
+    def broadcast(self, table: Table) -> None:
+        """Send the new state to every connection: each language's view built and written
+        as JSON once per change, whatever the number of connections; then tell the
+        table's observers."""
+        texts: dict[tuple[str, Seat | None], str] = {}
+        for listener in list(table.listeners):
+            key = (listener.wording.lang, listener.seat)
+            if key not in texts:
+                texts[key] = dump_message(state_message(self.view(table, *key)))
+            listener.send_text(texts[key])
+        for observer in list(table.observers):
+            observer(table)
+
+    # -- messages --
+
+    def _dispatcher(self) -> Dispatcher[Seated]:
+        """The table's kinds of message: ``action``, ``next_deal``, ``hint``, ``sync``."""
+        messages: Dispatcher[Seated] = Dispatcher(limit=self.max_message_bytes)
+        messages.on("action", self._on_action, required=("action",))
+        messages.on("next_deal", self._on_next_deal)
+        messages.on("hint", self._on_hint)
+        messages.on("sync", self._on_sync)
+        return messages
+
+    async def handle_text(self, table: Table, listener: Listener, text: str | bytes) -> None:
+        """Handle one client message: an error goes back to that connection only, and
+        leaves the game as it was."""
+        try:
+            await self.messages.dispatch(Seated(table, listener), text)
+        except ClientError as error:
+            listener.send(error.message(listener.wording, table.deck))
+        except Exception:
+            log.exception("game %s: a message failed", table.game_id)
+            listener.send(ClientError("internal").message(listener.wording, table.deck))
+
+    async def _on_action(self, seated: Seated, message: Message) -> None:
+        seat = seated.listener.seat
+        if seat is None:
+            raise ClientError("watching")
+        await self.act(seated.table, parse_action(message["action"], seat=seat))
+
+    async def _on_next_deal(self, seated: Seated, _message: Message) -> None:
+        await self.next_deal(seated.table)
+
+    async def _on_hint(self, seated: Seated, _message: Message) -> None:
+        listener = seated.listener
+        if self.hints is None or listener.seat is None:
+            # No hints without the learning routes, nor for a watcher (no seat).
+            raise ClientError("unknown_type", {"type": "hint"})
+        listener.send(await self.hints(seated.table, listener.wording.lang, listener.seat))
+
+    async def _on_sync(self, seated: Seated, _message: Message) -> None:
+        table, listener = seated.table, seated.listener
+        listener.send(state_message(self.view(table, listener.wording.lang, listener.seat)))
+        self.ensure_runner(table)  # the computer players stopped on an error?
+
+    async def act(self, table: Table, action: Action) -> None:
+        """Apply a player's action if the engine allows it: save, tell every connection, then
+        let the computer players answer. :class:`ClientError` with the engine's reason
+        otherwise."""
+        with self.people_first.person_acting():
+            async with table.lock:
+                reason = table.match.deal.refusal(action)
+                if reason is not None:
+                    raise ClientError.refused(reason)
+                match, event = table.match.apply(action), action_event(str(action))
+                await self._commit(table, match, event, person=True)
+        self.ensure_runner(table)
+
+    async def next_deal(self, table: Table) -> None:
+        """Deal the next deal of a match (or a new one after a cancelled single deal)."""
+        with self.people_first.person_acting():
+            async with table.lock:
+                match = table.match
+                if not match.deal.is_over:
+                    raise ClientError("deal_not_over")
+                if match.is_over:
+                    raise ClientError("match_over")
+                commitment, deck = new_commitment(self.new_seed(table.rng))
+                number = len(match.deals) + 1
+                match = match.next_deal_from_deck(deck)
+                deal = match.deal
+                event = deal_event(
+                    deal.dealer.name, [card_code(card) for card in deal.deck], commitment.seed
+                )
+                table.commitments[number] = commitment
+                try:
+                    await self._commit(table, match, event, person=True)
+                except ClientError:
+                    if table.commitments.get(number) is commitment:
+                        del table.commitments[number]
+                    raise
+        self.ensure_runner(table)
+
+    async def _commit(
+        self, table: Table, match: Match, event: str, *, person: bool = False
+    ) -> None:
+        """Append the event that made the new match to the game's record (one short
+        transaction: the record is not rewritten), then make it the table's and send it. If
+        the save fails nothing changes; if another server moved the game on, it is
+        reloaded. ``person``: a person's action, saved ahead of the computer players'."""
+        try:
+            revision = await self.writer.append(
+                Append(table.game_id, event, table.revision, finished=match.is_over),
+                first=person,
+            )
+        except StoreUnavailableError:
+            log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
+            raise ClientError("unavailable") from None
+        except StaleGameError:
+            if await self._catch_up(table):
+                self.broadcast(table)
+            raise ClientError("stale") from None
+        table.match = match
+        table.revision = revision
+        self.broadcast(table)
+        await self.bus.publish(table.game_id, revision)
+
+    # -- the computer players --
+
+    def ensure_runner(self, table: Table) -> None:
+        """Make sure the computer seats play if it is their turn (after an action, a new
+        deal, a connection, a restart)."""
+        self.computers.ensure(table)
+
+    async def decide(self, table: Table, seat: Seat, observation: Observation) -> Action:
+        """The computer player's action for ``seat``, from its observation only: the one
+        place the table asks a computer player (:func:`computer_decision`, within the
+        client's :class:`WorkBudget`). Should it fail or choose something illegal, the first
+        legal action instead (logged), so that the game never stalls."""
+        try:
+            async with self.ai_budget.slot(table.client):
+                action = await computer_decision(
+                    self.decisions,
+                    table.level,
+                    table.players[seat],
+                    observation,
+                    table.rng,
+                    match_scores=table.match.scores,
+                )
+        except Exception:
+            log.exception("game %s: the %s player failed", table.game_id, seat.name)
+            action = None
+        if action is None or action not in observation.legal_actions:
+            if action is not None:
+                log.error("game %s: the %s player chose %s", table.game_id, seat.name, action)
+            action = observation.legal_actions[0]
+        return action
+
+    async def close(self) -> None:
+        """Stop every computer player (the games are saved after each action)."""
+        await self.computers.close(self._tables.values())
+        self.writer.shutdown()
+        if self.decisions is not None:
+            await self.decisions.close()
+
+
+__all__ = ["PresetTarget", "TableService"]
