@@ -547,7 +547,28 @@ function setStatus(lines, kind = "info") {
   status.dataset.kind = kind;
 }
 
+/** Where each seat is drawn: as the view's ``screen`` says (the server turns the table so
+ * that the player's own seat is at the bottom; seat codes stay the real ones). */
+const DEFAULT_SCREEN = { bottom: "S", right: "W", top: "N", left: "E" };
+
+function screenOf(view) {
+  return view?.screen ?? DEFAULT_SCREEN;
+}
+
+/** The place on screen (bottom, right, top, left) of a real seat. */
+function placeOf(view, seat) {
+  const screen = screenOf(view);
+  return Object.keys(screen).find((place) => screen[place] === seat) ?? "";
+}
+
+function placeSeats(view) {
+  for (const [place, seat] of Object.entries(screenOf(view))) {
+    for (const box of document.querySelectorAll(`#felt [data-seat="${seat}"]`)) box.dataset.pos = place;
+  }
+}
+
 function render(view, prev) {
+  placeSeats(view);
   const table = $("table");
   const appearing = table.hidden || !prev;
   table.hidden = false;
@@ -698,8 +719,12 @@ function renderSeats(view) {
     if (view.dealer === seat) name.append(el("span", "chip dealer-chip", t("dealer_chip")));
     if (view.contract?.taker === seat) name.append(el("span", "chip taker-chip", t("taker_chip")));
     const backs = box.querySelector(".backs");
-    if (backs) {
-      backs.replaceChildren();
+    if (backs) backs.replaceChildren();
+    if (backs && seat === screenOf(view).bottom) {
+      // The player's own hand is below the felt (a watcher sees no hand there).
+      backs.removeAttribute("aria-label");
+      backs.removeAttribute("role");
+    } else if (backs) {
       backs.setAttribute("aria-label", `${seatName(seat)}: ${plural("cards", size)}`);
       backs.setAttribute("role", "img");
       const showOpen = view.phase === "over" && state.replayStep !== null;
@@ -785,11 +810,11 @@ function renderTrick(view, prev, change) {
   if (final) {
     const winner = winnerOf(view.last_trick);
     trick.classList.add("done");
-    if (winner) trick.dataset.winner = winner;
+    if (winner) trick.dataset.winner = placeOf(view, winner);
   } else if (done) {
     const winner = winnerOf(view.last_trick);
     trick.classList.add("done");
-    if (winner) trick.dataset.winner = winner;
+    if (winner) trick.dataset.winner = placeOf(view, winner);
     const { hold } = pace();
     state.trickTimer = setTimeout(() => {
       // Collect the finished trick towards its winner, unless a new card came meanwhile.
