@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Final
 
 from cardavia.belote import Action, Match, Observation, Seat
 from cardavia.store.events import action_event
@@ -19,9 +18,6 @@ from cardavia.web.table import Table
 from cardavia.web.turns import PeopleFirst
 
 log = logging.getLogger(__name__)
-
-DEFAULT_AI_DELAY: Final = (0.4, 0.9)
-"""The computer players' pause before each action, in seconds (a range: it varies)."""
 
 Decide = Callable[[Table, Seat, Observation], Awaitable[Action]]
 """A computer seat's action (never fails: the first legal action at worst)."""
@@ -40,7 +36,7 @@ class ComputerPlayers:
         commit: Commit,
         bus: LocalBus,
         people_first: PeopleFirst,
-        ai_delay: tuple[float, float] = DEFAULT_AI_DELAY,
+        ai_delay: tuple[float, float],
     ) -> None:
         self.decide = decide
         self.commit = commit
@@ -128,4 +124,4 @@ class ComputerPlayers:
                 await runner
 
 
-__all__ = ["DEFAULT_AI_DELAY", "ComputerPlayers"]
+__all__ = ["ComputerPlayers"]

@@ -19,6 +19,9 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import ClassVar, Final
 
+MAX_MESSAGE_BYTES: Final = 4096
+"""The longest client message accepted (a WebSocket message, a request's body); a real one
+is under 200 bytes (:attr:`cardavia.web.settings.Settings.max_message_bytes`)."""
 MAX_KEYS: Final = 100_000
 """The most keys a limiter remembers (the least recently seen are forgotten first)."""
 
@@ -170,4 +173,4 @@ class WorkBudget:
         return self.size - semaphore._value
 
 
-__all__ = ["Limits", "RateLimiter", "WorkBudget"]
+__all__ = ["MAX_MESSAGE_BYTES", "Limits", "RateLimiter", "WorkBudget"]

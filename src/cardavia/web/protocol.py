@@ -41,9 +41,8 @@ from cardavia.belote import (
     parse_card,
 )
 from cardavia.web.i18n import Wording
+from cardavia.web.limits import MAX_MESSAGE_BYTES
 
-MAX_MESSAGE_BYTES: Final = 4096
-"""The longest client message accepted; a real one is under 200 bytes."""
 ECHO_LENGTH: Final = 24
 """The most characters of a client's value written back in an error message."""
 SEAT_CODES: Final = ("N", "E", "S", "W")
@@ -362,7 +361,6 @@ def _via(
 
 __all__ = [
     "ACTION_KINDS",
-    "MAX_MESSAGE_BYTES",
     "SEAT_CODES",
     "ClientError",
     "Dispatcher",

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from cardavia.web.computers import DEFAULT_AI_DELAY
-from cardavia.web.limits import Limits
-from cardavia.web.protocol import MAX_MESSAGE_BYTES
+from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits
 
 WEB_DIR: Final = Path(__file__).parent
 REDIS_URL_VARIABLE: Final = "CARDAVIA_REDIS_URL"
 """The environment variable naming the Redis that joins several web processes."""
+DEFAULT_AI_DELAY: Final = (0.4, 0.9)
+"""The computer players' pause before each action, in seconds (a range: it varies)."""
 BODY_TIMEOUT: Final = 10.0
 """Seconds a request body may take to arrive (a slow client holds no worker longer)."""
 DEFAULT_LIMITS: Final = Limits()
@@ -81,4 +81,4 @@ class Settings:
         return self.web_dir / "locale"
 
 
-__all__ = ["BODY_TIMEOUT", "REDIS_URL_VARIABLE", "WEB_DIR", "Settings"]
+__all__ = ["BODY_TIMEOUT", "DEFAULT_AI_DELAY", "REDIS_URL_VARIABLE", "WEB_DIR", "Settings"]

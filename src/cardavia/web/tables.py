@@ -37,12 +37,11 @@ from cardavia.store.db import (
 from cardavia.store.events import action_event, apply_event, deal_event, deal_seeds, event_seed
 from cardavia.web.bus import LocalBus
 from cardavia.web.computer import computer_decision
-from cardavia.web.computers import DEFAULT_AI_DELAY, ComputerPlayers
+from cardavia.web.computers import ComputerPlayers
 from cardavia.web.connection import Listener
 from cardavia.web.i18n import Catalogs, Wording, is_language
-from cardavia.web.limits import Limits, WorkBudget
+from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits, WorkBudget
 from cardavia.web.protocol import (
-    MAX_MESSAGE_BYTES,
     ClientError,
     Dispatcher,
     Message,
@@ -52,6 +51,7 @@ from cardavia.web.protocol import (
     state_message,
 )
 from cardavia.web.seating import Computer, Seating
+from cardavia.web.settings import DEFAULT_AI_DELAY
 from cardavia.web.shuffles import SEED_BYTES, Commitment, commitment_of, new_commitment
 from cardavia.web.table import NewGame, Seated, Table, TableObserver, record_json, restore_match
 from cardavia.web.turns import PeopleFirst
@@ -301,6 +301,12 @@ class TableService:
         if observer not in table.observers:
             table.observers.append(observer)
 
+    def unobserve(self, table: Table, observer: TableObserver) -> None:
+        """Stop telling ``observer`` of ``table``'s changes (a room with nobody connected
+        here: the table may then be dropped from memory)."""
+        if observer in table.observers:
+            table.observers.remove(observer)
+
     async def on_remote_change(self, game_id: str, revision: int) -> None:
         """Another process saved a game at ``revision``: if this one has it in memory, bring
         it up to date from the store and send it to its connections."""
@@ -323,7 +329,7 @@ class TableService:
         """Bring every table watched here up to date from the store (changes may have been
         missed while the bus was out of reach)."""
         for table in list(self._tables.values()):
-            if not table.listeners:
+            if not table.listeners and not table.observers:
                 continue
             async with table.lock:
                 changed = await self._catch_up(table)
