@@ -1,5 +1,5 @@
 """Server CPU per action outside the computer players: whole matches' deals played through
-:class:`cardavia.web.table.TableService` (check, save, views, serialisation) with a table
+:class:`cardavia.web.tables.TableService` (check, save, views, serialisation) with a table
 watched by one connection, the computer seats replaced by a player that takes the first legal
 action (so that their thinking is not counted), on a temporary SQLite file.
 
@@ -17,11 +17,15 @@ import time
 from pathlib import Path
 
 from cardavia.ai.player import register_player
+from cardavia.belote import Seat
 from cardavia.belote.actions import Action
 from cardavia.belote.observation import Observation
 from cardavia.store.db import GameStore
 from cardavia.web.i18n import load_catalogs
-from cardavia.web.table import HUMAN, TableService
+from cardavia.web.tables import TableService
+
+PERSON = Seat.S
+"""The seat the benchmark's person plays."""
 
 
 class FirstLegal:
@@ -42,9 +46,9 @@ async def play(deals: int, database: str) -> tuple[int, float, float]:
     played = 0
     cpu, wall = time.process_time(), time.perf_counter()
     while played < deals:
-        game = await service.create_game("cardavia", "bench-first-legal", "fr")
+        game = await service.create_game("cardavia", "bench-first-legal", "fr", seat=PERSON)
         table = await service.open(game.game_id, game.token)
-        listener = service.listen(table, "fr")
+        listener = service.listen(table, "fr", seat=PERSON)
         while played < deals and not table.match.is_over:
             service.ensure_runner(table)
             if table.runner is not None:
@@ -55,8 +59,8 @@ async def play(deals: int, database: str) -> tuple[int, float, float]:
                 if not table.match.is_over:
                     await service.next_deal(table)
                 continue
-            if deal.to_move == HUMAN:
-                choice = rng.choice(deal.observation(HUMAN).legal_actions)
+            if deal.to_move == PERSON:
+                choice = rng.choice(deal.observation(PERSON).legal_actions)
                 await service.act(table, choice)
             while not listener.queue.empty():
                 listener.queue.get_nowait()
