@@ -36,7 +36,7 @@ def install(
     settings: Settings,
     catalogs: Catalogs,
 ) -> None:
-    """Add the table's API and socket to ``app``."""
+    """Add the table's API (create a game, read its view) and its socket to ``app``."""
     limits = settings.limits
     game_creation = RateLimiter(limits.games_per_minute / 60.0, limits.games_burst)
 
@@ -85,6 +85,14 @@ def install(
         view = service.view(table, lang, table.token_seat)
         return SafeJSONResponse(view, headers={"Cache-Control": "no-store"})
 
+    install_socket(app, service, settings, catalogs)
+
+
+def install_socket(
+    app: FastAPI, service: TableService, settings: Settings, catalogs: Catalogs
+) -> None:
+    """Add the table's WebSocket (``/ws/games/{id}?token=…``) to ``app``."""
+
     @app.websocket("/ws/games/{game_id}")
     async def table_socket(websocket: WebSocket, game_id: str) -> None:
         asked = websocket.query_params.get("lang")
@@ -110,10 +118,10 @@ def install(
         await serve_connection(
             websocket,
             listener,
-            limits,
+            settings.limits,
             handle=handle,
             depart=lambda: service.unlisten(table, listener),
         )
 
 
-__all__ = ["GAME_FIELDS", "install"]
+__all__ = ["GAME_FIELDS", "install", "install_socket"]
