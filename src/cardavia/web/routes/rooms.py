@@ -1,5 +1,6 @@
-"""The rooms' routes (docs/web.md, "Rooms"): create a room, join it, read it, and its
-WebSocket. Thin: the work is :class:`cardavia.web.rooms.RoomService`'s."""
+"""The rooms' routes (docs/web.md, "Rooms"): create a room, join it, read it, its WebSocket,
+and its pages. Thin: the work is :class:`~cardavia.web.rooms.RoomService`'s, a connection's
+messages :class:`~cardavia.web.room_messages.RoomMessages`'."""
 
 from __future__ import annotations
 
@@ -10,22 +11,23 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
 
-from cardavia.web.app import (
+from cardavia.web.connection import serve_connection
+from cardavia.web.http_helpers import (
     CLOSE_CODES,
     SafeJSONResponse,
-    Settings,
     client_key,
     error_response,
-    not_found_page,
     origin_allowed,
-    page_context,
     read_json_body,
     request_token,
-    serve_connection,
 )
 from cardavia.web.i18n import Catalogs, choose_language, is_language
+from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.protocol import ClientError, dump_message
-from cardavia.web.rooms import Joined, RoomService, normal_code
+from cardavia.web.room_messages import RoomMessages
+from cardavia.web.room_state import normal_code
+from cardavia.web.rooms import Joined, RoomService
+from cardavia.web.settings import Settings
 
 
 def _joined(joined: Joined, lang: str) -> JSONResponse:
@@ -41,16 +43,35 @@ def _joined(joined: Joined, lang: str) -> JSONResponse:
     )
 
 
-def install_rooms(
+def _language(request: Request, data: dict[str, Any] | None = None) -> str:
+    """The language asked for: the body's ``lang``, else the query's or the browser's."""
+    if data is not None and is_language(data.get("lang")):
+        return str(data["lang"])
+    return choose_language(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+
+def install(
     app: FastAPI,
     rooms: RoomService,
     settings: Settings,
     catalogs: Catalogs,
     templates: Jinja2Templates,
 ) -> None:
-    """Add the rooms' routes to the app: the API, the socket, and the pages (create a room;
-    a room by its code)."""
-    limits = settings.limits
+    """Add the rooms' API, socket and pages (create a room; a room by its code) to ``app``."""
+    install_pages(app, catalogs, templates)
+    install_api(app, rooms, settings, catalogs)
+    install_socket(app, rooms, settings, catalogs)
+
+
+def install_pages(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) -> None:
+    """``/{lang}/room/`` (create or find a room) and ``/{lang}/room/{code}``."""
+
+    def room_page(request: Request, lang: str, code: str) -> Response:
+        if not is_language(lang):
+            return not_found_page(catalogs)
+        context = page_context(lang, catalogs.wording(lang), templates)
+        context |= {"code": code, "room_page": True}
+        return templates.TemplateResponse(request, "room.html", context)
 
     @app.get("/{lang}/room/", response_class=HTMLResponse, include_in_schema=False)
     async def new_room_page(request: Request, lang: str) -> Response:
@@ -60,20 +81,9 @@ def install_rooms(
     async def room_code_page(request: Request, lang: str, code: str) -> Response:
         return room_page(request, lang, normal_code(code) or "")
 
-    def room_page(request: Request, lang: str, code: str) -> Response:
-        if not is_language(lang):
-            return not_found_page(catalogs)
-        context = page_context(lang, catalogs.wording(lang), templates)
-        context |= {"code": code, "room_page": True}
-        return templates.TemplateResponse(request, "room.html", context)
 
-    def language(request: Request, data: dict[str, Any] | None = None) -> str:
-        lang = choose_language(
-            request.query_params.get("lang"), request.headers.get("accept-language")
-        )
-        if data is not None and is_language(data.get("lang")):
-            return str(data["lang"])
-        return lang
+def install_api(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: Catalogs) -> None:
+    """``POST /api/rooms``, ``POST /api/rooms/{code}/join``, ``GET /api/rooms/{code}``."""
 
     async def body(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers, settings.allowed_origins):
@@ -82,10 +92,10 @@ def install_rooms(
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(request: Request) -> Response:
-        lang = language(request)
+        lang = _language(request)
         try:
             data = await body(request)
-            lang = language(request, data)
+            lang = _language(request, data)
             joined = await rooms.create(data, lang, client=client_key(request))
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
@@ -93,10 +103,10 @@ def install_rooms(
 
     @app.post("/api/rooms/{code}/join", status_code=201)
     async def join_room(request: Request, code: str) -> Response:
-        lang = language(request)
+        lang = _language(request)
         try:
             data = await body(request)
-            lang = language(request, data)
+            lang = _language(request, data)
             joined = await rooms.join(code, data, client=client_key(request))
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
@@ -106,7 +116,7 @@ def install_rooms(
     async def read_room(request: Request, code: str) -> Response:
         """The room as its seats are (public), and the view of the token's seat (or a
         watcher's, where the room has them) once dealt."""
-        lang = language(request)
+        lang = _language(request)
         wording = catalogs.wording(lang)
         try:
             room = await rooms.open(code, client=client_key(request))
@@ -117,11 +127,18 @@ def install_rooms(
             info = room.info(wording) | {"you": seat.name if seat else None}
             table = await rooms.table(room)
             view = None
-            if table is not None and (seat is not None or room.settings["watchers"]):
-                view = rooms.tables.view(table, lang, seat)
+            if table is not None and (seat is not None or room.settings.watchers):
+                view = rooms.view(room, table, lang, seat)
         except ClientError as error:
             return error_response(error, wording)
         return SafeJSONResponse({"room": info, "view": view}, headers={"Cache-Control": "no-store"})
+
+
+def install_socket(
+    app: FastAPI, rooms: RoomService, settings: Settings, catalogs: Catalogs
+) -> None:
+    """``/ws/rooms/{code}``: a room's connection, a player's (``token``) or a watcher's."""
+    messages = RoomMessages(rooms, settings.limits)
 
     @app.websocket("/ws/rooms/{code}")
     async def room_socket(websocket: WebSocket, code: str) -> None:
@@ -141,16 +158,16 @@ def install_rooms(
             return
 
         async def handle(data: str | bytes) -> None:
-            await rooms.handle_text(room, listener, data)
+            await messages.handle_text(room, listener, data)
 
         await serve_connection(
             websocket,
             listener,
-            limits,
+            settings.limits,
             handle=handle,
             depart=lambda: rooms.depart(room, listener),
             arrive=lambda: rooms.arrive(room, listener),
         )
 
 
-__all__ = ["install_rooms"]
+__all__ = ["install"]

@@ -1,0 +1,147 @@
+"""A room open in this process (docs/web.md, "Rooms"): its state as last saved or heard of,
+and the connections open on it here, whose one owner it is (the room's table does not hold
+them); and what those connections are sent about the room — the ``room`` message, the quick
+phrases, what the room adds to each view of its game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+from cardavia.belote import Seat
+from cardavia.store.db import StoredRoom, token_matches
+from cardavia.web.connection import Listener
+from cardavia.web.i18n import Wording
+from cardavia.web.room_state import (
+    PHRASES,
+    ComputerSeat,
+    OpenSeat,
+    PersonSeat,
+    RoomSeat,
+    RoomSettings,
+    RoomState,
+    Said,
+)
+
+
+class Room:
+    """A room in this process's memory: its state as last saved (or heard of), and the
+    connections open on it here (their one owner: the room's table does not hold them)."""
+
+    def __init__(self, stored: StoredRoom) -> None:
+        self.code = stored.code
+        self.state = RoomState.from_json(json.loads(stored.state))
+        self.revision = stored.revision
+        self.game_id = stored.game_id
+        self.connections: dict[Listener, str | None] = {}
+        """Each connection, with its token's hash (``None``: a watcher). Its seat is the
+        token's, and may move (a swap)."""
+        self.lock = asyncio.Lock()
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.phrase_seen = self.state.phrase_n
+
+    @property
+    def settings(self) -> RoomSettings:
+        """Rules, level, deck, target, grace, next delay, watchers."""
+        return self.state.settings
+
+    def seat_of_token(self, token: str | None) -> Seat | None:
+        """The seat of a token (compared in constant time), or ``None``."""
+        for seat, entry in self.state.items():
+            if isinstance(entry, PersonSeat) and token_matches(entry.token, token):
+                return seat
+        return None
+
+    def is_connected(self, seat: Seat) -> bool:
+        """Whether a connection of ``seat``'s player is open here."""
+        return any(listener.seat == seat for listener in self.connections)
+
+    # -- what the connections are sent --
+
+    def seats_json(self) -> dict[str, dict[str, Any]]:
+        """Each seat as every player and watcher may see it: no token."""
+        seating = self.state.seating()
+        now = time.time()
+        return {
+            seat.name: {
+                "kind": _kind(entry),
+                "name": None if isinstance(entry, OpenSeat) else entry.name,
+                "away": isinstance(entry, PersonSeat) and entry.away is not None,
+                "computer": isinstance(entry, ComputerSeat)
+                or (isinstance(entry, PersonSeat) and not seating.person_plays(seat, now)),
+                "ready": seat in self.state.ready,
+            }
+            for seat, entry in self.state.items()
+        }
+
+    def view_fields(self) -> dict[str, Any]:
+        """What a room adds to each view of its table: its code, the seats' names and
+        presence (:meth:`seats_json`), who is ready."""
+        return {
+            "room": self.code,
+            "names": self.seats_json(),
+            "ready": sorted(seat.name for seat in self.state.ready),
+        }
+
+    def info(self, wording: Wording) -> dict[str, Any]:
+        """The ``room`` message's object, the same for every connection but ``you`` and
+        ``creator`` (added per connection)."""
+        settings = self.settings
+        return {
+            "code": self.code,
+            "rules": settings.rules,
+            "rules_name": wording.preset(settings.rules, settings.target)[0],
+            "level": settings.level,
+            "level_name": wording.level(settings.level),
+            "deck": settings.deck,
+            "target": settings.target,
+            "grace": settings.grace,
+            "next_delay": settings.next_delay,
+            "watchers": settings.watchers,
+            "started": self.state.started,
+            "game": self.game_id is not None,
+            "seats": self.seats_json(),
+        }
+
+    def send_room(self) -> None:
+        """Send every connection the room as it stands."""
+        bases: dict[str, dict[str, Any]] = {}
+        for listener, token in list(self.connections.items()):
+            lang = listener.wording.lang
+            if lang not in bases:
+                bases[lang] = self.info(listener.wording)
+            you = listener.seat.name if listener.seat is not None else None
+            room = bases[lang] | {"you": you, "creator": self.state.is_creator(token)}
+            listener.send({"type": "room", "room": room})
+
+    def send_new_phrases(self) -> None:
+        """Send the quick phrases said since this process last sent them."""
+        for said in self.state.phrases:
+            if said.n <= self.phrase_seen:
+                continue
+            for listener in list(self.connections):
+                listener.send(self.phrase_message(said, listener.wording))
+        self.phrase_seen = self.state.phrase_n
+
+    def phrase_message(self, said: Said, wording: Wording) -> dict[str, Any]:
+        """The ``phrase`` message, in the connection's language."""
+        entry = self.state[said.seat]
+        return {
+            "type": "phrase",
+            "seat": said.seat.name,
+            "name": None if isinstance(entry, OpenSeat) else entry.name,
+            "code": said.code,
+            "text": wording.gettext(PHRASES[said.code]),
+        }
+
+
+def _kind(entry: RoomSeat) -> str:
+    if isinstance(entry, PersonSeat):
+        return "human"
+    return "computer" if isinstance(entry, ComputerSeat) else "open"
+
+
+__all__ = ["Room"]

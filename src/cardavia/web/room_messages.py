@@ -1,0 +1,151 @@
+"""What a room's connection may send (docs/web.md, "Rooms"): one dispatcher, the table's
+kinds (``action``, ``hint``, ``sync``: played on the room's table, ``not_started`` before it
+is dealt) with the room's added — ``start``, ``swap``, ``free``, ``remove``, ``sit``,
+``leave``, ``ready`` (``next_deal`` the same), ``phrase``. Each message is decoded and its
+fields checked once (:class:`~cardavia.web.protocol.Dispatcher`); the changes themselves are
+:class:`~cardavia.web.room_state.RoomState`'s, saved by :class:`RoomService`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from cardavia.belote import Seat
+from cardavia.web.connection import Listener
+from cardavia.web.limits import Limits, RateLimiter
+from cardavia.web.protocol import ClientError, Dispatcher, Message, seat_field, state_message
+from cardavia.web.room import Room
+from cardavia.web.room_state import phrase_code
+from cardavia.web.rooms import RoomService
+from cardavia.web.table import Seated
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class InRoom:
+    """What a room's message handler is given: the room and the connection it came on."""
+
+    room: Room
+    listener: Listener
+
+    def player(self) -> Seat:
+        """The seat of the player who sent the message (``watching``: a watcher may not
+        act)."""
+        if self.listener.seat is None:
+            raise ClientError("watching")
+        return self.listener.seat
+
+    @property
+    def is_creator(self) -> bool:
+        """Whether the connection is the room's creator's."""
+        return self.room.state.is_creator(self.room.connections.get(self.listener))
+
+    def creator_before_start(self, *, creator: bool = True) -> Seat:
+        """The player's seat, for a change allowed before the first deal only (by the
+        creator alone where ``creator``): ``watching``, ``not_creator``,
+        ``already_started``."""
+        seat = self.player()
+        if creator and not self.is_creator:
+            raise ClientError("not_creator")
+        if self.room.state.started:
+            raise ClientError("already_started")
+        return seat
+
+
+class RoomMessages:
+    """The messages of the rooms' connections, answered through the room service."""
+
+    def __init__(self, rooms: RoomService, limits: Limits) -> None:
+        self.rooms = rooms
+        self.phrases = RateLimiter(limits.phrases_per_minute / 60.0, limits.phrases_burst)
+        """Quick phrases per seat of a room."""
+        tables = rooms.tables
+        messages: Dispatcher[InRoom] = Dispatcher(limit=tables.max_message_bytes)
+        messages.include(tables.messages, self._seated)
+        messages.on("sync", self._on_sync)
+        messages.on("start", self._on_start)
+        messages.on("swap", self._on_swap, fields=("seats",))
+        messages.on("free", self._on_free, fields=("seat",))
+        messages.on("remove", self._on_free, fields=("seat",))
+        messages.on("sit", self._on_sit, fields=("seat",))
+        messages.on("leave", self._on_leave)
+        messages.on("ready", self._on_ready)
+        messages.on("next_deal", self._on_ready)
+        messages.on("phrase", self._on_phrase, fields=("code",))
+        self.dispatcher = messages
+
+    async def handle_text(self, room: Room, listener: Listener, text: str | bytes) -> None:
+        """One message of a room's connection: an error goes back to this connection only
+        and changes nothing."""
+        try:
+            await self.dispatcher.dispatch(InRoom(room, listener), text)
+        except ClientError as error:
+            listener.send(error.message(listener.wording, room.settings.deck))
+        except Exception:
+            log.exception("room %s: a message failed", room.code)
+            listener.send(ClientError("internal").message(listener.wording, ""))
+
+    async def _seated(self, where: InRoom) -> Seated:
+        """The room's table, for the table's kinds (``not_started`` before the first deal)."""
+        table = await self.rooms.table(where.room)
+        if table is None:
+            raise ClientError("not_started")
+        return Seated(table, where.listener)
+
+    async def _on_sync(self, where: InRoom, _message: Message) -> None:
+        room, listener = where.room, where.listener
+        table = await self.rooms.table(room)
+        if table is None:
+            room.send_room()
+            return
+        listener.send(
+            state_message(self.rooms.view(room, table, listener.wording.lang, listener.seat))
+        )
+        self.rooms.tables.ensure_runner(table)  # the computer players stopped on an error?
+
+    async def _on_start(self, where: InRoom, _message: Message) -> None:
+        where.creator_before_start()
+        await self.rooms.start(where.room)
+
+    async def _on_swap(self, where: InRoom, message: Message) -> None:
+        where.creator_before_start()
+        pair = message["seats"]
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ClientError("bad_field", {"field": "seats"})
+        one, two = seat_field(pair[0], "seats"), seat_field(pair[1], "seats")
+        await self.rooms.change(where.room, lambda state: state.swap(one, two))
+
+    async def _on_free(self, where: InRoom, message: Message) -> None:
+        """``free`` (before the start) and ``remove`` (at any time): the creator's."""
+        if message.kind == "free":
+            where.creator_before_start()
+        else:
+            where.player()
+            if not where.is_creator:
+                raise ClientError("not_creator")
+        seat = seat_field(message["seat"])
+        await self.rooms.change(where.room, lambda state: state.free(seat))
+
+    async def _on_sit(self, where: InRoom, message: Message) -> None:
+        mine = where.creator_before_start(creator=False)
+        target = seat_field(message["seat"])
+        await self.rooms.change(where.room, lambda state: state.sit(mine, target))
+
+    async def _on_leave(self, where: InRoom, _message: Message) -> None:
+        mine = where.player()
+        await self.rooms.change(where.room, lambda state: state.leave(mine))
+
+    async def _on_phrase(self, where: InRoom, message: Message) -> None:
+        mine = where.player()
+        code = phrase_code(message["code"])
+        if not self.phrases.allow(f"{where.room.code} {mine.name}"):
+            raise ClientError("rate_limited")
+        await self.rooms.change(where.room, lambda state: state.say(mine, code))
+
+    async def _on_ready(self, where: InRoom, _message: Message) -> None:
+        await self.rooms.ready(where.room, where.player())
+
+
+__all__ = ["InRoom", "RoomMessages"]
