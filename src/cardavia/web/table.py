@@ -75,9 +75,11 @@ class Table:
 
     @property
     def is_idle(self) -> bool:
-        """Nobody watching, nothing running: the table may be dropped from memory."""
+        """Nobody watching (no connection, no observer), nothing running: the table may be
+        dropped from memory."""
         running = self.runner is not None and not self.runner.done()
-        return not self.listeners and not running and not self.lock.locked()
+        watched = self.listeners or self.observers
+        return not watched and not running and not self.lock.locked()
 
     def computer_to_move(self) -> Seat | None:
         """The computer seat to act now, or ``None`` (a person's turn, or the deal is
