@@ -1,10 +1,10 @@
 // A room's page (docs/web.md, "Rooms"): create a room, open one by its code, take a seat
 // with a display name; then the seats, the creator's start, the quick phrases. The table
-// itself is table.js's: it is given each view turned so that this player sits at the bottom
-// (South on screen), whatever their seat. Names are always written as text, never markup.
+// itself is table.js's, drawn as the server sends it: each view names the real seats and says
+// where each is drawn (view.screen, this player's own seat at the bottom), so nothing is
+// turned here. Names are always written as text, never markup.
 
-const ORDER = ["N", "E", "S", "W"];
-const SEAT_KEYS = new Set(["seat", "to_move", "dealer", "taker", "leader"]);
+const SEATS = ["N", "E", "S", "W"];
 
 const section = document.getElementById("room");
 const strings = JSON.parse(document.getElementById("room-strings")?.textContent || "{}");
@@ -120,40 +120,6 @@ export function showJoin() {
   document.getElementById("rj-name")?.focus();
 }
 
-/** A view of another seat, turned so that ``mine`` is South: seats moved round, teams swapped
- * when the turn is by one or three places. A watcher's view (no seat) is left as it is. */
-export function rotateView(view, mine) {
-  if (!mine || mine === "S") return view;
-  const shift = (6 - ORDER.indexOf(mine)) % 4;
-  const seat = (code) => (ORDER.includes(code) ? ORDER[(ORDER.indexOf(code) + shift) % 4] : code);
-  const team = (code) => (shift % 2 && (code === "NS" || code === "EW") ? (code === "NS" ? "EW" : "NS") : code);
-  const walk = (value, key) => {
-    if (Array.isArray(value)) return value.map((item) => walk(item, key === "ready" ? "seat" : ""));
-    if (value && typeof value === "object") {
-      const out = {};
-      for (const [name, item] of Object.entries(value)) {
-        if (name === "screen") continue;
-        const moved = ORDER.includes(name) ? seat(name) : team(name);
-        out[moved] = walk(item, name);
-      }
-      return out;
-    }
-    if (typeof value !== "string") return value;
-    if (SEAT_KEYS.has(key)) return seat(value);
-    if (key === "winner") return ORDER.includes(value) ? seat(value) : team(value);
-    if (key === "capot") return team(value);
-    return value;
-  };
-  return walk(view, "");
-}
-
-/** Where on screen a real seat sits, for this player. */
-function shown(code, mine) {
-  if (!mine) return code;
-  const shift = (6 - ORDER.indexOf(mine)) % 4;
-  return ORDER[(ORDER.indexOf(code) + shift) % 4];
-}
-
 let current = null;
 
 function renderRoom(room, send) {
@@ -165,7 +131,7 @@ function renderRoom(room, send) {
   document.getElementById("room-link").value = `${location.origin}/${lang()}/room/${room.code}`;
   const list = document.getElementById("room-seats");
   list.replaceChildren();
-  for (const code of ORDER) {
+  for (const code of SEATS) {
     const entry = room.seats[code];
     const item = document.createElement("li");
     item.dataset.seat = code;
@@ -228,9 +194,9 @@ function seatButton(room, code, entry, send) {
 /** The players' names at their seats on the table (as text). */
 export function renderNames() {
   if (!current) return;
-  for (const code of ORDER) {
+  for (const code of SEATS) {
     const entry = current.seats[code];
-    const box = document.querySelector(`.seat[data-seat="${shown(code, current.you)}"]`);
+    const box = document.querySelector(`.seat[data-seat="${code}"]`);
     if (!box) continue;
     let tag = box.querySelector(".room-name");
     if (!tag) {
@@ -248,7 +214,7 @@ export function renderNames() {
 function showPhrase(message) {
   const line = document.getElementById("room-said");
   if (line) line.textContent = `${message.name || strings.seats?.[message.seat] || ""}: ${message.text}`;
-  const box = document.querySelector(`.seat[data-seat="${shown(message.seat, current?.you)}"]`);
+  const box = document.querySelector(`.seat[data-seat="${message.seat}"]`);
   if (!box) return;
   let bubble = box.querySelector(".room-phrase");
   if (!bubble) {
@@ -274,11 +240,6 @@ export function onRoomMessage(message, send) {
     return true;
   }
   return false;
-}
-
-/** This player's seat (for turning the views), from the last room message. */
-export function mySeat() {
-  return current ? current.you : loadSeat()?.seat || null;
 }
 
 if (section) {
