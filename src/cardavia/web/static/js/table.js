@@ -283,7 +283,7 @@ function connect() {
     if (ROOM && room.onRoomMessage(message, send)) return;
     if (message.type === "state" && message.view) {
       $("table").hidden = false;
-      enqueue(ROOM ? room.rotateView(message.view, room.mySeat()) : message.view);
+      enqueue(message.view);
       if (ROOM) room.renderNames();
     } else if (message.type === "error") showError(message);
   };
