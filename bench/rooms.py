@@ -27,12 +27,13 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from test_rooms import Seated, create_room, join_room, play_deal, room_url
+from tests.web.test_rooms import Seated, create_room, join_room, play_deal, room_url
 
-from cardavia.web.app import Settings, create_app
+from cardavia.web.app import create_app
 from cardavia.web.limits import Limits
+from cardavia.web.settings import Settings
 
 
 def main() -> None:
