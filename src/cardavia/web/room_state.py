@@ -223,7 +223,9 @@ def _seat_from_json(data: Mapping[str, Any]) -> RoomSeat:
     kind = data["kind"]
     if kind == "human":
         away = data.get("away")
-        return PersonSeat(str(data["name"]), str(data["token"]), None if away is None else away)
+        return PersonSeat(
+            str(data["name"]), str(data["token"]), None if away is None else float(away)
+        )
     if kind == "computer":
         return ComputerSeat(data.get("name"))
     return OpenSeat()
