@@ -57,13 +57,12 @@ class InRoom:
 class RoomMessages:
     """The messages of the rooms' connections, answered through the room service."""
 
-    def __init__(self, rooms: RoomService, limits: Limits) -> None:
+    def __init__(self, rooms: RoomService, limits: Limits, *, max_message_bytes: int) -> None:
         self.rooms = rooms
         self.phrases = RateLimiter(limits.phrases_per_minute / 60.0, limits.phrases_burst)
         """Quick phrases per seat of a room."""
-        tables = rooms.tables
-        messages: Dispatcher[InRoom] = Dispatcher(limit=tables.max_message_bytes)
-        messages.include(tables.messages, self._seated)
+        messages: Dispatcher[InRoom] = Dispatcher(limit=max_message_bytes)
+        messages.include(rooms.tables.messages, self._seated)
         messages.on("sync", self._on_sync)
         messages.on("start", self._on_start)
         messages.on("swap", self._on_swap, fields=("seats",))

@@ -138,7 +138,7 @@ def install_socket(
     app: FastAPI, rooms: RoomService, settings: Settings, catalogs: Catalogs
 ) -> None:
     """``/ws/rooms/{code}``: a room's connection, a player's (``token``) or a watcher's."""
-    messages = RoomMessages(rooms, settings.limits)
+    messages = RoomMessages(rooms, settings.limits, max_message_bytes=settings.max_message_bytes)
 
     @app.websocket("/ws/rooms/{code}")
     async def room_socket(websocket: WebSocket, code: str) -> None:
