@@ -74,7 +74,7 @@ class Joined:
 
 
 class RoomService:
-    """The rooms of this process: created, joined, opened, their messages handled. Given
+    """The rooms of this process: created, joined, opened, connected, changed. Given
     what it works with: the table service (public calls only), the store and the one writer
     thread that writes it, the bus, the limits."""
 
