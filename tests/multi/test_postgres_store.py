@@ -4,7 +4,8 @@ actions: many games in one transaction, each game's revision checked apart (psyc
 
 from __future__ import annotations
 
-from cardavia.store.db import Append, GameStore, action_event
+from cardavia.store.db import Append, GameStore
+from cardavia.store.events import action_event
 
 
 def test_a_group_of_appends_on_postgresql(postgres_url: str) -> None:

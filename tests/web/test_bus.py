@@ -56,7 +56,8 @@ def test_a_lease_given_up_slowly_leaves_no_table_waiting(
 def test_a_change_from_another_process_reaches_the_connections(
     make_app: Callable[..., FastAPI], settle: Settle, database: str
 ) -> None:
-    from cardavia.store.db import GameStore, action_event
+    from cardavia.store.db import GameStore
+    from cardavia.store.events import action_event
 
     app = make_app()
     app.state.tables.bus = SlowBus()

@@ -149,7 +149,7 @@ def test_no_hint_when_south_has_nothing_to_do(client: TestClient, new_game: NewG
 
     async def ask() -> dict[str, Any]:
         learning: learn.Learning = client.app.state.learning  # type: ignore[attr-defined]
-        return await learning.hint(table, "en")
+        return await learning.hint(table, "en", Seat.S)
 
     if table.match.deal.to_move != Seat.S:
         answer = asyncio.run(ask())

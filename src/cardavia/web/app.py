@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -68,6 +69,37 @@ async def purge_abandoned_games(
         await asyncio.sleep(PURGE_INTERVAL)
 
 
+@contextlib.asynccontextmanager
+async def _running(
+    _app: FastAPI, *, service: TableService, rooms: RoomService, store: GameStore
+) -> AsyncIterator[None]:
+    """The site's life: the bus delivering other processes' changes (a game's to the table
+    service, a room's to the rooms), the purge of abandoned games, the GIL handed back
+    sooner; then everything closed in order."""
+
+    async def on_change(key: str, revision: int) -> None:
+        if is_room_key(key):
+            await rooms.on_remote_change(key, revision)
+        else:
+            await service.on_remote_change(key, revision)
+
+    await service.bus.start(on_change, service.resync)
+    purger = asyncio.create_task(
+        purge_abandoned_games(store, service.limits.abandoned_days, rooms.purge)
+    )
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    yield
+    sys.setswitchinterval(interval)
+    purger.cancel()
+    with contextlib.suppress(BaseException):
+        await purger
+    rooms.close()
+    await service.close()
+    await service.bus.close()
+    store.close()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The Cardavia site: table page, games API, the table's WebSocket, rooms, learning, the
     rules pages, the installable app, static files and ``/healthz``."""
@@ -90,31 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     rooms = RoomService(service, store=store, writer=service.writer, bus=service.bus, limits=limits)
     learning = Learning(service)
     service.hints = learning.hint
-
-    async def on_change(key: str, revision: int) -> None:
-        if is_room_key(key):
-            await rooms.on_remote_change(key, revision)
-        else:
-            await service.on_remote_change(key, revision)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await service.bus.start(on_change, service.resync)
-        purger = asyncio.create_task(
-            purge_abandoned_games(store, limits.abandoned_days, rooms.purge)
-        )
-        interval = sys.getswitchinterval()
-        sys.setswitchinterval(SWITCH_INTERVAL)
-        yield
-        sys.setswitchinterval(interval)
-        purger.cancel()
-        with contextlib.suppress(BaseException):
-            await purger
-        rooms.close()
-        await service.close()
-        await service.bus.close()
-        store.close()
-
+    lifespan = functools.partial(_running, service=service, rooms=rooms, store=store)
     app = FastAPI(title="Cardavia", lifespan=lifespan, docs_url=None, redoc_url=None)
     # What tests and tools reach for (nothing of the site reads it back).
     app.state.settings = settings
