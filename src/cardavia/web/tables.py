@@ -168,8 +168,8 @@ class TableService:
         language, the deck its cards are named and drawn in (``None``: the preset's; kept in
         the record's rules, docs/rules.md 1); shuffled and saved. ``seat``: the seat the
         game's token plays (the person's at a single-player table); ``seating``: who plays
-        each seat (``None``: the single-player table, a person at ``seat``); ``target``: a score, or ``None`` for a single deal, rather
-        than the preset's. Raises
+        each seat (``None``: the single-player table, a person at ``seat``); ``target``: a
+        score, or ``None`` for a single deal, rather than the preset's. Raises
         :class:`ClientError` for an unknown value."""
         if not isinstance(rules, str) or rules not in PRESETS:
             raise ClientError("unknown_rules", {"rules": echo(rules)})
