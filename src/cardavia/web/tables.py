@@ -4,8 +4,8 @@ the store, played through the engine on the server.
 :class:`TableService` is given who plays each seat (a :class:`~cardavia.web.seating.Seating`:
 the single-player table's, or a room's) and never assumes a seat. It applies a person's
 actions (checked by the engine, saved, then sent to every open connection of the game as
-each seat's view), lets the computer players answer (:class:`~cardavia.web.computers.
-ComputerPlayers`), and follows the changes other processes make (the bus). Actions on one
+each seat's view), lets the computer players answer (:class:`~cardavia.web.computer_seats.
+ComputerSeats`), and follows the changes other processes make (the bus). Actions on one
 game are serialised by its lock; an error in one game is reported to that game's players
 only.
 """
@@ -37,7 +37,7 @@ from cardavia.store.db import (
 from cardavia.store.events import action_event, apply_event, deal_event, deal_seeds, event_seed
 from cardavia.web.bus import LocalBus
 from cardavia.web.computer import computer_decision
-from cardavia.web.computers import ComputerPlayers
+from cardavia.web.computer_seats import ComputerSeats
 from cardavia.web.connection import Listener
 from cardavia.web.i18n import Catalogs, Wording, is_language
 from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits, WorkBudget
@@ -104,7 +104,7 @@ class TableService:
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self.people_first = PeopleFirst()
         """The computer players' moves wait while a person's action is handled."""
-        self.computers = ComputerPlayers(
+        self.computers = ComputerSeats(
             decide=self.decide,
             commit=self._commit,
             bus=bus or LocalBus(),

@@ -26,7 +26,7 @@ Commit = Callable[[Table, Match, str], Awaitable[None]]
 process moved the game on: caught up meanwhile)."""
 
 
-class ComputerPlayers:
+class ComputerSeats:
     """The tasks that play the computer seats of this process's tables."""
 
     def __init__(
@@ -124,4 +124,4 @@ class ComputerPlayers:
                 await runner
 
 
-__all__ = ["ComputerPlayers"]
+__all__ = ["ComputerSeats"]
