@@ -147,7 +147,7 @@ def decode_message(text: str | bytes, *, limit: int = MAX_MESSAGE_BYTES) -> dict
 
 def check_fields(data: Mapping[str, Any], allowed: Iterable[str]) -> None:
     """The one field check: ``unknown_field`` for the first key of ``data`` not ``allowed``."""
-    known = allowed if isinstance(allowed, frozenset | set) else frozenset(allowed)
+    known = frozenset(allowed)
     for key in data:
         if key not in known:
             raise ClientError("unknown_field", {"field": echo(key)})
