@@ -14,25 +14,24 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from babel.messages.pofile import read_po
 from jinja2.ext import babel_extract
 
+from cardavia import web, words
 from cardavia.belote.cards import parse_card
 from cardavia.belote.game import MESSAGES, Reason
-from cardavia.teach.names import card_name, seat_name, suit_name
-from cardavia.web import i18n
-from cardavia.web.i18n import (
-    ERRORS,
+from cardavia.web.i18n import choose_language, negotiate_language, parse_accept_language
+from cardavia.words import (
     LANGUAGES,
-    PHASE_REFUSALS,
-    PLURALS,
-    REASONS,
+    LOCALE_DIR,
+    card_name,
     catalog_path,
-    choose_language,
     load_catalogs,
-    negotiate_language,
-    parse_accept_language,
+    seat_name,
+    suit_name,
     text_direction,
 )
+from cardavia.words.phrases import ERRORS, PHASE_REFUSALS, PLURALS, REASONS
 
-WEB = Path(i18n.__file__).parent
+WEB = Path(web.__file__).parent
+WORDS = Path(words.__file__).parent
 KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "NP_": (1, 2)}
 NPLURALS = {"fr": 2, "en": 2, "ar": 6, "pl": 3, "hi": 2, "es": 2}
 PLACEHOLDER = re.compile(r"\{(\w*)\}|%\((\w+)\)s")
@@ -54,9 +53,10 @@ def _key(msgid: str | tuple[str, ...] | list[str]) -> Msgid:
 
 
 def python_msgids() -> dict[Msgid, str]:
-    """Every message the backend's Python marks for translation, with where it is."""
+    """Every message the backend's Python marks for translation (the site's modules and the
+    phrasebook of :mod:`cardavia.words`), with where it is."""
     found: dict[Msgid, str] = {}
-    for path in sorted(WEB.glob("*.py")):
+    for path in sorted([*WEB.rglob("*.py"), *WORDS.rglob("*.py")]):
         for lineno, message, _, _ in extract_from_file("python", str(path), keywords=KEYWORDS):
             found.setdefault(_key(message), f"{path.name}:{lineno}")
     return found
@@ -222,7 +222,7 @@ def test_every_message_of_the_interface_templates_is_in_the_catalog(lang: str) -
 
 
 def test_catalogs_are_compiled_in_memory() -> None:
-    assert not list((WEB / "locale").rglob("*.mo"))
+    assert not list(LOCALE_DIR.rglob("*.mo"))
     for lang in LANGUAGES:
         wording = load_catalogs().wording(lang)
         text = wording.gettext("Card points")
@@ -328,7 +328,7 @@ def test_bids_and_score_lines() -> None:
 
 
 def test_a_broken_translation_does_not_break_the_server() -> None:
-    from cardavia.web.i18n import format_text
+    from cardavia.words import format_text
 
     assert format_text("{a} and {b", {"a": 1}) == "{a} and {b"
     assert format_text("{a} and {missing}", {"a": 1}) == "1 and {missing}"

@@ -4,13 +4,13 @@ Every sentence is a catalog template filled with names taken from the example it
 seat that leads, the suit of the first card, the trump of the contract, the cards the engine
 found legal, the points it counted), never typed by hand: the text and the example cannot
 disagree. Seed 003's last paragraph calls the suit led "hearts" when the cards show spades;
-here the suit led is the suit of the trick's first card, named by :mod:`cardavia.teach.names`.
+here the suit led is the suit of the trick's first card, named by :mod:`cardavia.words.names`.
 
 Each lesson of the legal-cards page has *premises*: facts of the position its sentences take
 for granted ("the partner is winning the trick", "only one card beats it").
 :func:`lesson_problems` checks them against the engine's result; a test requires none to fail.
 
->>> from cardavia.teach.catalog import rules_text
+>>> from cardavia.words import rules_text
 >>> view = legal_view(legal_results()[8], rules_text("hi"))
 >>> "पान" in view.explanation[1] and "हुकुम" in view.explanation[1]
 True
@@ -22,12 +22,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from cardavia.belote.cards import card_code, parse_card
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
-from cardavia.belote.rules import Rules, find_rules
-from cardavia.belote.scoring import USUAL_CARD_TOTAL, capot_value, deal_points
+from cardavia.belote import (
+    LAST_TRICK_BONUS,
+    USUAL_CARD_TOTAL,
+    Rules,
+    Strain,
+    capot_value,
+    card_code,
+    deal_points,
+    find_rules,
+    parse_card,
+    values_for,
+)
 from cardavia.teach import glossary
-from cardavia.teach.catalog import CardArg, RankArg, RulesText, SeatArg, SuitArg, TeamArg
 from cardavia.teach.examples import (
     AnnouncementResult,
     Declared,
@@ -37,8 +44,8 @@ from cardavia.teach.examples import (
     legal_results,
     scoring_results,
 )
-from cardavia.teach.names import rank_prose
 from cardavia.teach.pictures import card_svg
+from cardavia.words import CardArg, RankArg, SeatArg, SuitArg, TeamArg, Wording, rank_prose
 
 SEATS: Final = "NESW"
 
@@ -66,7 +73,7 @@ class CardView:
     highlight: bool = False
 
 
-def card_view(code: str, text: RulesText, *, highlight: bool = False) -> CardView:
+def card_view(code: str, text: Wording, *, highlight: bool = False) -> CardView:
     """A card's picture and name in the page's language and deck."""
     name = text.expand(card=CardArg(code))["card"]
     css = "card card-on" if highlight else "card"
@@ -75,7 +82,7 @@ def card_view(code: str, text: RulesText, *, highlight: bool = False) -> CardVie
     )
 
 
-def preset_title(rules: Rules | str, text: RulesText) -> str:
+def preset_title(rules: Rules | str, text: Wording) -> str:
     """A preset's name for players (docs/rules.md 10)."""
     name = rules if isinstance(rules, str) else rules.name.rstrip("+")
     titles = {
@@ -87,7 +94,7 @@ def preset_title(rules: Rules | str, text: RulesText) -> str:
     return text.gettext(titles[name])
 
 
-def contract_setting(rules: Rules, contract: str, text: RulesText) -> str:
+def contract_setting(rules: Rules, contract: str, text: Wording) -> str:
     """ "House rules (Maison), trump: hearts." — the setting of an example."""
     title = preset_title(rules, text)
     strain = Strain.parse(contract)
@@ -192,7 +199,7 @@ def lesson_problems(result: LegalResult) -> list[str]:
     return problems
 
 
-def legal_explanation(result: LegalResult, text: RulesText) -> list[str]:
+def legal_explanation(result: LegalResult, text: Wording) -> list[str]:
     """The paragraphs that explain a legal-cards example (docs/rules.md 5), in the page's words."""
     ex = result.example
     seat = SeatArg(ex.seat)
@@ -373,7 +380,7 @@ class LegalView:
     verified: bool
 
 
-def legal_view(result: LegalResult, text: RulesText) -> LegalView:
+def legal_view(result: LegalResult, text: Wording) -> LegalView:
     """An example of the legal-cards page in the page's language."""
     ex = result.example
     text = text.with_deck(ex.deck)
@@ -399,7 +406,7 @@ def legal_view(result: LegalResult, text: RulesText) -> LegalView:
     )
 
 
-def legal_views(text: RulesText) -> list[LegalView]:
+def legal_views(text: Wording) -> list[LegalView]:
     """The nine examples of docs/rules.md 11 in the page's language."""
     return [legal_view(result, text) for result in legal_results()]
 
@@ -407,12 +414,12 @@ def legal_views(text: RulesText) -> list[LegalView]:
 # -- Announcements ---------------------------------------------------------------------------
 
 
-def kind_name(kind: str, text: RulesText) -> str:
+def kind_name(kind: str, text: Wording) -> str:
     """An announcement's kind as the language calls it (:mod:`cardavia.teach.glossary`)."""
     return glossary.word(text.lang, kind)
 
 
-def describe(item: Declared, text: RulesText) -> str:
+def describe(item: Declared, text: Wording) -> str:
     """An announcement in words: "tierce 7-8-9 of spades", "carré of jacks" (docs/rules.md 7)."""
     kind = kind_name(item.kind, text)
     first = parse_card(item.cards[0])
@@ -422,7 +429,7 @@ def describe(item: Declared, text: RulesText) -> str:
     return text.format("{kind} {ranks} of {suit}", kind=kind, ranks=ranks, suit=SuitArg(first >> 3))
 
 
-def _described(item: Declared, text: RulesText) -> str:
+def _described(item: Declared, text: Wording) -> str:
     return text.format(
         "{announcement} ({points})",
         announcement=describe(item, text),
@@ -453,7 +460,7 @@ CRITERIA: Final = {
 }
 
 
-def announcement_explanation(result: AnnouncementResult, text: RulesText) -> list[str]:
+def announcement_explanation(result: AnnouncementResult, text: Wording) -> list[str]:
     """The paragraphs that explain an announcement example (docs/rules.md 6 and 7)."""
     ex = result.example
     paragraphs = []
@@ -565,7 +572,7 @@ class AnnouncementView:
     verified: bool
 
 
-def announcement_view(result: AnnouncementResult, text: RulesText) -> AnnouncementView:
+def announcement_view(result: AnnouncementResult, text: Wording) -> AnnouncementView:
     """An announcement example in the page's language and the example's deck."""
     ex = result.example
     text = text.with_deck(ex.deck)
@@ -591,7 +598,7 @@ def announcement_view(result: AnnouncementResult, text: RulesText) -> Announceme
     )
 
 
-def announcement_views(text: RulesText) -> list[AnnouncementView]:
+def announcement_views(text: Wording) -> list[AnnouncementView]:
     """The announcement examples in the page's language."""
     return [announcement_view(result, text) for result in announcement_results()]
 
@@ -785,7 +792,7 @@ def _pair(team: str, value: int) -> tuple[int | None, int | None]:
     return (value, None) if team == "NS" else (None, value)
 
 
-def contract_words(result: ScoringResult, text: RulesText) -> str:
+def contract_words(result: ScoringResult, text: Wording) -> str:
     """ "East takes, trump: diamonds." or "North bids 100, trump: hearts, coinched."."""
     ex = result.example
     seat, trump = SeatArg(ex.taker), SuitArg(int(Strain.parse(ex.contract)))
@@ -799,7 +806,7 @@ def contract_words(result: ScoringResult, text: RulesText) -> str:
     return text.format(message, seat=seat, trump=trump, bid=ex.bid)
 
 
-def scoring_lines(result: ScoringResult, text: RulesText) -> list[ScoreLineView]:
+def scoring_lines(result: ScoringResult, text: Wording) -> list[ScoreLineView]:
     """The lines of a worked calculation, each with both teams' points (docs/rules.md 8)."""
     score = result.score
     work = worked(result)
@@ -855,7 +862,7 @@ def _accepted(result: ScoringResult) -> list[Declared]:
     return [item for item in result.declared if _team(item.seat) == winner.name]
 
 
-def _announcement_item(item: Declared, text: RulesText) -> str:
+def _announcement_item(item: Declared, text: Wording) -> str:
     """ "tierce 9-10-J of clubs, by North (20 points)": an announcement a team scores."""
     return text.format(
         "{announcement} ({points})",
@@ -866,7 +873,7 @@ def _announcement_item(item: Declared, text: RulesText) -> str:
     )
 
 
-def _belote_item(seat: str, text: RulesText) -> str:
+def _belote_item(seat: str, text: Wording) -> str:
     """ "the belote–rebelote of West (20 points)"."""
     return text.format("the belote–rebelote of {seat} ({points})", seat=SeatArg(seat),
                        points=text.points(20))  # fmt: skip
@@ -877,7 +884,7 @@ def _belote_of(result: ScoringResult, team: str) -> list[str]:
     return [seat for seat in result.belote_seats if _team(seat) == team]
 
 
-def _keeps(team: str, formula: Formula, text: RulesText) -> str:
+def _keeps(team: str, formula: Formula, text: Wording) -> str:
     """What the losing side of a deal keeps: its belote when it holds one and the rules keep
     it (docs/rules.md 6), or nothing — said from the example's numbers, never assumed."""
     if formula.value:
@@ -887,7 +894,7 @@ def _keeps(team: str, formula: Formula, text: RulesText) -> str:
     return text.format("{team} score nothing.", team=TeamArg(team))
 
 
-def _classic_failed(result: ScoringResult, work: Worked, text: RulesText) -> list[str]:
+def _classic_failed(result: ScoringResult, work: Worked, text: Wording) -> list[str]:
     """docs/rules.md 8, a failed classic contract: the defenders score the fixed total, every
     accepted announcement of both teams and the belotes the rules give them; each item named
     from the example's own facts."""
@@ -927,7 +934,7 @@ def _classic_failed(result: ScoringResult, work: Worked, text: RulesText) -> lis
     return [" ".join(out)]
 
 
-def scoring_explanation(result: ScoringResult, text: RulesText) -> list[str]:
+def scoring_explanation(result: ScoringResult, text: Wording) -> list[str]:
     """The paragraphs that explain a worked calculation (docs/rules.md 8), in the page's words.
 
     Every item a sentence names (an announcement, a belote, who keeps what) is read from the
@@ -1104,7 +1111,7 @@ def scoring_explanation(result: ScoringResult, text: RulesText) -> list[str]:
     return out
 
 
-def scoring_view(result: ScoringResult, text: RulesText) -> ScoringView:
+def scoring_view(result: ScoringResult, text: Wording) -> ScoringView:
     """A worked calculation in the page's language and the example's deck."""
     ex = result.example
     text = text.with_deck(ex.deck)
@@ -1130,12 +1137,12 @@ def scoring_view(result: ScoringResult, text: RulesText) -> ScoringView:
     )
 
 
-def scoring_views(text: RulesText) -> list[ScoringView]:
+def scoring_views(text: Wording) -> list[ScoringView]:
     """The worked calculations in the page's language."""
     return [scoring_view(result, text) for result in scoring_results()]
 
 
-def card_point_rows(rules: Rules, text: RulesText) -> list[tuple[str, int, int]]:
+def card_point_rows(rules: Rules, text: Wording) -> list[tuple[str, int, int]]:
     """Each rank's points as trump and as a plain card (docs/rules.md 1), strongest trump first."""
     values = values_for(rules, Strain.SPADES)
     order = sorted(range(8), key=lambda r: values.order[r], reverse=True)

@@ -11,13 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from cardavia.belote.announcements import CARRE_POINTS
-from cardavia.belote.cards import SPANISH
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
-from cardavia.belote.rules import PRESETS, Rules, find_rules
-from cardavia.belote.scoring import USUAL_CARD_TOTAL
+from cardavia.belote import (
+    CARRE_POINTS,
+    LAST_TRICK_BONUS,
+    PRESETS,
+    SPANISH,
+    USUAL_CARD_TOTAL,
+    Rules,
+    Strain,
+    find_rules,
+    values_for,
+)
 from cardavia.teach import glossary
-from cardavia.teach.catalog import RankArg, RulesText, SuitArg
 from cardavia.teach.explain import (
     announcement_views,
     card_point_rows,
@@ -25,7 +30,7 @@ from cardavia.teach.explain import (
     preset_title,
     scoring_views,
 )
-from cardavia.teach.names import rank_prose, rank_words
+from cardavia.words import RankArg, SuitArg, Wording, rank_prose, rank_words
 
 TOPICS: Final = ("legal-cards", "announcements", "scoring")
 """The rules pages beside the presets' (docs/web.md)."""
@@ -47,15 +52,15 @@ class Section:
     """A topic page that shows this part with worked examples."""
 
 
-def _ranks_in_order(text: RulesText) -> str:
+def _ranks_in_order(text: Wording) -> str:
     return text.join([text.expand(r=RankArg(rank))["r"] for rank in range(8)])
 
 
-def _suits(text: RulesText) -> str:
+def _suits(text: Wording) -> str:
     return text.join([text.expand(s=SuitArg(suit))["s"] for suit in range(4)])
 
 
-def _carres(text: RulesText) -> str:
+def _carres(text: Wording) -> str:
     # docs/rules.md 7: jacks 200, nines 150, aces, tens, kings, queens 100 (in sequence order).
     ranks = sorted(
         (rank for rank in range(8) if CARRE_POINTS[rank]),
@@ -75,7 +80,7 @@ def _carres(text: RulesText) -> str:
     )
 
 
-def _partner_trumped(rules: Rules, text: RulesText) -> str:
+def _partner_trumped(rules: Rules, text: Wording) -> str:
     """Your partner is winning and you trump over a trump already in the trick (docs/rules.md 5,
     knob ``overtrump_when_trumping_partner``)."""
     return text.gettext(
@@ -87,7 +92,7 @@ def _partner_trumped(rules: Rules, text: RulesText) -> str:
     )
 
 
-def _worthless_carres(text: RulesText) -> str:
+def _worthless_carres(text: Wording) -> str:
     """docs/rules.md 7: the two carrés worth 0 (7s and 8s; Spanish deck 4s and 5s) beat nothing."""
     low, high = (rank for rank in range(8) if not CARRE_POINTS[rank])
     return text.format(
@@ -97,18 +102,18 @@ def _worthless_carres(text: RulesText) -> str:
     )
 
 
-def prose_label(rank: int, text: RulesText) -> str:
-    """A rank in an order written out in prose (:func:`cardavia.teach.names.rank_prose`)."""
+def prose_label(rank: int, text: Wording) -> str:
+    """A rank in an order written out in prose (:func:`cardavia.words.rank_prose`)."""
     return rank_prose(rank, text.lang, text.deck)
 
 
-def _carre_order(text: RulesText) -> str:
+def _carre_order(text: Wording) -> str:
     """The carrés of equal points from the strongest (docs/rules.md 7.4): "A > K > Q > 10"."""
     ranks = sorted((r for r in range(8) if CARRE_POINTS[r] == 100), reverse=True)
     return " > ".join(prose_label(rank, text) for rank in ranks)
 
 
-def _coinche_contract(text: RulesText) -> str:
+def _coinche_contract(text: Wording) -> str:
     """What the takers need at the coinche table (docs/rules.md 8, FFB 10.1.1), and a coinche's
     freeze (docs/rules.md 4), from the coinche preset's knobs."""
     rules = find_rules("coinche")
@@ -120,19 +125,19 @@ def _coinche_contract(text: RulesText) -> str:
     )
 
 
-def _order(rules: Rules, strain_suit: bool, text: RulesText) -> str:
+def _order(rules: Rules, strain_suit: bool, text: Wording) -> str:
     table = values_for(rules, Strain.SPADES)
     offset = 0 if strain_suit else 8
     ranks = sorted(range(8), key=lambda r: table.order[offset + r], reverse=True)
     return _spaced([prose_label(r, text) for r in ranks], text)
 
 
-def _spaced(labels: list[str], text: RulesText) -> str:
+def _spaced(labels: list[str], text: Wording) -> str:
     """Ranks written in a row: "J 9 A 10"; Arabic separates them with its comma."""
     return ("، " if text.lang == "ar" else " ").join(labels)
 
 
-def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
+def preset_sections(rules: Rules, text: Wording) -> list[Section]:
     """The full rules of a preset, section by section (docs/rules.md 1 to 9)."""
     text = text.with_deck(rules.deck)
     sections = []
@@ -429,7 +434,7 @@ KNOB_ROWS: Final = (
 )
 
 
-def knob_table(text: RulesText) -> list[list[str]]:
+def knob_table(text: Wording) -> list[list[str]]:
     """The comparison of the four presets (docs/rules.md 10): a header row, then one row a knob."""
     rows = [[""] + [preset_title(name, text) for name in PRESETS]]
     for label, knob, values in KNOB_ROWS:
@@ -462,7 +467,7 @@ PRESET_SUMMARIES: Final = {
 }
 
 
-def index_page(text: RulesText) -> dict[str, Any]:
+def index_page(text: Wording) -> dict[str, Any]:
     """The index of the rules pages."""
     return {
         "title": text.gettext("Rules of belote"),
@@ -487,7 +492,7 @@ def index_page(text: RulesText) -> dict[str, Any]:
     }
 
 
-def preset_page(name: str, text: RulesText) -> dict[str, Any]:
+def preset_page(name: str, text: Wording) -> dict[str, Any]:
     """The full rules of a preset."""
     rules = find_rules(name)
     return {
@@ -512,7 +517,7 @@ def preset_page(name: str, text: RulesText) -> dict[str, Any]:
     }
 
 
-def legal_cards_page(text: RulesText) -> dict[str, Any]:
+def legal_cards_page(text: Wording) -> dict[str, Any]:
     """ "Which card may I play?": the summary and the nine examples of docs/rules.md 11."""
     return {
         "title": text.gettext(TOPIC_TITLES["legal-cards"]),
@@ -549,7 +554,7 @@ def legal_cards_page(text: RulesText) -> dict[str, Any]:
     }
 
 
-def announcements_page(text: RulesText) -> dict[str, Any]:
+def announcements_page(text: Wording) -> dict[str, Any]:
     """Sequences, carrés, belote–rebelote and the comparison (docs/rules.md 6 and 7, seed 002)."""
     spanish = text.with_deck("spanish")
     return {
@@ -642,7 +647,7 @@ def announcements_page(text: RulesText) -> dict[str, Any]:
     }
 
 
-def scoring_page(text: RulesText) -> dict[str, Any]:
+def scoring_page(text: Wording) -> dict[str, Any]:
     """Worked calculations of docs/rules.md 8."""
     return {
         "title": text.gettext(TOPIC_TITLES["scoring"]),
@@ -679,7 +684,7 @@ def scoring_page(text: RulesText) -> dict[str, Any]:
     }
 
 
-def _example_labels(text: RulesText) -> dict[str, str]:
+def _example_labels(text: Wording) -> dict[str, str]:
     return {
         "example": text.gettext("Example"),
         "trick_so_far": text.gettext("The trick so far"),

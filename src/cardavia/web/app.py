@@ -45,6 +45,7 @@ from cardavia.web.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGE_NAMES,
     LANGUAGES,
+    LOCALE_DIR,
     Catalogs,
     Wording,
     card_name,
@@ -164,7 +165,7 @@ class Settings:
     """Fair use: rate limits, queues, the computer players' budget per client, abandoned
     games (:class:`cardavia.web.limits.Limits`)."""
     web_dir: Path = WEB_DIR
-    """Where ``templates/``, ``static/`` and ``locale/`` are."""
+    """Where ``templates/`` and ``static/`` are."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -197,8 +198,8 @@ class Settings:
 
     @property
     def locale_dir(self) -> Path:
-        """The gettext catalogs."""
-        return self.web_dir / "locale"
+        """The gettext catalogs (:mod:`cardavia.words`)."""
+        return LOCALE_DIR
 
 
 class RedactTokens(logging.Filter):
