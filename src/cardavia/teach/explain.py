@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -199,132 +199,177 @@ def lesson_problems(result: LegalResult) -> list[str]:
     return problems
 
 
-def legal_explanation(result: LegalResult, text: Wording) -> list[str]:
-    """The paragraphs that explain a legal-cards example (docs/rules.md 5), in the page's words."""
+def _lead(result: LegalResult) -> tuple[str, str, SuitArg]:
+    """The trick's first card: the seat that led it, its code, and its suit (the suit led)."""
+    lead_seat, lead_card = result.example.trick[0]
+    return lead_seat, lead_card, SuitArg(_suit(lead_card))
+
+
+def _follow_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.1: follow the suit led, whichever card of it."""
+    seat = SeatArg(result.example.seat)
+    lead_seat, _, led = _lead(result)
+    n_legal = len(result.legal)
+    return [
+        text.format("{leader} leads {suit}.", leader=SeatArg(lead_seat), suit=led)
+        + " "
+        + text.nformat(
+            "{seat} holds one card of {suit}: they must play it.",
+            "{seat} holds {n} cards of {suit}: they must play one of them, whichever they like.",
+            n_legal,
+            seat=seat,
+            suit=led,
+        )
+        + " "
+        + text.gettext("They may neither trump nor discard.")
+    ]
+
+
+def _overtrump_partner_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.2: over a partner's trump lead, a higher trump still."""
     ex = result.example
     seat = SeatArg(ex.seat)
-    lead_seat, lead_card = ex.trick[0]
-    led = SuitArg(_suit(lead_card))
-    n_legal = len(result.legal)
-    lesson = ex.lesson
-    if lesson == "follow":
-        return [
-            text.format("{leader} leads {suit}.", leader=SeatArg(lead_seat), suit=led)
-            + " "
-            + text.nformat(
-                "{seat} holds one card of {suit}: they must play it.",
-                "{seat} holds {n} cards of {suit}: they must play one of them, whichever they "
-                "like.",
-                n_legal,
-                seat=seat,
-                suit=led,
-            )
-            + " "
-            + text.gettext("They may neither trump nor discard.")
-        ]
-    if lesson == "overtrump_partner":
-        other_seat = ex.trick[1][0]
-        return [
-            text.format(
-                "{partner}, the partner of {seat}, leads trump with the {card}; {other} has no "
-                "trump left and discards.",
-                partner=SeatArg(lead_seat),
-                seat=seat,
-                card=CardArg(lead_card),
-                other=SeatArg(other_seat),
-            )
-            + " "
-            + text.nformat(
-                "{seat} holds one trump.",
-                "{seat} holds {n} trumps.",
-                len(_trumps(result)),
-                seat=seat,
-            )
-            + " "
-            + text.format(
-                "Only the {card} beats the {master}: {seat} must play it, even though their "
-                "partner is winning the trick.",
-                card=CardArg(result.legal[0]),
-                master=CardArg(result.master_card or lead_card),
-                seat=seat,
-            )
-        ]
-    if lesson == "must_trump":
-        return [
-            text.format(
-                "{leader}, an opponent, leads {suit} with the {card}. {seat} has no {suit} but "
-                "holds trumps: they must trump, with whichever trump they like.",
-                leader=SeatArg(lead_seat),
-                suit=led,
-                card=CardArg(lead_card),
-                seat=seat,
-            )
-        ]
-    if lesson == "partner_master":
-        paragraph = text.format(
-            "{partner}, the partner of {seat}, leads the {card} and is winning the trick. "
-            "{seat} has no {suit}: they need not trump and may play any card.",
+    lead_seat, lead_card = result.example.trick[0]
+    other_seat = ex.trick[1][0]
+    return [
+        text.format(
+            "{partner}, the partner of {seat}, leads trump with the {card}; {other} has no "
+            "trump left and discards.",
             partner=SeatArg(lead_seat),
             seat=seat,
             card=CardArg(lead_card),
+            other=SeatArg(other_seat),
+        )
+        + " "
+        + text.nformat(
+            "{seat} holds one trump.",
+            "{seat} holds {n} trumps.",
+            len(_trumps(result)),
+            seat=seat,
+        )
+        + " "
+        + text.format(
+            "Only the {card} beats the {master}: {seat} must play it, even though their "
+            "partner is winning the trick.",
+            card=CardArg(result.legal[0]),
+            master=CardArg(result.master_card or lead_card),
+            seat=seat,
+        )
+    ]
+
+
+def _must_trump_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.3: without the suit led, against an opponent: trump."""
+    seat = SeatArg(result.example.seat)
+    lead_seat, lead_card, led = _lead(result)
+    return [
+        text.format(
+            "{leader}, an opponent, leads {suit} with the {card}. {seat} has no {suit} but "
+            "holds trumps: they must trump, with whichever trump they like.",
+            leader=SeatArg(lead_seat),
+            suit=led,
+            card=CardArg(lead_card),
+            seat=seat,
+        )
+    ]
+
+
+def _partner_master_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.2: without the suit led, the partner winning: any card."""
+    ex = result.example
+    seat = SeatArg(ex.seat)
+    lead_seat, lead_card, led = _lead(result)
+    paragraph = text.format(
+        "{partner}, the partner of {seat}, leads the {card} and is winning the trick. "
+        "{seat} has no {suit}: they need not trump and may play any card.",
+        partner=SeatArg(lead_seat),
+        seat=seat,
+        card=CardArg(lead_card),
+        suit=led,
+    )
+    # docs/rules.md 5.2, knob overtrump_when_trumping_partner: trumping over a trump already
+    # in the trick must beat it (on), or any card will do, a lower trump included (off).
+    clause = (
+        "Had a trump already been played in the trick, {seat} could still trump, but "
+        "would have to beat it if they could."
+        if find_rules(ex.rules).overtrump_when_trumping_partner
+        else "Even over a trump already played in the trick, {seat} could trump lower."
+    )
+    return [paragraph + " " + text.format(clause, seat=seat)]
+
+
+def _overtrump_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.3: over an opponent's trump, a higher one."""
+    ex = result.example
+    seat = SeatArg(ex.seat)
+    lead_seat, _, led = _lead(result)
+    trumper, trump_card = ex.trick[-1]
+    return [
+        text.format(
+            "{leader} leads {suit} and {trumper} trumps with the {trump_card}. {seat}, "
+            "with no {suit}, must overtrump: only the {card} beats the {trump_card}.",
+            leader=SeatArg(lead_seat),
+            suit=led,
+            trumper=SeatArg(trumper),
+            trump_card=CardArg(trump_card),
+            seat=seat,
+            card=CardArg(result.legal[0]),
+        )
+    ]
+
+
+def _undertrump_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.4: unable to overtrump, a lower trump all the same."""
+    seat = SeatArg(result.example.seat)
+    lead_seat, lead_card = result.example.trick[0]
+    return [
+        text.format(
+            "{trumper} has trumped with the {trump_card}. {seat} cannot beat it but holds "
+            "trumps: they must play one of them.",
+            trumper=SeatArg(result.master or lead_seat),
+            trump_card=CardArg(result.master_card or lead_card),
+            seat=seat,
+        )
+    ]
+
+
+def _undertrump_optional_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.4, coinche: unable to overtrump, any card."""
+    seat = SeatArg(result.example.seat)
+    return [
+        text.format(
+            "In coinche with the official rules, a player who cannot overtrump may "
+            "discard: {seat} plays whichever card they like.",
+            seat=seat,
+        )
+    ]
+
+
+def _no_trump_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5: in no trump, follow or play any card."""
+    seat = SeatArg(result.example.seat)
+    _, _, led = _lead(result)
+    n_legal = len(result.legal)
+    return [
+        text.gettext("In no trump nobody trumps.")
+        + " "
+        + text.nformat(
+            "{seat} holds one card of {suit}: they must play it; without {suit} they could "
+            "play any card.",
+            "{seat} holds {n} cards of {suit}: they must play one of them; without {suit} "
+            "they could play any card.",
+            n_legal,
+            seat=seat,
             suit=led,
         )
-        # docs/rules.md 5.2, knob overtrump_when_trumping_partner: trumping over a trump already
-        # in the trick must beat it (on), or any card will do, a lower trump included (off).
-        clause = (
-            "Had a trump already been played in the trick, {seat} could still trump, but "
-            "would have to beat it if they could."
-            if find_rules(ex.rules).overtrump_when_trumping_partner
-            else "Even over a trump already played in the trick, {seat} could trump lower."
-        )
-        return [paragraph + " " + text.format(clause, seat=seat)]
-    if lesson == "overtrump":
-        trumper, trump_card = ex.trick[-1]
-        return [
-            text.format(
-                "{leader} leads {suit} and {trumper} trumps with the {trump_card}. {seat}, "
-                "with no {suit}, must overtrump: only the {card} beats the {trump_card}.",
-                leader=SeatArg(lead_seat),
-                suit=led,
-                trumper=SeatArg(trumper),
-                trump_card=CardArg(trump_card),
-                seat=seat,
-                card=CardArg(result.legal[0]),
-            )
-        ]
-    if lesson == "undertrump":
-        return [
-            text.format(
-                "{trumper} has trumped with the {trump_card}. {seat} cannot beat it but holds "
-                "trumps: they must play one of them.",
-                trumper=SeatArg(result.master or lead_seat),
-                trump_card=CardArg(result.master_card or lead_card),
-                seat=seat,
-            )
-        ]
-    if lesson == "undertrump_optional":
-        return [
-            text.format(
-                "In coinche with the official rules, a player who cannot overtrump may "
-                "discard: {seat} plays whichever card they like.",
-                seat=seat,
-            )
-        ]
-    if lesson == "no_trump":
-        return [
-            text.gettext("In no trump nobody trumps.")
-            + " "
-            + text.nformat(
-                "{seat} holds one card of {suit}: they must play it; without {suit} they could "
-                "play any card.",
-                "{seat} holds {n} cards of {suit}: they must play one of them; without {suit} "
-                "they could play any card.",
-                n_legal,
-                seat=seat,
-                suit=led,
-            )
-        ]
-    # "winner": the card played, who wins, what the trick is worth (docs/rules.md 5.5 and 1).
+    ]
+
+
+def _winner_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """The card played, who wins, what the trick is worth (docs/rules.md 5.5 and 1)."""
+    ex = result.example
+    seat = SeatArg(ex.seat)
+    _, _, led = _lead(result)
     assert ex.play is not None and result.points is not None and result.winner is not None
     total = " + ".join(str(p) for p in result.card_points)
     first = text.format(
@@ -354,6 +399,25 @@ def legal_explanation(result: LegalResult, text: Wording) -> list[str]:
         team=TeamArg(_team(result.winner)),
     )
     return [first, second]
+
+
+LEGAL_LESSONS: Final[Mapping[str, Callable[[LegalResult, Wording], list[str]]]] = {
+    "follow": _follow_lesson,
+    "overtrump_partner": _overtrump_partner_lesson,
+    "must_trump": _must_trump_lesson,
+    "partner_master": _partner_master_lesson,
+    "overtrump": _overtrump_lesson,
+    "undertrump": _undertrump_lesson,
+    "undertrump_optional": _undertrump_optional_lesson,
+    "no_trump": _no_trump_lesson,
+}
+"""How each lesson of the legal-cards page explains its example; any other lesson shows who
+wins a trick and what it is worth (``winner``)."""
+
+
+def legal_explanation(result: LegalResult, text: Wording) -> list[str]:
+    """The paragraphs that explain a legal-cards example (docs/rules.md 5), in the page's words."""
+    return LEGAL_LESSONS.get(result.example.lesson, _winner_lesson)(result, text)
 
 
 @dataclass(frozen=True, slots=True)
