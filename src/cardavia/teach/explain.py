@@ -524,95 +524,121 @@ CRITERIA: Final = {
 }
 
 
-def announcement_explanation(result: AnnouncementResult, text: Wording) -> list[str]:
-    """The paragraphs that explain an announcement example (docs/rules.md 6 and 7)."""
+def _choice_paragraphs(result: AnnouncementResult, text: Wording) -> list[str]:
+    """docs/rules.md 7: a card shared by several possible announcements serves in one only,
+    the one worth most."""
     ex = result.example
+    if not ex.options:
+        return []
+    shared = set(ex.options[0]).intersection(*ex.options[1:])
+    best = max(result.options, key=lambda o: o.points)
+    alternatives = [_described(o, text) for o in result.options]
+    return [
+        text.format(
+            "The {card} can serve in one announcement only: {options}.",
+            card=CardArg(sorted(shared)[0]),
+            options=text.join(alternatives, alternatives=True),
+        )
+        + " "
+        + text.format(
+            "{seat} announces the one worth most: {announcement}.",
+            seat=SeatArg(ex.hands[0][0]),
+            announcement=_described(best, text),
+        )
+    ]
+
+
+def _one_seat_paragraphs(result: AnnouncementResult, text: Wording) -> list[str]:
+    """docs/rules.md 7: one seat's several announcements of different cards all count."""
+    seat = result.example.hands[0][0]
+    items = result.seat_declared(seat)
+    if len(items) <= 1:
+        return []
+    return [
+        text.format(
+            "{seat} announces {list}: the cards are all different, so both count.",
+            seat=SeatArg(seat),
+            list=text.join([_described(i, text) for i in items]),
+        )
+    ]
+
+
+def _comparison_paragraphs(result: AnnouncementResult, text: Wording) -> list[str]:
+    """docs/rules.md 7.4: each team's best announcement, and what decides between them."""
     paragraphs = []
-    if ex.options:
-        shared = set(ex.options[0]).intersection(*ex.options[1:])
-        best = max(result.options, key=lambda o: o.points)
-        alternatives = [_described(o, text) for o in result.options]
+    for team in ("NS", "EW"):
+        best = max((d for d in result.declared if _team(d.seat) == team), key=lambda d: d.strength)
         paragraphs.append(
             text.format(
-                "The {card} can serve in one announcement only: {options}.",
-                card=CardArg(sorted(shared)[0]),
-                options=text.join(alternatives, alternatives=True),
-            )
-            + " "
-            + text.format(
-                "{seat} announces the one worth most: {announcement}.",
-                seat=SeatArg(ex.hands[0][0]),
+                "Best announcement of {team}: {announcement}, by {seat}.",
+                team=TeamArg(team),
                 announcement=_described(best, text),
+                seat=SeatArg(best.seat),
             )
         )
-    teams = {_team(seat) for seat, _ in ex.hands}
-    if len(teams) == 1 and not ex.options:
-        seat = ex.hands[0][0]
-        items = result.seat_declared(seat)
-        if len(items) > 1:
-            paragraphs.append(
-                text.format(
-                    "{seat} announces {list}: the cards are all different, so both count.",
-                    seat=SeatArg(seat),
-                    list=text.join([_described(i, text) for i in items]),
-                )
-            )
-    if len(teams) == 2:
-        bests = {}
-        for team in ("NS", "EW"):
-            best = max(
-                (d for d in result.declared if _team(d.seat) == team), key=lambda d: d.strength
-            )
-            bests[team] = best
-            paragraphs.append(
-                text.format(
-                    "Best announcement of {team}: {announcement}, by {seat}.",
-                    team=TeamArg(team),
-                    announcement=_described(best, text),
-                    seat=SeatArg(best.seat),
-                )
-            )
-        paragraphs.append(text.gettext(CRITERIA[result.criterion]))
-    if result.winner is not None:
+    paragraphs.append(text.gettext(CRITERIA[result.criterion]))
+    return paragraphs
+
+
+def _winner_paragraphs(result: AnnouncementResult, both_teams: bool, text: Wording) -> list[str]:
+    """docs/rules.md 7.5: the winning team scores all its announcements, the other nothing."""
+    if result.winner is None:
+        return []
+    paragraphs = [
+        text.format(
+            "{team} wins the comparison: it shows its cards and scores all its "
+            "announcements, {points}.",
+            team=TeamArg(result.winner),
+            points=text.points(result.team_points),
+        )
+    ]
+    weaker = [d for d in result.declared if _team(d.seat) == result.winner and both_teams]
+    if len(weaker) > 1:
         paragraphs.append(
             text.format(
-                "{team} wins the comparison: it shows its cards and scores all its "
-                "announcements, {points}.",
-                team=TeamArg(result.winner),
-                points=text.points(result.team_points),
+                "That includes every announcement of the team, even those weaker than the "
+                "other team's best: {list}.",
+                list=text.join([_described(d, text) for d in weaker]),
             )
         )
-        weaker = [d for d in result.declared if _team(d.seat) == result.winner and len(teams) == 2]
-        if len(weaker) > 1:
-            paragraphs.append(
-                text.format(
-                    "That includes every announcement of the team, even those weaker than the "
-                    "other team's best: {list}.",
-                    list=text.join([_described(d, text) for d in weaker]),
-                )
-            )
-        if len(teams) == 2:
-            loser = "EW" if result.winner == "NS" else "NS"
-            paragraphs.append(
-                text.format(
-                    "{team} shows nothing and scores nothing for its announcements.",
-                    team=TeamArg(loser),
-                )
-            )
-    for seat in result.belote:
-        strain = Strain.parse(ex.contract)
-        base = int(strain) * 8
+    if both_teams:
+        loser = "EW" if result.winner == "NS" else "NS"
         paragraphs.append(
             text.format(
-                "{seat} also holds the {king} and the {queen}, the belote–rebelote of this "
-                "trump: 20 points more when they are played. It is not an announcement and "
-                "takes no part in the comparison.",
-                seat=SeatArg(seat),
-                king=CardArg(card_code(base + 6)),
-                queen=CardArg(card_code(base + 5)),
+                "{team} shows nothing and scores nothing for its announcements.",
+                team=TeamArg(loser),
             )
         )
     return paragraphs
+
+
+def _belote_paragraphs(result: AnnouncementResult, text: Wording) -> list[str]:
+    """docs/rules.md 6: a belote held beside the announcements, which is not one of them."""
+    base = int(Strain.parse(result.example.contract)) * 8
+    return [
+        text.format(
+            "{seat} also holds the {king} and the {queen}, the belote–rebelote of this "
+            "trump: 20 points more when they are played. It is not an announcement and "
+            "takes no part in the comparison.",
+            seat=SeatArg(seat),
+            king=CardArg(card_code(base + 6)),
+            queen=CardArg(card_code(base + 5)),
+        )
+        for seat in result.belote
+    ]
+
+
+def announcement_explanation(result: AnnouncementResult, text: Wording) -> list[str]:
+    """The paragraphs that explain an announcement example (docs/rules.md 6 and 7)."""
+    ex = result.example
+    teams = {_team(seat) for seat, _ in ex.hands}
+    paragraphs = _choice_paragraphs(result, text)
+    if len(teams) == 1 and not ex.options:
+        paragraphs += _one_seat_paragraphs(result, text)
+    if len(teams) == 2:
+        paragraphs += _comparison_paragraphs(result, text)
+    paragraphs += _winner_paragraphs(result, len(teams) == 2, text)
+    return paragraphs + _belote_paragraphs(result, text)
 
 
 @dataclass(frozen=True, slots=True)
