@@ -1024,181 +1024,213 @@ def _classic_failed(result: ScoringResult, work: Worked, text: Wording) -> list[
     return [" ".join(out)]
 
 
-def scoring_explanation(result: ScoringResult, text: Wording) -> list[str]:
-    """The paragraphs that explain a worked calculation (docs/rules.md 8), in the page's words.
-
-    Every item a sentence names (an announcement, a belote, who keeps what) is read from the
-    same score as the calculation's numbers, so that the words cannot count what the numbers
-    do not (and the reverse)."""
-    rules = result.rules
-    score = result.score
-    work = worked(result)
+def _sides(result: ScoringResult) -> tuple[str, str, int, int]:
+    """The takers and the defenders (``NS``, ``EW``), and their places in the scores."""
     takers = result.takers
-    defenders = "EW" if takers == "NS" else "NS"
     t = 0 if takers == "NS" else 1
-    d = 1 - t
-    out: list[str] = []
-    if score.capot is not None:
-        out.append(
-            text.format(
-                "{team} takes all eight tricks: capot. It scores {capot} instead of its card "
-                "points and the last trick.",
-                team=TeamArg(score.capot.name),
-                capot=rules.capot_points,
-            )
+    return takers, "EW" if takers == "NS" else "NS", t, 1 - t
+
+
+def _capot_paragraphs(result: ScoringResult, text: Wording) -> list[str]:
+    """docs/rules.md 8: a capot replaces the card points and the last trick."""
+    capot = result.score.capot
+    if capot is None:
+        return []
+    return [
+        text.format(
+            "{team} takes all eight tricks: capot. It scores {capot} instead of its card "
+            "points and the last trick.",
+            team=TeamArg(capot.name),
+            capot=result.rules.capot_points,
         )
-    if score.announcement_winner is not None:
-        winner = score.announcement_winner.name
-        if score.made is False and rules.bidding == "classic" and winner == takers:
-            message = (
-                "{team} wins the comparison of the announcements, {points}; as its contract "
-                "fails, they go to the defenders."
-            )
-        else:
-            message = (
-                "{team} wins the comparison of the announcements and scores them all: {points}."
-            )
-        out.append(
-            text.format(
-                message,
-                team=TeamArg(winner),
-                points=text.points(sum(score.announcements)),
-            )
-        )
-    if rules.bidding == "classic":
-        compare = "{takers} (the takers) have {t_total}, {defenders} {d_total}."
-        out.append(
-            text.format(
-                compare,
-                takers=TeamArg(takers),
-                defenders=TeamArg(defenders),
-                t_total=work.totals[t],
-                d_total=work.totals[d],
-            )
-        )
-        if score.made and rules.tie == "made" and work.totals[t] == work.totals[d]:
-            out.append(text.gettext("Equal totals count as made at this table."))
-        if score.made:
-            out.append(
-                text.format(
-                    "The contract is made: each team scores its total. {takers}: {t_formula}; "
-                    "{defenders}: {d_formula}.",
-                    takers=TeamArg(takers),
-                    defenders=TeamArg(defenders),
-                    t_formula=str(work.formulas[t]),
-                    d_formula=str(work.formulas[d]),
-                )
-            )
-        elif score.made is None:
-            out.append(
-                text.format(
-                    "Equal totals: litige. {defenders} score their {d_total}; the {reserve} of "
-                    "{takers} wait in reserve and go to the team that wins the next deal.",
-                    defenders=TeamArg(defenders),
-                    takers=TeamArg(takers),
-                    d_total=score.scores[d],
-                    reserve=score.reserve,
-                )
-            )
-        else:
-            out += _classic_failed(result, work, text)
-        return out
-    # Coinche (docs/rules.md 8): the takers' points against the bid (and, where the rules say so,
-    # against the defenders' points counted the same way).
-    bid = score.contract.bid or 0
-    counts_belote = rules.belote_counts_for_contract
-    t_points = _sum(score.card_points[t], score.announcements[t], score.belote[t] * counts_belote)
-    d_points = _sum(score.card_points[d], score.announcements[d], score.belote[d] * counts_belote)
-    # docs/rules.md 8 (FFB 10.1.1): on in the coinche preset; read from the knob once it exists.
-    if getattr(rules, "contract_must_beat_defence", True):
-        out.append(
-            text.format(
-                "{takers} need {bid} and more than the defenders: they have {points}, "
-                "{defenders} {d_points}.",
-                takers=TeamArg(takers),
-                defenders=TeamArg(defenders),
-                bid=bid,
-                points=str(t_points),
-                d_points=str(d_points),
-            )
+    ]
+
+
+def _announcement_paragraphs(result: ScoringResult, text: Wording) -> list[str]:
+    """docs/rules.md 7 and 8: who won the comparison, and where its announcements go."""
+    score = result.score
+    if score.announcement_winner is None:
+        return []
+    winner = score.announcement_winner.name
+    if score.made is False and result.rules.bidding == "classic" and winner == result.takers:
+        message = (
+            "{team} wins the comparison of the announcements, {points}; as its contract "
+            "fails, they go to the defenders."
         )
     else:
-        out.append(
-            text.format(
-                "{takers} need {bid}: they have {points}.",
-                takers=TeamArg(takers),
-                bid=bid,
-                points=str(t_points),
-            )
+        message = "{team} wins the comparison of the announcements and scores them all: {points}."
+    return [
+        text.format(message, team=TeamArg(winner), points=text.points(sum(score.announcements)))
+    ]
+
+
+def _classic_outcome(result: ScoringResult, work: Worked, text: Wording) -> list[str]:
+    """docs/rules.md 8, a taken contract: the two totals, then made, litige or failed."""
+    score = result.score
+    takers, defenders, t, d = _sides(result)
+    out = [
+        text.format(
+            "{takers} (the takers) have {t_total}, {defenders} {d_total}.",
+            takers=TeamArg(takers),
+            defenders=TeamArg(defenders),
+            t_total=work.totals[t],
+            d_total=work.totals[d],
         )
-    if score.multiplier == 1 and score.made:
+    ]
+    if score.made and result.rules.tie == "made" and work.totals[t] == work.totals[d]:
+        out.append(text.gettext("Equal totals count as made at this table."))
+    if score.made:
         out.append(
             text.format(
-                "The bid is reached: {takers} score their points and the bid, {t_formula}; "
-                "{defenders} score their points, {d_formula}.",
+                "The contract is made: each team scores its total. {takers}: {t_formula}; "
+                "{defenders}: {d_formula}.",
                 takers=TeamArg(takers),
                 defenders=TeamArg(defenders),
                 t_formula=str(work.formulas[t]),
                 d_formula=str(work.formulas[d]),
             )
         )
-    elif score.multiplier == 1:
-        message = (
-            "The bid is not reached: {defenders} score {base} and the bid, with their belote: "
-            "{d_formula}."
-            if _belote_of(result, defenders)
-            else "The bid is not reached: {defenders} score {base} and the bid: {d_formula}."
-        )
+    elif score.made is None:
         out.append(
             text.format(
-                message,
+                "Equal totals: litige. {defenders} score their {d_total}; the {reserve} of "
+                "{takers} wait in reserve and go to the team that wins the next deal.",
                 defenders=TeamArg(defenders),
-                base=rules.failed_base,
-                d_formula=str(work.formulas[d]),
+                takers=TeamArg(takers),
+                d_total=score.scores[d],
+                reserve=score.reserve,
             )
-            + " "
-            + _keeps(takers, work.formulas[t], text)
         )
     else:
-        winners = takers if score.made else defenders
-        losers = defenders if score.made else takers
-        w = 0 if winners == "NS" else 1
-        with_belote = bool(_belote_of(result, winners))
-        message = {
-            (True, True): "Made and {word}: {winners} score ({base} + the bid) × {multiplier}, "
-            "with their belote: {w_formula}.",
-            (True, False): "Made and {word}: {winners} score ({base} + the bid) × {multiplier}: "
-            "{w_formula}.",
-            (False, True): "Failed and {word}: {winners} score ({base} + the bid) × "
-            "{multiplier}, with their belote: {w_formula}.",
-            (False, False): "Failed and {word}: {winners} score ({base} + the bid) × "
-            "{multiplier}: {w_formula}.",
-        }[bool(score.made), with_belote]
-        word = text.gettext("surcoinched" if score.multiplier == 4 else "coinched")
-        losing = _keeps(losers, work.formulas[1 - w], text)
-        out.append(
-            text.format(
-                message,
-                winners=TeamArg(winners),
-                base=work.formulas[w].terms[0],
-                multiplier=score.multiplier,
-                word=word,
-                w_formula=str(work.formulas[w]),
-            )
-            + " "
-            + losing
-        )
-    if score.exact != score.scores:
-        out.append(
-            text.format(
-                "Scores are rounded to the nearest ten: {ns_exact} → {ns}, {ew_exact} → {ew}.",
-                ns_exact=score.exact[0],
-                ns=score.scores[0],
-                ew_exact=score.exact[1],
-                ew=score.scores[1],
-            )
-        )
+        out += _classic_failed(result, work, text)
     return out
+
+
+def _coinche_need(result: ScoringResult, text: Wording) -> str:
+    """docs/rules.md 8 (coinche): the takers' points against the bid and, where the rules say
+    so, against the defenders' points counted the same way."""
+    score, rules = result.score, result.rules
+    takers, defenders, t, d = _sides(result)
+    bid = score.contract.bid or 0
+    counts_belote = rules.belote_counts_for_contract
+    t_points = _sum(score.card_points[t], score.announcements[t], score.belote[t] * counts_belote)
+    d_points = _sum(score.card_points[d], score.announcements[d], score.belote[d] * counts_belote)
+    # docs/rules.md 8 (FFB 10.1.1): on in the coinche preset; read from the knob once it exists.
+    if getattr(rules, "contract_must_beat_defence", True):
+        return text.format(
+            "{takers} need {bid} and more than the defenders: they have {points}, "
+            "{defenders} {d_points}.",
+            takers=TeamArg(takers),
+            defenders=TeamArg(defenders),
+            bid=bid,
+            points=str(t_points),
+            d_points=str(d_points),
+        )
+    return text.format(
+        "{takers} need {bid}: they have {points}.",
+        takers=TeamArg(takers),
+        bid=bid,
+        points=str(t_points),
+    )
+
+
+def _coinche_plain(result: ScoringResult, work: Worked, text: Wording) -> str:
+    """docs/rules.md 8 (coinche), neither coinched nor surcoinched: made or failed."""
+    takers, defenders, t, d = _sides(result)
+    if result.score.made:
+        return text.format(
+            "The bid is reached: {takers} score their points and the bid, {t_formula}; "
+            "{defenders} score their points, {d_formula}.",
+            takers=TeamArg(takers),
+            defenders=TeamArg(defenders),
+            t_formula=str(work.formulas[t]),
+            d_formula=str(work.formulas[d]),
+        )
+    message = (
+        "The bid is not reached: {defenders} score {base} and the bid, with their belote: "
+        "{d_formula}."
+        if _belote_of(result, defenders)
+        else "The bid is not reached: {defenders} score {base} and the bid: {d_formula}."
+    )
+    return (
+        text.format(
+            message,
+            defenders=TeamArg(defenders),
+            base=result.rules.failed_base,
+            d_formula=str(work.formulas[d]),
+        )
+        + " "
+        + _keeps(takers, work.formulas[t], text)
+    )
+
+
+def _coinched(result: ScoringResult, work: Worked, text: Wording) -> str:
+    """docs/rules.md 8 (coinche), coinched or surcoinched: the winning side takes the base and
+    the bid multiplied, the other keeps only its belote."""
+    score = result.score
+    takers, defenders, _, _ = _sides(result)
+    winners = takers if score.made else defenders
+    losers = defenders if score.made else takers
+    w = 0 if winners == "NS" else 1
+    with_belote = bool(_belote_of(result, winners))
+    message = {
+        (True, True): "Made and {word}: {winners} score ({base} + the bid) × {multiplier}, "
+        "with their belote: {w_formula}.",
+        (True, False): "Made and {word}: {winners} score ({base} + the bid) × {multiplier}: "
+        "{w_formula}.",
+        (False, True): "Failed and {word}: {winners} score ({base} + the bid) × "
+        "{multiplier}, with their belote: {w_formula}.",
+        (False, False): "Failed and {word}: {winners} score ({base} + the bid) × "
+        "{multiplier}: {w_formula}.",
+    }[bool(score.made), with_belote]
+    word = text.gettext("surcoinched" if score.multiplier == 4 else "coinched")
+    losing = _keeps(losers, work.formulas[1 - w], text)
+    return (
+        text.format(
+            message,
+            winners=TeamArg(winners),
+            base=work.formulas[w].terms[0],
+            multiplier=score.multiplier,
+            word=word,
+            w_formula=str(work.formulas[w]),
+        )
+        + " "
+        + losing
+    )
+
+
+def _rounding_paragraphs(result: ScoringResult, text: Wording) -> list[str]:
+    """docs/rules.md 8: scores rounded to the nearest ten, where the rules round them."""
+    score = result.score
+    if score.exact == score.scores:
+        return []
+    return [
+        text.format(
+            "Scores are rounded to the nearest ten: {ns_exact} → {ns}, {ew_exact} → {ew}.",
+            ns_exact=score.exact[0],
+            ns=score.scores[0],
+            ew_exact=score.exact[1],
+            ew=score.scores[1],
+        )
+    ]
+
+
+def scoring_explanation(result: ScoringResult, text: Wording) -> list[str]:
+    """The paragraphs that explain a worked calculation (docs/rules.md 8), in the page's words.
+
+    Every item a sentence names (an announcement, a belote, who keeps what) is read from the
+    same score as the calculation's numbers, so that the words cannot count what the numbers
+    do not (and the reverse)."""
+    work = worked(result)
+    out = _capot_paragraphs(result, text) + _announcement_paragraphs(result, text)
+    if result.rules.bidding == "classic":
+        return out + _classic_outcome(result, work, text)
+    out.append(_coinche_need(result, text))
+    if result.score.multiplier == 1:
+        out.append(_coinche_plain(result, work, text))
+    else:
+        out.append(_coinched(result, work, text))
+    return out + _rounding_paragraphs(result, text)
 
 
 def scoring_view(result: ScoringResult, text: Wording) -> ScoringView:
