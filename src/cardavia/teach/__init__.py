@@ -7,7 +7,6 @@
   :mod:`cardavia.words` (which names the cards, seats and suits of each language).
 - :mod:`cardavia.teach.learning`: the words of the analysis, the hints, the training problems
   and the fairness page.
-- :mod:`cardavia.teach.glossary`: the word each language uses for each term of the game.
 - :mod:`cardavia.teach.pictures`: the cards drawn as SVG.
 
 The engine is used through its public face, :mod:`cardavia.belote`, only (an import-linter

@@ -34,7 +34,6 @@ from cardavia.belote import (
     parse_card,
     values_for,
 )
-from cardavia.teach import glossary
 from cardavia.teach.examples import (
     AnnouncementResult,
     Declared,
@@ -45,7 +44,16 @@ from cardavia.teach.examples import (
     scoring_results,
 )
 from cardavia.teach.pictures import card_svg
-from cardavia.words import CardArg, RankArg, SeatArg, SuitArg, TeamArg, Wording, rank_prose
+from cardavia.words import (
+    CardArg,
+    RankArg,
+    SeatArg,
+    SuitArg,
+    TeamArg,
+    Wording,
+    glossary,
+    rank_prose,
+)
 
 SEATS: Final = "NESW"
 
@@ -479,7 +487,7 @@ def legal_views(text: Wording) -> list[LegalView]:
 
 
 def kind_name(kind: str, text: Wording) -> str:
-    """An announcement's kind as the language calls it (:mod:`cardavia.teach.glossary`)."""
+    """An announcement's kind as the language calls it (:mod:`cardavia.words.glossary`)."""
     return glossary.word(text.lang, kind)
 
 

@@ -23,7 +23,6 @@ from cardavia.belote import (
     find_rules,
     values_for,
 )
-from cardavia.teach import glossary
 from cardavia.teach.explain import (
     announcement_views,
     card_point_rows,
@@ -31,7 +30,7 @@ from cardavia.teach.explain import (
     preset_title,
     scoring_views,
 )
-from cardavia.words import RankArg, SuitArg, Wording, rank_prose, rank_words
+from cardavia.words import RankArg, SuitArg, Wording, glossary, rank_prose, rank_words
 
 TOPICS: Final = ("legal-cards", "announcements", "scoring")
 """The rules pages beside the presets' (docs/web.md)."""

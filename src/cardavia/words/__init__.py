@@ -10,6 +10,8 @@
 - :mod:`~cardavia.words.phrases`: each code of the engine and of the site, as an English
   message id.
 - :mod:`~cardavia.words.wording`: :class:`Wording`, everything said in one language.
+- :mod:`~cardavia.words.glossary`: the word each language uses for each term of the game,
+  and the words it must not use, checked against every catalog and generated page.
 
 The engine's English is the fallback everywhere: a missing catalog or message is said as the
 English source.
