@@ -4,6 +4,7 @@ site, the rules pages and the terminal, the engine's English as the fallback."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,17 @@ from cardavia.words import (
 )
 
 SRC = Path(words.__file__).parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _missing_as_it_was() -> Iterator[None]:
+    """The messages these tests ask for on purpose are not left in the shared ``missing``
+    sets that the pages' tests read."""
+    catalogs = [c for d in (MESSAGES, RULES) for c in load_catalogs(domain=d).catalogs.values()]
+    before = [set(catalog.missing) for catalog in catalogs]
+    yield
+    for catalog, missing in zip(catalogs, before, strict=True):
+        catalog.missing.intersection_update(missing)
 
 
 @pytest.mark.parametrize("domain", [MESSAGES, RULES])
@@ -62,7 +74,6 @@ def test_a_message_the_catalog_lacks_is_noted_and_said_in_english() -> None:
     assert text.gettext("A sentence no catalog has") == "A sentence no catalog has"
     assert "A sentence no catalog has" in missing_messages("fr")
     assert "A sentence no catalog has" not in missing_messages("es")
-    text.missing.discard("A sentence no catalog has")
 
 
 def test_one_wording_object_for_the_table_and_the_rules_pages() -> None:
