@@ -1,9 +1,10 @@
 """The site's choice of a language for a visitor: the URL's, else the best of the browser's
 ``Accept-Language`` (RFC 9110 12.5.4).
 
-Everything else about words (the languages, the catalogs, the one wording object) is
-:mod:`cardavia.words`; the names below the negotiation are re-exported from there for the
-site's modules that still import them from here.
+Everything else about words (the languages, the catalogs, the one wording object, the
+phrasebook of the table and the site) is :mod:`cardavia.words`. The names imported from
+there are re-exported for the site's modules that still import them from here, until they
+import :mod:`cardavia.words` themselves.
 
 >>> negotiate_language("pl-PL,pl;q=0.9,en;q=0.5")
 'pl'
