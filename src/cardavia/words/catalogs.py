@@ -2,12 +2,11 @@
 
 The catalogs are ``locale/<lang>/LC_MESSAGES/<domain>.po`` beside this module: the domain
 ``messages`` holds what the site and the terminal say at the table, ``rules`` the rules pages
-and the learning pages. They are read with Babel and compiled in memory when first asked for
-(:func:`read_catalogs`; :func:`cardavia.words.load_catalogs` keeps them for the
-process), so no compiled ``.mo`` file is kept anywhere. Message ids are the
-engine's English: a catalog that is missing, or lacks a message, gives the English id, and
-the message asked for is noted in :attr:`Catalog.missing` (the tests require it to stay
-empty).
+and the learning pages. They are read with Babel and compiled in memory
+(:func:`read_catalogs`; :func:`cardavia.words.load_catalogs` does it once per process), so
+no compiled ``.mo`` file is kept anywhere. Message ids are the engine's English: a catalog
+that is missing, or lacks a message, gives the English id, and the message asked for is noted
+in :attr:`Catalog.missing` (the tests require it to stay empty).
 
 >>> catalogs = read_catalogs(RULES)
 >>> sorted(catalogs) == sorted(LANGUAGES)

@@ -33,10 +33,10 @@ from pathlib import Path
 from babel.lists import format_list
 
 from cardavia.belote import Card, Reason, Suit, parse_card
-from cardavia.words import names
 from cardavia.words.catalogs import LOCALE_DIR, MESSAGES, RULES, Catalog, read_catalogs
 from cardavia.words.filling import contract, expand, format_text
 from cardavia.words.languages import DEFAULT_LANGUAGE, is_language, text_direction
+from cardavia.words.names import card_name, seat_name, suit_name
 from cardavia.words.phrases import (
     ANNOUNCEMENT_NAMES,
     BELOTE_WORDS,
@@ -144,7 +144,7 @@ class Wording:
                 return card
         else:
             number = card
-        return names.card_name(number, self.lang, deck or self.deck)
+        return card_name(number, self.lang, deck or self.deck)
 
     def suit(self, suit: Suit | int | str, deck: str | None = None) -> str:
         """A suit's name, from its number or its code."""
@@ -152,7 +152,7 @@ class Wording:
             if len(suit) != 1 or suit not in _SUIT_CODES:
                 return suit
             suit = _SUIT_CODES.index(suit)
-        return names.suit_name(int(suit), self.lang, deck or self.deck)
+        return suit_name(int(suit), self.lang, deck or self.deck)
 
     def strain(self, code: str, deck: str | None = None) -> str:
         """A contract's strain by its code: a suit, ``NT`` or ``AT``."""
@@ -164,7 +164,7 @@ class Wording:
         """A seat's name by its letter (``N`` → North)."""
         if len(seat) != 1 or seat not in _SEAT_CODES:
             return seat
-        return names.seat_name(_SEAT_CODES.index(seat), self.lang)
+        return seat_name(_SEAT_CODES.index(seat), self.lang)
 
     def bid_value(self, value: int | str) -> str:
         """A bid's value: a number, or the words for capot and générale."""
