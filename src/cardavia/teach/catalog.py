@@ -11,6 +11,7 @@ from pathlib import Path
 
 from cardavia.words import (
     LOCALE_DIR,
+    RTL_LANGUAGES,
     RULES,
     CardArg,
     RankArg,
@@ -32,6 +33,7 @@ DOMAIN = RULES
 __all__ = [
     "DOMAIN",
     "LOCALE_DIR",
+    "RTL_LANGUAGES",
     "CardArg",
     "RankArg",
     "RulesText",
