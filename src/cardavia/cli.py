@@ -31,8 +31,6 @@ from cardavia.ai.player import (
     with_declarations,
 )
 from cardavia.belote import (
-    CAPOT,
-    GENERALE,
     PRESETS,
     Action,
     Bid,
@@ -63,6 +61,7 @@ from cardavia.belote import (
     values_for,
 )
 from cardavia.query import serve
+from cardavia.words import DEFAULT_LANGUAGE, Wording, load_catalogs
 
 app = typer.Typer(
     help="Cardavia: belote, played and taught.",
@@ -75,7 +74,6 @@ HUMAN: Final = Seat.S
 """The seat of the person at the terminal (docs/rules.md 2: South, at the bottom)."""
 Referee = Callable[[Action], Reason | None]
 """The engine at the table: why it refuses an action, or ``None`` if it takes it."""
-SEAT_NAMES: Final = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
 RED_SUITS: Final = (1, 2)
 """Hearts and diamonds (copas and oros) are drawn in red."""
 
@@ -84,28 +82,18 @@ class StopGameError(Exception):
     """The person asked to stop (``q``) or the input ended."""
 
 
-# -- how cards and actions are written -----------------------------------------------------
+# -- how cards are printed ------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class Words:
-    """How the table writes cards, suits and actions for one rule set and one output:
-    the deck's own labels, with plain letters where the output cannot print the symbols."""
+class CardLabels:
+    """How the terminal prints cards and suits for one deck and one output: the deck's own
+    printed labels (what a player types back), red for hearts and diamonds, with plain letters
+    where the output cannot print the suit symbols. The words around them are the one wording
+    object's (:class:`cardavia.words.Wording`)."""
 
     deck: Deck
     symbols: bool
-    you: Seat | None = None
-    """The seat of the person at the terminal, called "you"; ``None`` in a replay."""
-
-    def who(self, seat: Seat) -> str:
-        """A seat's name, or "You"."""
-        return "You" if seat == self.you else SEAT_NAMES[seat]
-
-    def verb(self, seat: Seat, verb: str, third: str | None = None) -> str:
-        """The seat and the verb agreed with it: "You pass", "North passes"."""
-        if seat == self.you:
-            return f"You {verb}"
-        return f"{SEAT_NAMES[seat]} {third or verb + 's'}"
 
     def card(self, card: Card) -> Text:
         """A card's label, red for hearts and diamonds."""
@@ -131,33 +119,11 @@ class Words:
             return f"{self.deck.suit_symbols[suit]} {name}"
         return name
 
-    def strain(self, strain: Strain) -> str:
-        """A contract's strain in words."""
-        if strain == Strain.NO_TRUMP:
-            return "no trump"
-        if strain == Strain.ALL_TRUMP:
-            return "all trump"
-        return self.suit(int(strain))
 
-    def bid_value(self, value: int) -> str:
-        """A bid's value: a number, capot or générale."""
-        return {CAPOT: "capot", GENERALE: "générale"}.get(value, str(value))
-
-    def action(self, action: Action) -> Text:
-        """An action in words, said by its seat."""
-        seat = action.seat
-        if isinstance(action, Pass):
-            return Text(self.verb(seat, "pass", "passes"))
-        if isinstance(action, Take):
-            return Text(f"{self.verb(seat, 'take')} {self.strain(action.strain)}")
-        if isinstance(action, Bid):
-            value = self.bid_value(action.value)
-            return Text(f"{self.verb(seat, 'bid')} {value} {self.strain(action.strain)}")
-        if isinstance(action, Coinche):
-            return Text(f"{self.verb(seat, 'coinche')}!")
-        if isinstance(action, Surcoinche):
-            return Text(f"{self.verb(seat, 'surcoinche')}!")
-        return Text(f"{self.verb(seat, 'play')} ").append(self.card(action.card))
+def terminal_wording(rules: Rules) -> Wording:
+    """The terminal's words: the engine's English (the source language of every catalog),
+    naming the cards of the rules' deck."""
+    return load_catalogs().wording(DEFAULT_LANGUAGE, rules.deck)
 
 
 def _can_print(stream: IO[str], text: str) -> bool:
@@ -181,11 +147,67 @@ class Table:
     """Prints a deal as it is played or replayed: the bids, the cards, the tricks, what is
     said (announcements, belote) and the score."""
 
-    def __init__(self, console: Console, words: Words, *, verbose: bool) -> None:
+    def __init__(
+        self,
+        console: Console,
+        wording: Wording,
+        labels: CardLabels,
+        *,
+        you: Seat | None = None,
+        verbose: bool,
+    ) -> None:
         self.console = console
-        self.words = words
+        self.wording = wording
+        self.labels = labels
+        self.you = you
+        """The seat of the person at the terminal, called "you"; ``None`` in a replay."""
         self.verbose = verbose
         """Print each card as it is played (the game) or only whole tricks (a replay)."""
+
+    # -- words --
+
+    def name(self, seat: Seat) -> str:
+        """A seat's name: North, East, South, West."""
+        return self.wording.seat(seat.name)
+
+    def who(self, seat: Seat) -> str:
+        """A seat's name, or "You"."""
+        return "You" if seat == self.you else self.name(seat)
+
+    def verb(self, seat: Seat, verb: str, third: str | None = None) -> str:
+        """The seat and the verb agreed with it: "You pass", "North passes"."""
+        if seat == self.you:
+            return f"You {verb}"
+        return f"{self.name(seat)} {third or verb + 's'}"
+
+    def strain(self, strain: Strain) -> str:
+        """A contract's strain in words: a suit as the deck prints it, no trump, all trump."""
+        if strain.suit is None:
+            return self.wording.strain(strain.code)
+        return self.labels.suit(int(strain))
+
+    def bid_value(self, value: int) -> str:
+        """A bid's value in a sentence: a number, capot or générale (in lower case, where the
+        table's labels capitalise them)."""
+        return self.wording.bid_value(value).lower()
+
+    def action_words(self, action: Action) -> Text:
+        """An action in words, said by its seat."""
+        seat = action.seat
+        if isinstance(action, Pass):
+            return Text(self.verb(seat, "pass", "passes"))
+        if isinstance(action, Take):
+            return Text(f"{self.verb(seat, 'take')} {self.strain(action.strain)}")
+        if isinstance(action, Bid):
+            value = self.bid_value(action.value)
+            return Text(f"{self.verb(seat, 'bid')} {value} {self.strain(action.strain)}")
+        if isinstance(action, Coinche):
+            return Text(f"{self.verb(seat, 'coinche')}!")
+        if isinstance(action, Surcoinche):
+            return Text(f"{self.verb(seat, 'surcoinche')}!")
+        return Text(f"{self.verb(seat, 'play')} ").append(self.labels.card(action.card))
+
+    # -- lines --
 
     def say(self, *parts: str | Text, style: str = "") -> None:
         """Print one line made of text and labels."""
@@ -200,14 +222,14 @@ class Table:
         for index, card in enumerate(cards):
             if index:
                 line.append(" ")
-            line.append(self.words.card(card))
+            line.append(self.labels.card(card))
         return line
 
     def deal_start(self, state: DealState, number: int, match: Match | None) -> None:
         """The head of a deal: its number, the dealer, the match score."""
         self.console.rule(f"Deal {number}")
         rules = state.rules
-        head = f"Rules: {rules.name} · dealer: {SEAT_NAMES[state.dealer]}"
+        head = f"Rules: {rules.name} · dealer: {self.name(state.dealer)}"
         if match is not None and rules.target is not None:
             head += f" · match to {rules.target}: NS {match.scores[0]}, EW {match.scores[1]}"
             if match.reserve:
@@ -215,14 +237,13 @@ class Table:
         self.say(head)
         turned = state.turned_card
         if turned is not None:
-            self.say("Turned card: ", self.words.card(turned))
+            self.say("Turned card: ", self.labels.card(turned))
 
     def action(self, before: DealState, action: Action, after: DealState) -> None:
         """Narrate one action, what it made the players say and, when it ends one, the trick,
         the bidding or the deal."""
-        words = self.words
         if not isinstance(action, Play):
-            self.say(words.action(action))
+            self.say(self.action_words(action))
             if after.contract is not None and before.contract is None:
                 self.contract(after)
             elif after.phase == Phase.CANCELLED:
@@ -230,12 +251,12 @@ class Table:
             return
         seat = action.seat
         if self.verbose:
-            self.say(words.action(action))
+            self.say(self.action_words(action))
         if action.announce:
             said = ", ".join(f"{a.name} ({a.points})" for a in after.declared[seat])
-            self.say(f"{words.verb(seat, 'announce')}: {said}")
+            self.say(f"{self.verb(seat, 'announce')}: {said}")
         for event in after.belote_events[len(before.belote_events) :]:
-            self.say(f"{words.who(seat)}: {event.word}!", style="bold")
+            self.say(f"{self.who(seat)}: {event.word}!", style="bold")
         if len(after.tricks) > len(before.tricks):
             self.trick(len(after.tricks), after)
             if len(after.tricks) == 1 and after.rules.announcements:
@@ -245,11 +266,11 @@ class Table:
         """The contract, once the bidding is over."""
         contract = state.contract
         assert contract is not None
-        text = f"Contract: {self.words.strain(contract.strain)}"
+        text = f"Contract: {self.strain(contract.strain)}"
         if contract.bid is not None:
-            text = f"Contract: {self.words.bid_value(contract.bid)} "
-            text += self.words.strain(contract.strain)
-        text += f", taken by {SEAT_NAMES[contract.taker]}"
+            text = f"Contract: {self.bid_value(contract.bid)} "
+            text += self.strain(contract.strain)
+        text += f", taken by {self.name(contract.taker)}"
         text += ("", " · coinched (×2)", " · surcoinched (×4)")[contract.coinche]
         self.say(text, style="bold")
 
@@ -261,8 +282,8 @@ class Table:
             if index:
                 line.append(", ")
             line.append(f"{seat.name} ")
-            line.append(self.words.card(card))
-        line.append(f" → {SEAT_NAMES[done.winner]} ({done.points})")
+            line.append(self.labels.card(card))
+        line.append(f" → {self.name(done.winner)} ({done.points})")
         self.console.print(line)
 
     def comparison(self, state: DealState) -> None:
@@ -276,7 +297,7 @@ class Table:
         for seat in winner.seats:
             for item in state.declared[seat]:
                 self.say(
-                    f"Announcement counted: {item.name} ({item.points}) of {SEAT_NAMES[seat]}: ",
+                    f"Announcement counted: {item.name} ({item.points}) of {self.name(seat)}: ",
                     self.cards(list(item.card_set)),
                 )
 
@@ -302,7 +323,8 @@ class Game:
         ai_rng: random.Random,
         console: Console,
         stdin: IO[str],
-        words: Words,
+        wording: Wording,
+        labels: CardLabels,
     ) -> None:
         self.rules = rules
         self.players = players
@@ -311,8 +333,7 @@ class Game:
         self.console = console
         self.stdin = stdin
         self.echo = not stdin.isatty()
-        self.table = Table(console, words, verbose=True)
-        self.words = words
+        self.table = Table(console, wording, labels, you=HUMAN, verbose=True)
 
     def run(self) -> int:
         """Play the match (or the single deal) until it ends or the person stops."""
@@ -425,19 +446,19 @@ class Game:
             cards = sorted(
                 (c for c in hand if c >> 3 == suit), key=lambda c: table.order[c], reverse=True
             )
-            name = f"{self.words.suit(suit)}{' (trump)' if suit == trump else ''}:"
+            name = f"{self.table.labels.suit(suit)}{' (trump)' if suit == trump else ''}:"
             line = Text(f"  {name:<20}")
             for index, card in enumerate(cards):
                 if index:
                     line.append("  ")
                 if legal is None:
-                    line.append(self.words.in_suit(card))
+                    line.append(self.table.labels.in_suit(card))
                 elif card in legal:
                     line.append(f"{legal.index(card) + 1}:", style="bold cyan")
-                    line.append(self.words.in_suit(card))
+                    line.append(self.table.labels.in_suit(card))
                 else:
                     line.append("(", style="dim")
-                    line.append(self.words.in_suit(card).plain, style="dim")
+                    line.append(self.table.labels.in_suit(card).plain, style="dim")
                     line.append(")", style="dim")
             self.console.print(line)
 
@@ -458,8 +479,8 @@ class Game:
         assert contract is not None
         head = f"Trick {len(state.tricks) + 1} · contract "
         if contract.bid is not None:
-            head += f"{self.words.bid_value(contract.bid)} "
-        head += f"{self.words.strain(contract.strain)} by {SEAT_NAMES[contract.taker]}"
+            head += f"{self.table.bid_value(contract.bid)} "
+        head += f"{self.table.strain(contract.strain)} by {self.table.name(contract.taker)}"
         head += ("", " (coinched)", " (surcoinched)")[contract.coinche]
         head += f" · points NS {state.points[0]}, EW {state.points[1]}"
         self.console.print()
@@ -474,8 +495,8 @@ class Game:
         for index, (seat, card) in enumerate(observation.trick):
             if index:
                 line.append(", ")
-            line.append(f"{SEAT_NAMES[seat]} ")
-            line.append(self.words.card(card))
+            line.append(f"{self.table.name(seat)} ")
+            line.append(self.table.labels.card(card))
         self.console.print(line)
 
     def human_card(self, observation: Observation, referee: Referee) -> Action:
@@ -512,7 +533,7 @@ class Game:
             self.table.say(f"There is no card number {number}: choose 1 to {len(legal)}.")
             return None
         try:
-            return self.words.deck.parse(answer)
+            return self.table.labels.deck.parse(answer)
         except ValueError as error:
             self.table.say(str(error))
             return None
@@ -555,13 +576,13 @@ class Game:
 
     def bid_words(self, action: Action) -> str:
         """A choice in a word or two."""
-        words = self.words
+        table = self.table
         if isinstance(action, Pass):
             return "pass"
         if isinstance(action, Take):
-            return f"take {words.strain(action.strain)}"
+            return f"take {table.strain(action.strain)}"
         if isinstance(action, Bid):
-            return f"bid {words.bid_value(action.value)} {words.strain(action.strain)}"
+            return f"bid {table.bid_value(action.value)} {table.strain(action.strain)}"
         if isinstance(action, Coinche):
             return "coinche"
         return "surcoinche"
@@ -648,8 +669,8 @@ def play(
     else:
         deal_rng, ai_rng = random.Random(seed), random.Random(seed + 1)
     stdout = sys.stdout
-    words = Words(chosen.deck_names, symbols=_can_print(stdout, "♠♥♦♣→·×–"), you=HUMAN)
-    console = _console(stdout if words.symbols else _AsciiStream(stdout))
+    labels = CardLabels(chosen.deck_names, symbols=_can_print(stdout, "♠♥♦♣→·×–"))
+    console = _console(stdout if labels.symbols else _AsciiStream(stdout))
     game = Game(
         chosen,
         players,
@@ -657,7 +678,8 @@ def play(
         ai_rng=ai_rng,
         console=console,
         stdin=sys.stdin,
-        words=words,
+        wording=terminal_wording(chosen),
+        labels=labels,
     )
     raise typer.Exit(game.run())
 
@@ -681,12 +703,12 @@ def replay(
     stdout = sys.stdout
     symbols = _can_print(stdout, "♠♥♦♣→·×–")
     console = _console(stdout if symbols else _AsciiStream(stdout))
-    show_match(console, Words(match.rules.deck_names, symbols=symbols), match)
+    labels = CardLabels(match.rules.deck_names, symbols=symbols)
+    show_match(console, Table(console, terminal_wording(match.rules), labels, verbose=False), match)
 
 
-def show_match(console: Console, words: Words, match: Match) -> None:
+def show_match(console: Console, table: Table, match: Match) -> None:
     """Print every deal of a match as it was played, then the match score."""
-    table = Table(console, words, verbose=False)
     replayed: Match | None = None
     for number, deal in enumerate(match.deals, start=1):
         start = deal.initial()
@@ -698,7 +720,7 @@ def show_match(console: Console, words: Words, match: Match) -> None:
         table.deal_start(start, number, replayed)
         hands = deal.dealt_hands()
         for seat in Seat:
-            table.say(f"  {SEAT_NAMES[seat]:<5}  ", table.cards(list(hands[seat])))
+            table.say(f"  {table.name(seat):<5}  ", table.cards(list(hands[seat])))
         state = start
         for action in deal.history:
             after = state.apply(action)

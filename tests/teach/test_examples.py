@@ -9,7 +9,6 @@ import pytest
 
 from cardavia.belote.cards import parse_card
 from cardavia.teach import examples, explain
-from cardavia.teach.catalog import rules_text
 from cardavia.teach.examples import (
     AnnouncementResult,
     LegalResult,
@@ -19,7 +18,7 @@ from cardavia.teach.examples import (
     legal_results,
     scoring_results,
 )
-from cardavia.teach.names import LANGUAGES, card_forms, suit_name
+from cardavia.words import LANGUAGES, card_forms, rules_text, suit_name
 
 # docs/rules.md 11: the legal cards of the nine worked examples, in the order of the hand.
 RULES_11_LEGAL = {

@@ -13,9 +13,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from cardavia.belote.rules import PRESETS
-from cardavia.teach import explain, glossary, pages
-from cardavia.teach.catalog import LOCALE_DIR, rules_text
-from cardavia.teach.names import LANGUAGES
+from cardavia.teach import explain, pages
+from cardavia.words import LANGUAGES, LOCALE_DIR, glossary, rules_text
 
 
 def catalog_strings(lang: str) -> Iterator[tuple[str, str, str]]:

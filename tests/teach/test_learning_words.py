@@ -9,8 +9,7 @@ from babel.messages.pofile import read_po
 
 from cardavia.ai.hints import REASONS
 from cardavia.teach import learning
-from cardavia.teach.catalog import catalog_path, placeholders, rules_text
-from cardavia.teach.names import LANGUAGES
+from cardavia.words import LANGUAGES, RULES, catalog_path, placeholders, rules_text
 
 VERDICTS = ("forced", "best", "bad_luck", "unclear", "mistake")
 
@@ -51,7 +50,7 @@ def test_every_message_is_translated(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_translations_keep_the_placeholders(lang: str) -> None:
-    with catalog_path(lang).open("rb") as handle:
+    with catalog_path(lang, RULES).open("rb") as handle:
         catalog = read_po(handle, locale=lang, domain="rules")
     ids = {m if isinstance(m, str) else m[0] for m in learning.catalog_messages()}
     checked = 0

@@ -7,9 +7,8 @@ import pytest
 
 from cardavia.belote.rules import PRESETS, find_rules
 from cardavia.teach import explain, pages
-from cardavia.teach.catalog import RankArg, rules_text
 from cardavia.teach.examples import announcement_results, scoring_results
-from cardavia.teach.names import LANGUAGES, rank_forms
+from cardavia.words import LANGUAGES, RankArg, rank_forms, rules_text
 
 
 def _prose(sections: list[pages.Section]) -> str:

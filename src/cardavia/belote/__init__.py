@@ -2,8 +2,10 @@
 random. Everything else in Cardavia stands on it.
 
 This module is the engine's public face: what ``__all__`` names here is what the site, the
-terminal and the rules oracle use (an import-linter contract keeps them to it); the
-submodules are the engine's own business and the computer players'.
+terminal, the rules oracle and the rules pages use (an import-linter contract keeps them to
+it): the game's values and actions, and the rules' own numbers and judgements that a player
+is taught (what a carré is worth, what a deal or a capot is worth, which announcement wins the
+comparison). The submodules are the engine's own business and the computer players'.
 
 >>> import random
 >>> from cardavia.belote import DealState, Seat, find_rules
@@ -26,7 +28,14 @@ from cardavia.belote.actions import (
     parse_action,
     parse_bid_value,
 )
-from cardavia.belote.announcements import Announcement, best_announcements
+from cardavia.belote.announcements import (
+    CARRE_POINTS,
+    Announcement,
+    belote_pairs,
+    best_announcements,
+    classify,
+    comparison_winner,
+)
 from cardavia.belote.auction import Contract
 from cardavia.belote.cards import (
     ALL_CARDS,
@@ -70,18 +79,20 @@ from cardavia.belote.play import (
 )
 from cardavia.belote.position import Position
 from cardavia.belote.rules import ALIASES, PRESETS, Rules, find_rules
-from cardavia.belote.scoring import DealScore
+from cardavia.belote.scoring import USUAL_CARD_TOTAL, DealScore, capot_value, deal_points
 
 __all__ = [
     "ALIASES",
     "ALL_CARDS",
     "CAPOT",
+    "CARRE_POINTS",
     "DECKS",
     "FRENCH",
     "GENERALE",
     "LAST_TRICK_BONUS",
     "PRESETS",
     "SPANISH",
+    "USUAL_CARD_TOTAL",
     "Action",
     "Announcement",
     "BeloteEvent",
@@ -119,10 +130,15 @@ __all__ = [
     "Surcoinche",
     "Take",
     "Team",
+    "belote_pairs",
     "best_announcements",
+    "capot_value",
     "card_choice",
     "card_code",
     "check_deal",
+    "classify",
+    "comparison_winner",
+    "deal_points",
     "deck_from_seed",
     "find_rules",
     "mask_cards",

@@ -28,21 +28,30 @@ from functools import cache
 from typing import Final, Literal
 
 from cardavia import verify
-from cardavia.belote.actions import Play
-from cardavia.belote.announcements import (
+from cardavia.belote import (
     Announcement,
+    CardSet,
+    Contract,
+    DealScore,
+    DealState,
+    Play,
+    Rules,
+    Seat,
+    Strain,
+    Team,
     belote_pairs,
     best_announcements,
+    card_choice,
+    card_code,
     classify,
     comparison_winner,
+    find_rules,
+    parse_card,
+    parse_seat,
+    trick_points,
+    trick_winner,
+    values_for,
 )
-from cardavia.belote.auction import Contract
-from cardavia.belote.cards import CardSet, Seat, Team, card_code, parse_card, parse_seat
-from cardavia.belote.deal import card_choice
-from cardavia.belote.game import DealState
-from cardavia.belote.play import Strain, master, trick_points, trick_winner, values_for
-from cardavia.belote.rules import Rules, find_rules
-from cardavia.belote.scoring import DealScore
 from cardavia.verify.announcements import announcement_strength
 from cardavia.verify.scoring import (
     read_contract,
@@ -148,7 +157,8 @@ def _engine_legal(example: LegalExample) -> LegalResult:
     seat = parse_seat(example.seat)
     choice = card_choice(rules, strain, trick, seat, CardSet.parse(example.hand))
     legal = tuple(code for code in example.hand if parse_card(code) in choice.allowed)
-    master_seat, master_card = master(values, trick) if trick else (None, None)
+    master_seat = trick_winner(values, trick) if trick else None
+    master_card = dict(trick)[master_seat] if master_seat is not None else None
     result = LegalResult(
         example,
         legal,

@@ -4,13 +4,13 @@ Every sentence is a catalog template filled with names taken from the example it
 seat that leads, the suit of the first card, the trump of the contract, the cards the engine
 found legal, the points it counted), never typed by hand: the text and the example cannot
 disagree. Seed 003's last paragraph calls the suit led "hearts" when the cards show spades;
-here the suit led is the suit of the trick's first card, named by :mod:`cardavia.teach.names`.
+here the suit led is the suit of the trick's first card, named by :mod:`cardavia.words.names`.
 
 Each lesson of the legal-cards page has *premises*: facts of the position its sentences take
 for granted ("the partner is winning the trick", "only one card beats it").
 :func:`lesson_problems` checks them against the engine's result; a test requires none to fail.
 
->>> from cardavia.teach.catalog import rules_text
+>>> from cardavia.words import rules_text
 >>> view = legal_view(legal_results()[8], rules_text("hi"))
 >>> "पान" in view.explanation[1] and "हुकुम" in view.explanation[1]
 True
@@ -18,16 +18,22 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from cardavia.belote.cards import card_code, parse_card
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
-from cardavia.belote.rules import Rules, find_rules
-from cardavia.belote.scoring import USUAL_CARD_TOTAL, capot_value, deal_points
-from cardavia.teach import glossary
-from cardavia.teach.catalog import CardArg, RankArg, RulesText, SeatArg, SuitArg, TeamArg
+from cardavia.belote import (
+    LAST_TRICK_BONUS,
+    USUAL_CARD_TOTAL,
+    Rules,
+    Strain,
+    capot_value,
+    card_code,
+    deal_points,
+    find_rules,
+    parse_card,
+    values_for,
+)
 from cardavia.teach.examples import (
     AnnouncementResult,
     Declared,
@@ -37,8 +43,17 @@ from cardavia.teach.examples import (
     legal_results,
     scoring_results,
 )
-from cardavia.teach.names import rank_prose
 from cardavia.teach.pictures import card_svg
+from cardavia.words import (
+    CardArg,
+    RankArg,
+    SeatArg,
+    SuitArg,
+    TeamArg,
+    Wording,
+    glossary,
+    rank_prose,
+)
 
 SEATS: Final = "NESW"
 
@@ -66,7 +81,7 @@ class CardView:
     highlight: bool = False
 
 
-def card_view(code: str, text: RulesText, *, highlight: bool = False) -> CardView:
+def card_view(code: str, text: Wording, *, highlight: bool = False) -> CardView:
     """A card's picture and name in the page's language and deck."""
     name = text.expand(card=CardArg(code))["card"]
     css = "card card-on" if highlight else "card"
@@ -75,7 +90,7 @@ def card_view(code: str, text: RulesText, *, highlight: bool = False) -> CardVie
     )
 
 
-def preset_title(rules: Rules | str, text: RulesText) -> str:
+def preset_title(rules: Rules | str, text: Wording) -> str:
     """A preset's name for players (docs/rules.md 10)."""
     name = rules if isinstance(rules, str) else rules.name.rstrip("+")
     titles = {
@@ -87,7 +102,7 @@ def preset_title(rules: Rules | str, text: RulesText) -> str:
     return text.gettext(titles[name])
 
 
-def contract_setting(rules: Rules, contract: str, text: RulesText) -> str:
+def contract_setting(rules: Rules, contract: str, text: Wording) -> str:
     """ "House rules (Maison), trump: hearts." — the setting of an example."""
     title = preset_title(rules, text)
     strain = Strain.parse(contract)
@@ -192,132 +207,177 @@ def lesson_problems(result: LegalResult) -> list[str]:
     return problems
 
 
-def legal_explanation(result: LegalResult, text: RulesText) -> list[str]:
-    """The paragraphs that explain a legal-cards example (docs/rules.md 5), in the page's words."""
+def _lead(result: LegalResult) -> tuple[str, str, SuitArg]:
+    """The trick's first card: the seat that led it, its code, and its suit (the suit led)."""
+    lead_seat, lead_card = result.example.trick[0]
+    return lead_seat, lead_card, SuitArg(_suit(lead_card))
+
+
+def _follow_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.1: follow the suit led, whichever card of it."""
+    seat = SeatArg(result.example.seat)
+    lead_seat, _, led = _lead(result)
+    n_legal = len(result.legal)
+    return [
+        text.format("{leader} leads {suit}.", leader=SeatArg(lead_seat), suit=led)
+        + " "
+        + text.nformat(
+            "{seat} holds one card of {suit}: they must play it.",
+            "{seat} holds {n} cards of {suit}: they must play one of them, whichever they like.",
+            n_legal,
+            seat=seat,
+            suit=led,
+        )
+        + " "
+        + text.gettext("They may neither trump nor discard.")
+    ]
+
+
+def _overtrump_partner_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.2: over a partner's trump lead, a higher trump still."""
     ex = result.example
     seat = SeatArg(ex.seat)
-    lead_seat, lead_card = ex.trick[0]
-    led = SuitArg(_suit(lead_card))
-    n_legal = len(result.legal)
-    lesson = ex.lesson
-    if lesson == "follow":
-        return [
-            text.format("{leader} leads {suit}.", leader=SeatArg(lead_seat), suit=led)
-            + " "
-            + text.nformat(
-                "{seat} holds one card of {suit}: they must play it.",
-                "{seat} holds {n} cards of {suit}: they must play one of them, whichever they "
-                "like.",
-                n_legal,
-                seat=seat,
-                suit=led,
-            )
-            + " "
-            + text.gettext("They may neither trump nor discard.")
-        ]
-    if lesson == "overtrump_partner":
-        other_seat = ex.trick[1][0]
-        return [
-            text.format(
-                "{partner}, the partner of {seat}, leads trump with the {card}; {other} has no "
-                "trump left and discards.",
-                partner=SeatArg(lead_seat),
-                seat=seat,
-                card=CardArg(lead_card),
-                other=SeatArg(other_seat),
-            )
-            + " "
-            + text.nformat(
-                "{seat} holds one trump.",
-                "{seat} holds {n} trumps.",
-                len(_trumps(result)),
-                seat=seat,
-            )
-            + " "
-            + text.format(
-                "Only the {card} beats the {master}: {seat} must play it, even though their "
-                "partner is winning the trick.",
-                card=CardArg(result.legal[0]),
-                master=CardArg(result.master_card or lead_card),
-                seat=seat,
-            )
-        ]
-    if lesson == "must_trump":
-        return [
-            text.format(
-                "{leader}, an opponent, leads {suit} with the {card}. {seat} has no {suit} but "
-                "holds trumps: they must trump, with whichever trump they like.",
-                leader=SeatArg(lead_seat),
-                suit=led,
-                card=CardArg(lead_card),
-                seat=seat,
-            )
-        ]
-    if lesson == "partner_master":
-        paragraph = text.format(
-            "{partner}, the partner of {seat}, leads the {card} and is winning the trick. "
-            "{seat} has no {suit}: they need not trump and may play any card.",
+    lead_seat, lead_card = result.example.trick[0]
+    other_seat = ex.trick[1][0]
+    return [
+        text.format(
+            "{partner}, the partner of {seat}, leads trump with the {card}; {other} has no "
+            "trump left and discards.",
             partner=SeatArg(lead_seat),
             seat=seat,
             card=CardArg(lead_card),
+            other=SeatArg(other_seat),
+        )
+        + " "
+        + text.nformat(
+            "{seat} holds one trump.",
+            "{seat} holds {n} trumps.",
+            len(_trumps(result)),
+            seat=seat,
+        )
+        + " "
+        + text.format(
+            "Only the {card} beats the {master}: {seat} must play it, even though their "
+            "partner is winning the trick.",
+            card=CardArg(result.legal[0]),
+            master=CardArg(result.master_card or lead_card),
+            seat=seat,
+        )
+    ]
+
+
+def _must_trump_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.3: without the suit led, against an opponent: trump."""
+    seat = SeatArg(result.example.seat)
+    lead_seat, lead_card, led = _lead(result)
+    return [
+        text.format(
+            "{leader}, an opponent, leads {suit} with the {card}. {seat} has no {suit} but "
+            "holds trumps: they must trump, with whichever trump they like.",
+            leader=SeatArg(lead_seat),
+            suit=led,
+            card=CardArg(lead_card),
+            seat=seat,
+        )
+    ]
+
+
+def _partner_master_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.2: without the suit led, the partner winning: any card."""
+    ex = result.example
+    seat = SeatArg(ex.seat)
+    lead_seat, lead_card, led = _lead(result)
+    paragraph = text.format(
+        "{partner}, the partner of {seat}, leads the {card} and is winning the trick. "
+        "{seat} has no {suit}: they need not trump and may play any card.",
+        partner=SeatArg(lead_seat),
+        seat=seat,
+        card=CardArg(lead_card),
+        suit=led,
+    )
+    # docs/rules.md 5.2, knob overtrump_when_trumping_partner: trumping over a trump already
+    # in the trick must beat it (on), or any card will do, a lower trump included (off).
+    clause = (
+        "Had a trump already been played in the trick, {seat} could still trump, but "
+        "would have to beat it if they could."
+        if find_rules(ex.rules).overtrump_when_trumping_partner
+        else "Even over a trump already played in the trick, {seat} could trump lower."
+    )
+    return [paragraph + " " + text.format(clause, seat=seat)]
+
+
+def _overtrump_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.3: over an opponent's trump, a higher one."""
+    ex = result.example
+    seat = SeatArg(ex.seat)
+    lead_seat, _, led = _lead(result)
+    trumper, trump_card = ex.trick[-1]
+    return [
+        text.format(
+            "{leader} leads {suit} and {trumper} trumps with the {trump_card}. {seat}, "
+            "with no {suit}, must overtrump: only the {card} beats the {trump_card}.",
+            leader=SeatArg(lead_seat),
+            suit=led,
+            trumper=SeatArg(trumper),
+            trump_card=CardArg(trump_card),
+            seat=seat,
+            card=CardArg(result.legal[0]),
+        )
+    ]
+
+
+def _undertrump_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.4: unable to overtrump, a lower trump all the same."""
+    seat = SeatArg(result.example.seat)
+    lead_seat, lead_card = result.example.trick[0]
+    return [
+        text.format(
+            "{trumper} has trumped with the {trump_card}. {seat} cannot beat it but holds "
+            "trumps: they must play one of them.",
+            trumper=SeatArg(result.master or lead_seat),
+            trump_card=CardArg(result.master_card or lead_card),
+            seat=seat,
+        )
+    ]
+
+
+def _undertrump_optional_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5.4, coinche: unable to overtrump, any card."""
+    seat = SeatArg(result.example.seat)
+    return [
+        text.format(
+            "In coinche with the official rules, a player who cannot overtrump may "
+            "discard: {seat} plays whichever card they like.",
+            seat=seat,
+        )
+    ]
+
+
+def _no_trump_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """docs/rules.md 5: in no trump, follow or play any card."""
+    seat = SeatArg(result.example.seat)
+    _, _, led = _lead(result)
+    n_legal = len(result.legal)
+    return [
+        text.gettext("In no trump nobody trumps.")
+        + " "
+        + text.nformat(
+            "{seat} holds one card of {suit}: they must play it; without {suit} they could "
+            "play any card.",
+            "{seat} holds {n} cards of {suit}: they must play one of them; without {suit} "
+            "they could play any card.",
+            n_legal,
+            seat=seat,
             suit=led,
         )
-        # docs/rules.md 5.2, knob overtrump_when_trumping_partner: trumping over a trump already
-        # in the trick must beat it (on), or any card will do, a lower trump included (off).
-        clause = (
-            "Had a trump already been played in the trick, {seat} could still trump, but "
-            "would have to beat it if they could."
-            if find_rules(ex.rules).overtrump_when_trumping_partner
-            else "Even over a trump already played in the trick, {seat} could trump lower."
-        )
-        return [paragraph + " " + text.format(clause, seat=seat)]
-    if lesson == "overtrump":
-        trumper, trump_card = ex.trick[-1]
-        return [
-            text.format(
-                "{leader} leads {suit} and {trumper} trumps with the {trump_card}. {seat}, "
-                "with no {suit}, must overtrump: only the {card} beats the {trump_card}.",
-                leader=SeatArg(lead_seat),
-                suit=led,
-                trumper=SeatArg(trumper),
-                trump_card=CardArg(trump_card),
-                seat=seat,
-                card=CardArg(result.legal[0]),
-            )
-        ]
-    if lesson == "undertrump":
-        return [
-            text.format(
-                "{trumper} has trumped with the {trump_card}. {seat} cannot beat it but holds "
-                "trumps: they must play one of them.",
-                trumper=SeatArg(result.master or lead_seat),
-                trump_card=CardArg(result.master_card or lead_card),
-                seat=seat,
-            )
-        ]
-    if lesson == "undertrump_optional":
-        return [
-            text.format(
-                "In coinche with the official rules, a player who cannot overtrump may "
-                "discard: {seat} plays whichever card they like.",
-                seat=seat,
-            )
-        ]
-    if lesson == "no_trump":
-        return [
-            text.gettext("In no trump nobody trumps.")
-            + " "
-            + text.nformat(
-                "{seat} holds one card of {suit}: they must play it; without {suit} they could "
-                "play any card.",
-                "{seat} holds {n} cards of {suit}: they must play one of them; without {suit} "
-                "they could play any card.",
-                n_legal,
-                seat=seat,
-                suit=led,
-            )
-        ]
-    # "winner": the card played, who wins, what the trick is worth (docs/rules.md 5.5 and 1).
+    ]
+
+
+def _winner_lesson(result: LegalResult, text: Wording) -> list[str]:
+    """The card played, who wins, what the trick is worth (docs/rules.md 5.5 and 1)."""
+    ex = result.example
+    seat = SeatArg(ex.seat)
+    _, _, led = _lead(result)
     assert ex.play is not None and result.points is not None and result.winner is not None
     total = " + ".join(str(p) for p in result.card_points)
     first = text.format(
@@ -349,6 +409,25 @@ def legal_explanation(result: LegalResult, text: RulesText) -> list[str]:
     return [first, second]
 
 
+LEGAL_LESSONS: Final[Mapping[str, Callable[[LegalResult, Wording], list[str]]]] = {
+    "follow": _follow_lesson,
+    "overtrump_partner": _overtrump_partner_lesson,
+    "must_trump": _must_trump_lesson,
+    "partner_master": _partner_master_lesson,
+    "overtrump": _overtrump_lesson,
+    "undertrump": _undertrump_lesson,
+    "undertrump_optional": _undertrump_optional_lesson,
+    "no_trump": _no_trump_lesson,
+}
+"""How each lesson of the legal-cards page explains its example; any other lesson shows who
+wins a trick and what it is worth (``winner``)."""
+
+
+def legal_explanation(result: LegalResult, text: Wording) -> list[str]:
+    """The paragraphs that explain a legal-cards example (docs/rules.md 5), in the page's words."""
+    return LEGAL_LESSONS.get(result.example.lesson, _winner_lesson)(result, text)
+
+
 @dataclass(frozen=True, slots=True)
 class PlayedView:
     """A card on the table: who played it."""
@@ -373,7 +452,7 @@ class LegalView:
     verified: bool
 
 
-def legal_view(result: LegalResult, text: RulesText) -> LegalView:
+def legal_view(result: LegalResult, text: Wording) -> LegalView:
     """An example of the legal-cards page in the page's language."""
     ex = result.example
     text = text.with_deck(ex.deck)
@@ -399,7 +478,7 @@ def legal_view(result: LegalResult, text: RulesText) -> LegalView:
     )
 
 
-def legal_views(text: RulesText) -> list[LegalView]:
+def legal_views(text: Wording) -> list[LegalView]:
     """The nine examples of docs/rules.md 11 in the page's language."""
     return [legal_view(result, text) for result in legal_results()]
 
@@ -407,12 +486,12 @@ def legal_views(text: RulesText) -> list[LegalView]:
 # -- Announcements ---------------------------------------------------------------------------
 
 
-def kind_name(kind: str, text: RulesText) -> str:
-    """An announcement's kind as the language calls it (:mod:`cardavia.teach.glossary`)."""
+def kind_name(kind: str, text: Wording) -> str:
+    """An announcement's kind as the language calls it (:mod:`cardavia.words.glossary`)."""
     return glossary.word(text.lang, kind)
 
 
-def describe(item: Declared, text: RulesText) -> str:
+def describe(item: Declared, text: Wording) -> str:
     """An announcement in words: "tierce 7-8-9 of spades", "carré of jacks" (docs/rules.md 7)."""
     kind = kind_name(item.kind, text)
     first = parse_card(item.cards[0])
@@ -422,7 +501,7 @@ def describe(item: Declared, text: RulesText) -> str:
     return text.format("{kind} {ranks} of {suit}", kind=kind, ranks=ranks, suit=SuitArg(first >> 3))
 
 
-def _described(item: Declared, text: RulesText) -> str:
+def _described(item: Declared, text: Wording) -> str:
     return text.format(
         "{announcement} ({points})",
         announcement=describe(item, text),
@@ -453,95 +532,121 @@ CRITERIA: Final = {
 }
 
 
-def announcement_explanation(result: AnnouncementResult, text: RulesText) -> list[str]:
-    """The paragraphs that explain an announcement example (docs/rules.md 6 and 7)."""
+def _choice_paragraphs(result: AnnouncementResult, text: Wording) -> list[str]:
+    """docs/rules.md 7: a card shared by several possible announcements serves in one only,
+    the one worth most."""
     ex = result.example
+    if not ex.options:
+        return []
+    shared = set(ex.options[0]).intersection(*ex.options[1:])
+    best = max(result.options, key=lambda o: o.points)
+    alternatives = [_described(o, text) for o in result.options]
+    return [
+        text.format(
+            "The {card} can serve in one announcement only: {options}.",
+            card=CardArg(sorted(shared)[0]),
+            options=text.join(alternatives, alternatives=True),
+        )
+        + " "
+        + text.format(
+            "{seat} announces the one worth most: {announcement}.",
+            seat=SeatArg(ex.hands[0][0]),
+            announcement=_described(best, text),
+        )
+    ]
+
+
+def _one_seat_paragraphs(result: AnnouncementResult, text: Wording) -> list[str]:
+    """docs/rules.md 7: one seat's several announcements of different cards all count."""
+    seat = result.example.hands[0][0]
+    items = result.seat_declared(seat)
+    if len(items) <= 1:
+        return []
+    return [
+        text.format(
+            "{seat} announces {list}: the cards are all different, so both count.",
+            seat=SeatArg(seat),
+            list=text.join([_described(i, text) for i in items]),
+        )
+    ]
+
+
+def _comparison_paragraphs(result: AnnouncementResult, text: Wording) -> list[str]:
+    """docs/rules.md 7.4: each team's best announcement, and what decides between them."""
     paragraphs = []
-    if ex.options:
-        shared = set(ex.options[0]).intersection(*ex.options[1:])
-        best = max(result.options, key=lambda o: o.points)
-        alternatives = [_described(o, text) for o in result.options]
+    for team in ("NS", "EW"):
+        best = max((d for d in result.declared if _team(d.seat) == team), key=lambda d: d.strength)
         paragraphs.append(
             text.format(
-                "The {card} can serve in one announcement only: {options}.",
-                card=CardArg(sorted(shared)[0]),
-                options=text.join(alternatives, alternatives=True),
-            )
-            + " "
-            + text.format(
-                "{seat} announces the one worth most: {announcement}.",
-                seat=SeatArg(ex.hands[0][0]),
+                "Best announcement of {team}: {announcement}, by {seat}.",
+                team=TeamArg(team),
                 announcement=_described(best, text),
+                seat=SeatArg(best.seat),
             )
         )
-    teams = {_team(seat) for seat, _ in ex.hands}
-    if len(teams) == 1 and not ex.options:
-        seat = ex.hands[0][0]
-        items = result.seat_declared(seat)
-        if len(items) > 1:
-            paragraphs.append(
-                text.format(
-                    "{seat} announces {list}: the cards are all different, so both count.",
-                    seat=SeatArg(seat),
-                    list=text.join([_described(i, text) for i in items]),
-                )
-            )
-    if len(teams) == 2:
-        bests = {}
-        for team in ("NS", "EW"):
-            best = max(
-                (d for d in result.declared if _team(d.seat) == team), key=lambda d: d.strength
-            )
-            bests[team] = best
-            paragraphs.append(
-                text.format(
-                    "Best announcement of {team}: {announcement}, by {seat}.",
-                    team=TeamArg(team),
-                    announcement=_described(best, text),
-                    seat=SeatArg(best.seat),
-                )
-            )
-        paragraphs.append(text.gettext(CRITERIA[result.criterion]))
-    if result.winner is not None:
+    paragraphs.append(text.gettext(CRITERIA[result.criterion]))
+    return paragraphs
+
+
+def _winner_paragraphs(result: AnnouncementResult, both_teams: bool, text: Wording) -> list[str]:
+    """docs/rules.md 7.5: the winning team scores all its announcements, the other nothing."""
+    if result.winner is None:
+        return []
+    paragraphs = [
+        text.format(
+            "{team} wins the comparison: it shows its cards and scores all its "
+            "announcements, {points}.",
+            team=TeamArg(result.winner),
+            points=text.points(result.team_points),
+        )
+    ]
+    weaker = [d for d in result.declared if _team(d.seat) == result.winner and both_teams]
+    if len(weaker) > 1:
         paragraphs.append(
             text.format(
-                "{team} wins the comparison: it shows its cards and scores all its "
-                "announcements, {points}.",
-                team=TeamArg(result.winner),
-                points=text.points(result.team_points),
+                "That includes every announcement of the team, even those weaker than the "
+                "other team's best: {list}.",
+                list=text.join([_described(d, text) for d in weaker]),
             )
         )
-        weaker = [d for d in result.declared if _team(d.seat) == result.winner and len(teams) == 2]
-        if len(weaker) > 1:
-            paragraphs.append(
-                text.format(
-                    "That includes every announcement of the team, even those weaker than the "
-                    "other team's best: {list}.",
-                    list=text.join([_described(d, text) for d in weaker]),
-                )
-            )
-        if len(teams) == 2:
-            loser = "EW" if result.winner == "NS" else "NS"
-            paragraphs.append(
-                text.format(
-                    "{team} shows nothing and scores nothing for its announcements.",
-                    team=TeamArg(loser),
-                )
-            )
-    for seat in result.belote:
-        strain = Strain.parse(ex.contract)
-        base = int(strain) * 8
+    if both_teams:
+        loser = "EW" if result.winner == "NS" else "NS"
         paragraphs.append(
             text.format(
-                "{seat} also holds the {king} and the {queen}, the belote–rebelote of this "
-                "trump: 20 points more when they are played. It is not an announcement and "
-                "takes no part in the comparison.",
-                seat=SeatArg(seat),
-                king=CardArg(card_code(base + 6)),
-                queen=CardArg(card_code(base + 5)),
+                "{team} shows nothing and scores nothing for its announcements.",
+                team=TeamArg(loser),
             )
         )
     return paragraphs
+
+
+def _belote_paragraphs(result: AnnouncementResult, text: Wording) -> list[str]:
+    """docs/rules.md 6: a belote held beside the announcements, which is not one of them."""
+    base = int(Strain.parse(result.example.contract)) * 8
+    return [
+        text.format(
+            "{seat} also holds the {king} and the {queen}, the belote–rebelote of this "
+            "trump: 20 points more when they are played. It is not an announcement and "
+            "takes no part in the comparison.",
+            seat=SeatArg(seat),
+            king=CardArg(card_code(base + 6)),
+            queen=CardArg(card_code(base + 5)),
+        )
+        for seat in result.belote
+    ]
+
+
+def announcement_explanation(result: AnnouncementResult, text: Wording) -> list[str]:
+    """The paragraphs that explain an announcement example (docs/rules.md 6 and 7)."""
+    ex = result.example
+    teams = {_team(seat) for seat, _ in ex.hands}
+    paragraphs = _choice_paragraphs(result, text)
+    if len(teams) == 1 and not ex.options:
+        paragraphs += _one_seat_paragraphs(result, text)
+    if len(teams) == 2:
+        paragraphs += _comparison_paragraphs(result, text)
+    paragraphs += _winner_paragraphs(result, len(teams) == 2, text)
+    return paragraphs + _belote_paragraphs(result, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -565,7 +670,7 @@ class AnnouncementView:
     verified: bool
 
 
-def announcement_view(result: AnnouncementResult, text: RulesText) -> AnnouncementView:
+def announcement_view(result: AnnouncementResult, text: Wording) -> AnnouncementView:
     """An announcement example in the page's language and the example's deck."""
     ex = result.example
     text = text.with_deck(ex.deck)
@@ -591,7 +696,7 @@ def announcement_view(result: AnnouncementResult, text: RulesText) -> Announceme
     )
 
 
-def announcement_views(text: RulesText) -> list[AnnouncementView]:
+def announcement_views(text: Wording) -> list[AnnouncementView]:
     """The announcement examples in the page's language."""
     return [announcement_view(result, text) for result in announcement_results()]
 
@@ -785,7 +890,7 @@ def _pair(team: str, value: int) -> tuple[int | None, int | None]:
     return (value, None) if team == "NS" else (None, value)
 
 
-def contract_words(result: ScoringResult, text: RulesText) -> str:
+def contract_words(result: ScoringResult, text: Wording) -> str:
     """ "East takes, trump: diamonds." or "North bids 100, trump: hearts, coinched."."""
     ex = result.example
     seat, trump = SeatArg(ex.taker), SuitArg(int(Strain.parse(ex.contract)))
@@ -799,7 +904,7 @@ def contract_words(result: ScoringResult, text: RulesText) -> str:
     return text.format(message, seat=seat, trump=trump, bid=ex.bid)
 
 
-def scoring_lines(result: ScoringResult, text: RulesText) -> list[ScoreLineView]:
+def scoring_lines(result: ScoringResult, text: Wording) -> list[ScoreLineView]:
     """The lines of a worked calculation, each with both teams' points (docs/rules.md 8)."""
     score = result.score
     work = worked(result)
@@ -855,7 +960,7 @@ def _accepted(result: ScoringResult) -> list[Declared]:
     return [item for item in result.declared if _team(item.seat) == winner.name]
 
 
-def _announcement_item(item: Declared, text: RulesText) -> str:
+def _announcement_item(item: Declared, text: Wording) -> str:
     """ "tierce 9-10-J of clubs, by North (20 points)": an announcement a team scores."""
     return text.format(
         "{announcement} ({points})",
@@ -866,7 +971,7 @@ def _announcement_item(item: Declared, text: RulesText) -> str:
     )
 
 
-def _belote_item(seat: str, text: RulesText) -> str:
+def _belote_item(seat: str, text: Wording) -> str:
     """ "the belote–rebelote of West (20 points)"."""
     return text.format("the belote–rebelote of {seat} ({points})", seat=SeatArg(seat),
                        points=text.points(20))  # fmt: skip
@@ -877,7 +982,7 @@ def _belote_of(result: ScoringResult, team: str) -> list[str]:
     return [seat for seat in result.belote_seats if _team(seat) == team]
 
 
-def _keeps(team: str, formula: Formula, text: RulesText) -> str:
+def _keeps(team: str, formula: Formula, text: Wording) -> str:
     """What the losing side of a deal keeps: its belote when it holds one and the rules keep
     it (docs/rules.md 6), or nothing — said from the example's numbers, never assumed."""
     if formula.value:
@@ -887,7 +992,7 @@ def _keeps(team: str, formula: Formula, text: RulesText) -> str:
     return text.format("{team} score nothing.", team=TeamArg(team))
 
 
-def _classic_failed(result: ScoringResult, work: Worked, text: RulesText) -> list[str]:
+def _classic_failed(result: ScoringResult, work: Worked, text: Wording) -> list[str]:
     """docs/rules.md 8, a failed classic contract: the defenders score the fixed total, every
     accepted announcement of both teams and the belotes the rules give them; each item named
     from the example's own facts."""
@@ -927,184 +1032,216 @@ def _classic_failed(result: ScoringResult, work: Worked, text: RulesText) -> lis
     return [" ".join(out)]
 
 
-def scoring_explanation(result: ScoringResult, text: RulesText) -> list[str]:
-    """The paragraphs that explain a worked calculation (docs/rules.md 8), in the page's words.
-
-    Every item a sentence names (an announcement, a belote, who keeps what) is read from the
-    same score as the calculation's numbers, so that the words cannot count what the numbers
-    do not (and the reverse)."""
-    rules = result.rules
-    score = result.score
-    work = worked(result)
+def _sides(result: ScoringResult) -> tuple[str, str, int, int]:
+    """The takers and the defenders (``NS``, ``EW``), and their places in the scores."""
     takers = result.takers
-    defenders = "EW" if takers == "NS" else "NS"
     t = 0 if takers == "NS" else 1
-    d = 1 - t
-    out: list[str] = []
-    if score.capot is not None:
-        out.append(
-            text.format(
-                "{team} takes all eight tricks: capot. It scores {capot} instead of its card "
-                "points and the last trick.",
-                team=TeamArg(score.capot.name),
-                capot=rules.capot_points,
-            )
+    return takers, "EW" if takers == "NS" else "NS", t, 1 - t
+
+
+def _capot_paragraphs(result: ScoringResult, text: Wording) -> list[str]:
+    """docs/rules.md 8: a capot replaces the card points and the last trick."""
+    capot = result.score.capot
+    if capot is None:
+        return []
+    return [
+        text.format(
+            "{team} takes all eight tricks: capot. It scores {capot} instead of its card "
+            "points and the last trick.",
+            team=TeamArg(capot.name),
+            capot=result.rules.capot_points,
         )
-    if score.announcement_winner is not None:
-        winner = score.announcement_winner.name
-        if score.made is False and rules.bidding == "classic" and winner == takers:
-            message = (
-                "{team} wins the comparison of the announcements, {points}; as its contract "
-                "fails, they go to the defenders."
-            )
-        else:
-            message = (
-                "{team} wins the comparison of the announcements and scores them all: {points}."
-            )
-        out.append(
-            text.format(
-                message,
-                team=TeamArg(winner),
-                points=text.points(sum(score.announcements)),
-            )
-        )
-    if rules.bidding == "classic":
-        compare = "{takers} (the takers) have {t_total}, {defenders} {d_total}."
-        out.append(
-            text.format(
-                compare,
-                takers=TeamArg(takers),
-                defenders=TeamArg(defenders),
-                t_total=work.totals[t],
-                d_total=work.totals[d],
-            )
-        )
-        if score.made and rules.tie == "made" and work.totals[t] == work.totals[d]:
-            out.append(text.gettext("Equal totals count as made at this table."))
-        if score.made:
-            out.append(
-                text.format(
-                    "The contract is made: each team scores its total. {takers}: {t_formula}; "
-                    "{defenders}: {d_formula}.",
-                    takers=TeamArg(takers),
-                    defenders=TeamArg(defenders),
-                    t_formula=str(work.formulas[t]),
-                    d_formula=str(work.formulas[d]),
-                )
-            )
-        elif score.made is None:
-            out.append(
-                text.format(
-                    "Equal totals: litige. {defenders} score their {d_total}; the {reserve} of "
-                    "{takers} wait in reserve and go to the team that wins the next deal.",
-                    defenders=TeamArg(defenders),
-                    takers=TeamArg(takers),
-                    d_total=score.scores[d],
-                    reserve=score.reserve,
-                )
-            )
-        else:
-            out += _classic_failed(result, work, text)
-        return out
-    # Coinche (docs/rules.md 8): the takers' points against the bid (and, where the rules say so,
-    # against the defenders' points counted the same way).
-    bid = score.contract.bid or 0
-    counts_belote = rules.belote_counts_for_contract
-    t_points = _sum(score.card_points[t], score.announcements[t], score.belote[t] * counts_belote)
-    d_points = _sum(score.card_points[d], score.announcements[d], score.belote[d] * counts_belote)
-    # docs/rules.md 8 (FFB 10.1.1): on in the coinche preset; read from the knob once it exists.
-    if getattr(rules, "contract_must_beat_defence", True):
-        out.append(
-            text.format(
-                "{takers} need {bid} and more than the defenders: they have {points}, "
-                "{defenders} {d_points}.",
-                takers=TeamArg(takers),
-                defenders=TeamArg(defenders),
-                bid=bid,
-                points=str(t_points),
-                d_points=str(d_points),
-            )
+    ]
+
+
+def _announcement_paragraphs(result: ScoringResult, text: Wording) -> list[str]:
+    """docs/rules.md 7 and 8: who won the comparison, and where its announcements go."""
+    score = result.score
+    if score.announcement_winner is None:
+        return []
+    winner = score.announcement_winner.name
+    if score.made is False and result.rules.bidding == "classic" and winner == result.takers:
+        message = (
+            "{team} wins the comparison of the announcements, {points}; as its contract "
+            "fails, they go to the defenders."
         )
     else:
-        out.append(
-            text.format(
-                "{takers} need {bid}: they have {points}.",
-                takers=TeamArg(takers),
-                bid=bid,
-                points=str(t_points),
-            )
+        message = "{team} wins the comparison of the announcements and scores them all: {points}."
+    return [
+        text.format(message, team=TeamArg(winner), points=text.points(sum(score.announcements)))
+    ]
+
+
+def _classic_outcome(result: ScoringResult, work: Worked, text: Wording) -> list[str]:
+    """docs/rules.md 8, a taken contract: the two totals, then made, litige or failed."""
+    score = result.score
+    takers, defenders, t, d = _sides(result)
+    out = [
+        text.format(
+            "{takers} (the takers) have {t_total}, {defenders} {d_total}.",
+            takers=TeamArg(takers),
+            defenders=TeamArg(defenders),
+            t_total=work.totals[t],
+            d_total=work.totals[d],
         )
-    if score.multiplier == 1 and score.made:
+    ]
+    if score.made and result.rules.tie == "made" and work.totals[t] == work.totals[d]:
+        out.append(text.gettext("Equal totals count as made at this table."))
+    if score.made:
         out.append(
             text.format(
-                "The bid is reached: {takers} score their points and the bid, {t_formula}; "
-                "{defenders} score their points, {d_formula}.",
+                "The contract is made: each team scores its total. {takers}: {t_formula}; "
+                "{defenders}: {d_formula}.",
                 takers=TeamArg(takers),
                 defenders=TeamArg(defenders),
                 t_formula=str(work.formulas[t]),
                 d_formula=str(work.formulas[d]),
             )
         )
-    elif score.multiplier == 1:
-        message = (
-            "The bid is not reached: {defenders} score {base} and the bid, with their belote: "
-            "{d_formula}."
-            if _belote_of(result, defenders)
-            else "The bid is not reached: {defenders} score {base} and the bid: {d_formula}."
-        )
+    elif score.made is None:
         out.append(
             text.format(
-                message,
+                "Equal totals: litige. {defenders} score their {d_total}; the {reserve} of "
+                "{takers} wait in reserve and go to the team that wins the next deal.",
                 defenders=TeamArg(defenders),
-                base=rules.failed_base,
-                d_formula=str(work.formulas[d]),
+                takers=TeamArg(takers),
+                d_total=score.scores[d],
+                reserve=score.reserve,
             )
-            + " "
-            + _keeps(takers, work.formulas[t], text)
         )
     else:
-        winners = takers if score.made else defenders
-        losers = defenders if score.made else takers
-        w = 0 if winners == "NS" else 1
-        with_belote = bool(_belote_of(result, winners))
-        message = {
-            (True, True): "Made and {word}: {winners} score ({base} + the bid) × {multiplier}, "
-            "with their belote: {w_formula}.",
-            (True, False): "Made and {word}: {winners} score ({base} + the bid) × {multiplier}: "
-            "{w_formula}.",
-            (False, True): "Failed and {word}: {winners} score ({base} + the bid) × "
-            "{multiplier}, with their belote: {w_formula}.",
-            (False, False): "Failed and {word}: {winners} score ({base} + the bid) × "
-            "{multiplier}: {w_formula}.",
-        }[bool(score.made), with_belote]
-        word = text.gettext("surcoinched" if score.multiplier == 4 else "coinched")
-        losing = _keeps(losers, work.formulas[1 - w], text)
-        out.append(
-            text.format(
-                message,
-                winners=TeamArg(winners),
-                base=work.formulas[w].terms[0],
-                multiplier=score.multiplier,
-                word=word,
-                w_formula=str(work.formulas[w]),
-            )
-            + " "
-            + losing
-        )
-    if score.exact != score.scores:
-        out.append(
-            text.format(
-                "Scores are rounded to the nearest ten: {ns_exact} → {ns}, {ew_exact} → {ew}.",
-                ns_exact=score.exact[0],
-                ns=score.scores[0],
-                ew_exact=score.exact[1],
-                ew=score.scores[1],
-            )
-        )
+        out += _classic_failed(result, work, text)
     return out
 
 
-def scoring_view(result: ScoringResult, text: RulesText) -> ScoringView:
+def _coinche_need(result: ScoringResult, text: Wording) -> str:
+    """docs/rules.md 8 (coinche): the takers' points against the bid and, where the rules say
+    so, against the defenders' points counted the same way."""
+    score, rules = result.score, result.rules
+    takers, defenders, t, d = _sides(result)
+    bid = score.contract.bid or 0
+    counts_belote = rules.belote_counts_for_contract
+    t_points = _sum(score.card_points[t], score.announcements[t], score.belote[t] * counts_belote)
+    d_points = _sum(score.card_points[d], score.announcements[d], score.belote[d] * counts_belote)
+    # docs/rules.md 8 (FFB 10.1.1): on in the coinche preset; read from the knob once it exists.
+    if getattr(rules, "contract_must_beat_defence", True):
+        return text.format(
+            "{takers} need {bid} and more than the defenders: they have {points}, "
+            "{defenders} {d_points}.",
+            takers=TeamArg(takers),
+            defenders=TeamArg(defenders),
+            bid=bid,
+            points=str(t_points),
+            d_points=str(d_points),
+        )
+    return text.format(
+        "{takers} need {bid}: they have {points}.",
+        takers=TeamArg(takers),
+        bid=bid,
+        points=str(t_points),
+    )
+
+
+def _coinche_plain(result: ScoringResult, work: Worked, text: Wording) -> str:
+    """docs/rules.md 8 (coinche), neither coinched nor surcoinched: made or failed."""
+    takers, defenders, t, d = _sides(result)
+    if result.score.made:
+        return text.format(
+            "The bid is reached: {takers} score their points and the bid, {t_formula}; "
+            "{defenders} score their points, {d_formula}.",
+            takers=TeamArg(takers),
+            defenders=TeamArg(defenders),
+            t_formula=str(work.formulas[t]),
+            d_formula=str(work.formulas[d]),
+        )
+    message = (
+        "The bid is not reached: {defenders} score {base} and the bid, with their belote: "
+        "{d_formula}."
+        if _belote_of(result, defenders)
+        else "The bid is not reached: {defenders} score {base} and the bid: {d_formula}."
+    )
+    return (
+        text.format(
+            message,
+            defenders=TeamArg(defenders),
+            base=result.rules.failed_base,
+            d_formula=str(work.formulas[d]),
+        )
+        + " "
+        + _keeps(takers, work.formulas[t], text)
+    )
+
+
+def _coinched(result: ScoringResult, work: Worked, text: Wording) -> str:
+    """docs/rules.md 8 (coinche), coinched or surcoinched: the winning side takes the base and
+    the bid multiplied, the other keeps only its belote."""
+    score = result.score
+    takers, defenders, _, _ = _sides(result)
+    winners = takers if score.made else defenders
+    losers = defenders if score.made else takers
+    w = 0 if winners == "NS" else 1
+    with_belote = bool(_belote_of(result, winners))
+    message = {
+        (True, True): "Made and {word}: {winners} score ({base} + the bid) × {multiplier}, "
+        "with their belote: {w_formula}.",
+        (True, False): "Made and {word}: {winners} score ({base} + the bid) × {multiplier}: "
+        "{w_formula}.",
+        (False, True): "Failed and {word}: {winners} score ({base} + the bid) × "
+        "{multiplier}, with their belote: {w_formula}.",
+        (False, False): "Failed and {word}: {winners} score ({base} + the bid) × "
+        "{multiplier}: {w_formula}.",
+    }[bool(score.made), with_belote]
+    word = text.gettext("surcoinched" if score.multiplier == 4 else "coinched")
+    losing = _keeps(losers, work.formulas[1 - w], text)
+    return (
+        text.format(
+            message,
+            winners=TeamArg(winners),
+            base=work.formulas[w].terms[0],
+            multiplier=score.multiplier,
+            word=word,
+            w_formula=str(work.formulas[w]),
+        )
+        + " "
+        + losing
+    )
+
+
+def _rounding_paragraphs(result: ScoringResult, text: Wording) -> list[str]:
+    """docs/rules.md 8: scores rounded to the nearest ten, where the rules round them."""
+    score = result.score
+    if score.exact == score.scores:
+        return []
+    return [
+        text.format(
+            "Scores are rounded to the nearest ten: {ns_exact} → {ns}, {ew_exact} → {ew}.",
+            ns_exact=score.exact[0],
+            ns=score.scores[0],
+            ew_exact=score.exact[1],
+            ew=score.scores[1],
+        )
+    ]
+
+
+def scoring_explanation(result: ScoringResult, text: Wording) -> list[str]:
+    """The paragraphs that explain a worked calculation (docs/rules.md 8), in the page's words.
+
+    Every item a sentence names (an announcement, a belote, who keeps what) is read from the
+    same score as the calculation's numbers, so that the words cannot count what the numbers
+    do not (and the reverse)."""
+    work = worked(result)
+    out = _capot_paragraphs(result, text) + _announcement_paragraphs(result, text)
+    if result.rules.bidding == "classic":
+        return out + _classic_outcome(result, work, text)
+    out.append(_coinche_need(result, text))
+    if result.score.multiplier == 1:
+        out.append(_coinche_plain(result, work, text))
+    else:
+        out.append(_coinched(result, work, text))
+    return out + _rounding_paragraphs(result, text)
+
+
+def scoring_view(result: ScoringResult, text: Wording) -> ScoringView:
     """A worked calculation in the page's language and the example's deck."""
     ex = result.example
     text = text.with_deck(ex.deck)
@@ -1130,12 +1267,12 @@ def scoring_view(result: ScoringResult, text: RulesText) -> ScoringView:
     )
 
 
-def scoring_views(text: RulesText) -> list[ScoringView]:
+def scoring_views(text: Wording) -> list[ScoringView]:
     """The worked calculations in the page's language."""
     return [scoring_view(result, text) for result in scoring_results()]
 
 
-def card_point_rows(rules: Rules, text: RulesText) -> list[tuple[str, int, int]]:
+def card_point_rows(rules: Rules, text: Wording) -> list[tuple[str, int, int]]:
     """Each rank's points as trump and as a plain card (docs/rules.md 1), strongest trump first."""
     values = values_for(rules, Strain.SPADES)
     order = sorted(range(8), key=lambda r: values.order[r], reverse=True)

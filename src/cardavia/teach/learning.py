@@ -3,7 +3,7 @@ of the analysis and the hints (:mod:`cardavia.ai.analysis`, :mod:`cardavia.ai.hi
 training problems' page and the fairness page (docs/learning.md, docs/fair-deals.md).
 
 As for the rules pages, the sentences are English message ids of the ``rules`` catalog with
-``{placeholders}`` filled from data (:class:`~cardavia.teach.catalog.RulesText`): a card is
+``{placeholders}`` filled from data (:class:`~cardavia.words.Wording`): a card is
 given by its code and each language picks the grammatical form it needs (``{card_acc}``).
 
 >>> text = rules_text("fr")
@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from cardavia.belote.cards import parse_card
-from cardavia.teach.catalog import CardArg, RulesText, rules_text
-from cardavia.teach.names import card_name, seat_name, team_name
+from cardavia.belote import parse_card
+from cardavia.words import CardArg, Wording, card_name, rules_text, seat_name, team_name
 
 THEMES: Final = ("leads", "trumping", "last_tricks", "defence", "bidding", "play")
 """The training problems' themes, in the page's order."""
@@ -127,12 +126,12 @@ def _number(value: object) -> int:
         return 0
 
 
-def card_title(text: RulesText, code: str) -> str:
+def card_title(text: Wording, code: str) -> str:
     """A card's name in the text's language and deck ("neuf de cœur")."""
     return card_name(parse_card(code), text.lang, text.deck)
 
 
-def reason_text(text: RulesText, code: str, args: Mapping[str, object]) -> str:
+def reason_text(text: Wording, code: str, args: Mapping[str, object]) -> str:
     """A hint's or a problem's reason in a sentence, with the gain over the next best card
     when there is one."""
     template = REASON_SENTENCES.get(code)
@@ -146,12 +145,12 @@ def reason_text(text: RulesText, code: str, args: Mapping[str, object]) -> str:
     return sentence
 
 
-def verdict_label(text: RulesText, verdict: str) -> str:
+def verdict_label(text: Wording, verdict: str) -> str:
     """A verdict's name: "Bad luck"."""
     return text.gettext(VERDICT_LABELS[verdict])
 
 
-def verdict_text(text: RulesText, verdict: str, cost: float) -> str:
+def verdict_text(text: Wording, verdict: str, cost: float) -> str:
     """A verdict in a sentence, with the cost that earns it."""
     sentence = VERDICT_SENTENCES[verdict]
     if isinstance(sentence, tuple):
@@ -159,7 +158,7 @@ def verdict_text(text: RulesText, verdict: str, cost: float) -> str:
     return text.gettext(sentence)
 
 
-def labels(text: RulesText) -> dict[str, str]:
+def labels(text: Wording) -> dict[str, str]:
     """The analysis view's words, with the verdicts' names (``verdict_best`` …)."""
     words = {key: text.gettext(message) for key, message in LABELS.items()}
     words |= {f"verdict_{key}": text.gettext(label) for key, label in VERDICT_LABELS.items()}
@@ -170,7 +169,7 @@ def labels(text: RulesText) -> dict[str, str]:
     return words
 
 
-def word_analysis(data: dict[str, Any], text: RulesText) -> dict[str, Any]:
+def word_analysis(data: dict[str, Any], text: Wording) -> dict[str, Any]:
     """The analysis data (:func:`cardavia.ai.analysis.analysis_data`) with its words: each
     card's verdict (``label``, ``text``), each moment's better card, the view's labels."""
     cards = []
@@ -206,7 +205,7 @@ def word_analysis(data: dict[str, Any], text: RulesText) -> dict[str, Any]:
     }
 
 
-def word_hint(data: dict[str, Any], text: RulesText) -> dict[str, Any]:
+def word_hint(data: dict[str, Any], text: Wording) -> dict[str, Any]:
     """A hint (:func:`cardavia.ai.hints.hint_data`) with its reason in a sentence."""
     reason = data["reason"]
     return data | {"text": reason_text(text, reason["code"], reason["args"])}
@@ -219,7 +218,7 @@ NO_PEEKING_TESTS: Final = ("tests/ai/test_players.py", "tests/ai/test_analysis.p
 at ``/source/`` followed by the path)."""
 
 
-def fairness_page(text: RulesText) -> dict[str, Any]:
+def fairness_page(text: Wording) -> dict[str, Any]:
     """How shuffles are made and checked, and what the computer players see."""
     return {
         "title": text.gettext("Fair deals"),
@@ -288,7 +287,7 @@ def fairness_page(text: RulesText) -> dict[str, Any]:
 # -- the training problems' page ----------------------------------------------------------------
 
 
-def problem_labels(text: RulesText) -> dict[str, str]:
+def problem_labels(text: Wording) -> dict[str, str]:
     """The words of the problems' page and its script."""
     return {
         "title": text.gettext("Training problems"),
@@ -314,7 +313,7 @@ def problem_labels(text: RulesText) -> dict[str, str]:
     }
 
 
-def theme_title(text: RulesText, theme: str) -> str:
+def theme_title(text: Wording, theme: str) -> str:
     return text.gettext(THEME_TITLES[theme])
 
 

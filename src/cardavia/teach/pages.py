@@ -8,16 +8,21 @@ the game cannot drift apart. Each builder answers a plain dict for the page's te
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from cardavia.belote.announcements import CARRE_POINTS
-from cardavia.belote.cards import SPANISH
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
-from cardavia.belote.rules import PRESETS, Rules, find_rules
-from cardavia.belote.scoring import USUAL_CARD_TOTAL
-from cardavia.teach import glossary
-from cardavia.teach.catalog import RankArg, RulesText, SuitArg
+from cardavia.belote import (
+    CARRE_POINTS,
+    LAST_TRICK_BONUS,
+    PRESETS,
+    SPANISH,
+    USUAL_CARD_TOTAL,
+    Rules,
+    Strain,
+    find_rules,
+    values_for,
+)
 from cardavia.teach.explain import (
     announcement_views,
     card_point_rows,
@@ -25,7 +30,7 @@ from cardavia.teach.explain import (
     preset_title,
     scoring_views,
 )
-from cardavia.teach.names import rank_prose, rank_words
+from cardavia.words import RankArg, SuitArg, Wording, glossary, rank_prose, rank_words
 
 TOPICS: Final = ("legal-cards", "announcements", "scoring")
 """The rules pages beside the presets' (docs/web.md)."""
@@ -47,15 +52,15 @@ class Section:
     """A topic page that shows this part with worked examples."""
 
 
-def _ranks_in_order(text: RulesText) -> str:
+def _ranks_in_order(text: Wording) -> str:
     return text.join([text.expand(r=RankArg(rank))["r"] for rank in range(8)])
 
 
-def _suits(text: RulesText) -> str:
+def _suits(text: Wording) -> str:
     return text.join([text.expand(s=SuitArg(suit))["s"] for suit in range(4)])
 
 
-def _carres(text: RulesText) -> str:
+def _carres(text: Wording) -> str:
     # docs/rules.md 7: jacks 200, nines 150, aces, tens, kings, queens 100 (in sequence order).
     ranks = sorted(
         (rank for rank in range(8) if CARRE_POINTS[rank]),
@@ -75,7 +80,7 @@ def _carres(text: RulesText) -> str:
     )
 
 
-def _partner_trumped(rules: Rules, text: RulesText) -> str:
+def _partner_trumped(rules: Rules, text: Wording) -> str:
     """Your partner is winning and you trump over a trump already in the trick (docs/rules.md 5,
     knob ``overtrump_when_trumping_partner``)."""
     return text.gettext(
@@ -87,7 +92,7 @@ def _partner_trumped(rules: Rules, text: RulesText) -> str:
     )
 
 
-def _worthless_carres(text: RulesText) -> str:
+def _worthless_carres(text: Wording) -> str:
     """docs/rules.md 7: the two carrés worth 0 (7s and 8s; Spanish deck 4s and 5s) beat nothing."""
     low, high = (rank for rank in range(8) if not CARRE_POINTS[rank])
     return text.format(
@@ -97,18 +102,18 @@ def _worthless_carres(text: RulesText) -> str:
     )
 
 
-def prose_label(rank: int, text: RulesText) -> str:
-    """A rank in an order written out in prose (:func:`cardavia.teach.names.rank_prose`)."""
+def prose_label(rank: int, text: Wording) -> str:
+    """A rank in an order written out in prose (:func:`cardavia.words.rank_prose`)."""
     return rank_prose(rank, text.lang, text.deck)
 
 
-def _carre_order(text: RulesText) -> str:
+def _carre_order(text: Wording) -> str:
     """The carrés of equal points from the strongest (docs/rules.md 7.4): "A > K > Q > 10"."""
     ranks = sorted((r for r in range(8) if CARRE_POINTS[r] == 100), reverse=True)
     return " > ".join(prose_label(rank, text) for rank in ranks)
 
 
-def _coinche_contract(text: RulesText) -> str:
+def _coinche_contract(text: Wording) -> str:
     """What the takers need at the coinche table (docs/rules.md 8, FFB 10.1.1), and a coinche's
     freeze (docs/rules.md 4), from the coinche preset's knobs."""
     rules = find_rules("coinche")
@@ -120,24 +125,27 @@ def _coinche_contract(text: RulesText) -> str:
     )
 
 
-def _order(rules: Rules, strain_suit: bool, text: RulesText) -> str:
+def _order(rules: Rules, strain_suit: bool, text: Wording) -> str:
     table = values_for(rules, Strain.SPADES)
     offset = 0 if strain_suit else 8
     ranks = sorted(range(8), key=lambda r: table.order[offset + r], reverse=True)
     return _spaced([prose_label(r, text) for r in ranks], text)
 
 
-def _spaced(labels: list[str], text: RulesText) -> str:
+def _spaced(labels: list[str], text: Wording) -> str:
     """Ranks written in a row: "J 9 A 10"; Arabic separates them with its comma."""
     return ("، " if text.lang == "ar" else " ").join(labels)
 
 
-def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
+def preset_sections(rules: Rules, text: Wording) -> list[Section]:
     """The full rules of a preset, section by section (docs/rules.md 1 to 9)."""
     text = text.with_deck(rules.deck)
-    sections = []
+    return [section(rules, text) for section in SECTIONS]
 
-    # docs/rules.md 1: the cards.
+
+def _cards_section(rules: Rules, text: Wording) -> Section:
+    """docs/rules.md 1: the cards, their order and their points; the Spanish deck's names
+    beside the French ones."""
     cards = [
         text.format(
             "32 cards: {ranks} in each of the four suits, {suits}.",
@@ -185,9 +193,11 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
             total=USUAL_CARD_TOTAL + LAST_TRICK_BONUS,
         )
     )
-    sections.append(Section(text.gettext("The cards"), cards, table))
+    return Section(text.gettext("The cards"), cards, table)
 
-    # docs/rules.md 2: seats and turn order.
+
+def _seats_section(rules: Rules, text: Wording) -> Section:
+    """docs/rules.md 2: the seats, the teams and the turn order."""
     seats = [
         text.gettext(
             "Four players in two teams: North and South against East and West; partners sit "
@@ -202,9 +212,11 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
                 "North and two computer opponents."
             )
         )
-    sections.append(Section(text.gettext("Players and turn order"), seats))
+    return Section(text.gettext("Players and turn order"), seats)
 
-    # docs/rules.md 3 and 4: dealing and bidding.
+
+def _dealing_section(rules: Rules, text: Wording) -> Section:
+    """docs/rules.md 3 and 4: dealing and bidding, in two rounds or by auction."""
     if rules.bidding == "classic":
         first, second = rules.first_packets.split("-")
         dealing = [
@@ -244,9 +256,11 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
                 "team may only surcoinche (redouble), which ends the auction, or pass."
             ),
         ]
-    sections.append(Section(text.gettext("Dealing and bidding"), dealing))
+    return Section(text.gettext("Dealing and bidding"), dealing)
 
-    # docs/rules.md 5: playing a trick.
+
+def _play_section(rules: Rules, text: Wording) -> Section:
+    """docs/rules.md 5: playing a trick."""
     play = [
         text.gettext(
             "The dealer's next leads the first trick; the winner of a trick leads the next. "
@@ -266,9 +280,11 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
             "The highest trump wins the trick; without trumps, the highest card of the suit led."
         ),
     ]
-    sections.append(Section(text.gettext("Playing a trick"), play, link="legal-cards"))
+    return Section(text.gettext("Playing a trick"), play, link="legal-cards")
 
-    # docs/rules.md 6: belote–rebelote.
+
+def _belote_section(rules: Rules, text: Wording) -> Section:
+    """docs/rules.md 6: belote–rebelote."""
     # The king and queen of the rule set's deck: the Spanish deck has no queen (its 12 and 11).
     king, queen = RankArg(6), RankArg(5)
     belote = [
@@ -289,9 +305,11 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
         ),
         text.gettext("Belote–rebelote is not an announcement: it takes no part in the comparison."),
     ]
-    sections.append(Section(text.gettext("Belote–rebelote"), belote))
+    return Section(text.gettext("Belote–rebelote"), belote)
 
-    # docs/rules.md 7: announcements.
+
+def _announcements_section(rules: Rules, text: Wording) -> Section:
+    """docs/rules.md 7: announcements, where the table has them."""
     if rules.announcements:
         announcements = [
             text.format(
@@ -309,15 +327,15 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
         announcements = [
             text.gettext("There are no announcements at this table, only belote–rebelote.")
         ]
-    sections.append(
-        Section(
-            text.gettext("Announcements"),
-            announcements,
-            link="announcements" if rules.announcements else None,
-        )
+    return Section(
+        text.gettext("Announcements"),
+        announcements,
+        link="announcements" if rules.announcements else None,
     )
 
-    # docs/rules.md 8: scoring.
+
+def _scoring_section(rules: Rules, text: Wording) -> Section:
+    """docs/rules.md 8: scoring a deal."""
     scoring = [
         text.format(
             "Each team counts the points of the cards in its tricks, plus 10 for the last "
@@ -333,8 +351,20 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
                 "that took no trick."
             )
         )
-    if rules.bidding == "classic" and rules.tie == "made":
-        scoring.append(
+    if rules.bidding == "classic":
+        scoring += _classic_contract(rules, text)
+    else:
+        scoring += _auction_contract(rules, text)
+    if rules.rounding == "nearest_ten":
+        scoring.append(text.gettext("Scores are rounded to the nearest ten (5 upward)."))
+    return Section(text.gettext("Scoring"), scoring, link="scoring")
+
+
+def _classic_contract(rules: Rules, text: Wording) -> list[str]:
+    """docs/rules.md 8: when a taken contract is made, and what a tie gives (knob ``tie``)."""
+    paragraphs: list[str] = []
+    if rules.tie == "made":
+        paragraphs.append(
             text.gettext(
                 "The contract is made when the takers' card points plus their belote are at "
                 "least the defenders' total: each team then scores its total. Otherwise the "
@@ -342,8 +372,8 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
                 "belote."
             )
         )
-    elif rules.bidding == "classic":
-        scoring.append(
+    else:
+        paragraphs.append(
             text.gettext(
                 "Each team's total is its card points, its announcements and its belote. The "
                 "contract is made when the takers' total is greater than the defenders': each "
@@ -353,43 +383,49 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
             )
         )
         if rules.tie == "litige":
-            scoring.append(
+            paragraphs.append(
                 text.gettext(
                     "Equal totals are a litige: the defenders score their points, and the "
                     "takers' points wait in reserve for the team that wins the next deal. The "
                     "belote is never put in reserve: it stays with the team that held it."
                 )
             )
-    else:
-        # docs/rules.md 8 (FFB 10.1.1): the bid reached and, where the knob says so, more points
-        # than the defence.
-        must_beat = getattr(rules, "contract_must_beat_defence", True)
-        scoring.append(
-            text.gettext(
-                "The takers make their contract when their points (cards, last trick and "
-                "belote) reach the bid and are greater than the defenders' points, counted the "
-                "same way."
-                if must_beat
-                else "The takers make their contract when their points (cards, last trick and "
-                "belote) reach the bid."
-            )
-        )
-        scoring.append(
-            text.format(
-                "Made: they score their points plus the bid, the defenders their own points. "
-                "Failed: the takers score only their belote, the defenders {base} plus the bid. "
-                "A capot, bid or not, scores {capot} plus the bid. Coinched, the winning side "
-                "scores ({base} + the bid) × 2, or ({capot} + the bid) × 2 for a capot; "
-                "surcoinched, × 4. The belote always stays with the team that held it.",
-                base=rules.failed_base,
-                capot=rules.capot_points,
-            )
-        )
-    if rules.rounding == "nearest_ten":
-        scoring.append(text.gettext("Scores are rounded to the nearest ten (5 upward)."))
-    sections.append(Section(text.gettext("Scoring"), scoring, link="scoring"))
+    return paragraphs
 
-    # docs/rules.md 9: the match.
+
+def _auction_contract(rules: Rules, text: Wording) -> list[str]:
+    """docs/rules.md 8: when a bid contract is made, and what made, failed, coinched and
+    surcoinched contracts score."""
+    paragraphs: list[str] = []
+    # docs/rules.md 8 (FFB 10.1.1): the bid reached and, where the knob says so, more points
+    # than the defence.
+    must_beat = getattr(rules, "contract_must_beat_defence", True)
+    paragraphs.append(
+        text.gettext(
+            "The takers make their contract when their points (cards, last trick and "
+            "belote) reach the bid and are greater than the defenders' points, counted the "
+            "same way."
+            if must_beat
+            else "The takers make their contract when their points (cards, last trick and "
+            "belote) reach the bid."
+        )
+    )
+    paragraphs.append(
+        text.format(
+            "Made: they score their points plus the bid, the defenders their own points. "
+            "Failed: the takers score only their belote, the defenders {base} plus the bid. "
+            "A capot, bid or not, scores {capot} plus the bid. Coinched, the winning side "
+            "scores ({base} + the bid) × 2, or ({capot} + the bid) × 2 for a capot; "
+            "surcoinched, × 4. The belote always stays with the team that held it.",
+            base=rules.failed_base,
+            capot=rules.capot_points,
+        )
+    )
+    return paragraphs
+
+
+def _match_section(rules: Rules, text: Wording) -> Section:
+    """docs/rules.md 9: the match."""
     match = (
         text.format(
             "Deals follow one another until a team reaches {target} points; the higher total "
@@ -399,8 +435,20 @@ def preset_sections(rules: Rules, text: RulesText) -> list[Section]:
         if rules.target is not None
         else text.gettext("A single deal is played.")
     )
-    sections.append(Section(text.gettext("The match"), [match]))
-    return sections
+    return Section(text.gettext("The match"), [match])
+
+
+SECTIONS: Final[tuple[Callable[[Rules, Wording], Section], ...]] = (
+    _cards_section,
+    _seats_section,
+    _dealing_section,
+    _play_section,
+    _belote_section,
+    _announcements_section,
+    _scoring_section,
+    _match_section,
+)
+"""The sections of a preset's rules, in the order of docs/rules.md."""
 
 
 # docs/rules.md 10: the knobs that differ between presets, as the comparison table shows them.
@@ -429,7 +477,7 @@ KNOB_ROWS: Final = (
 )
 
 
-def knob_table(text: RulesText) -> list[list[str]]:
+def knob_table(text: Wording) -> list[list[str]]:
     """The comparison of the four presets (docs/rules.md 10): a header row, then one row a knob."""
     rows = [[""] + [preset_title(name, text) for name in PRESETS]]
     for label, knob, values in KNOB_ROWS:
@@ -462,7 +510,7 @@ PRESET_SUMMARIES: Final = {
 }
 
 
-def index_page(text: RulesText) -> dict[str, Any]:
+def index_page(text: Wording) -> dict[str, Any]:
     """The index of the rules pages."""
     return {
         "title": text.gettext("Rules of belote"),
@@ -487,7 +535,7 @@ def index_page(text: RulesText) -> dict[str, Any]:
     }
 
 
-def preset_page(name: str, text: RulesText) -> dict[str, Any]:
+def preset_page(name: str, text: Wording) -> dict[str, Any]:
     """The full rules of a preset."""
     rules = find_rules(name)
     return {
@@ -512,7 +560,7 @@ def preset_page(name: str, text: RulesText) -> dict[str, Any]:
     }
 
 
-def legal_cards_page(text: RulesText) -> dict[str, Any]:
+def legal_cards_page(text: Wording) -> dict[str, Any]:
     """ "Which card may I play?": the summary and the nine examples of docs/rules.md 11."""
     return {
         "title": text.gettext(TOPIC_TITLES["legal-cards"]),
@@ -549,100 +597,113 @@ def legal_cards_page(text: RulesText) -> dict[str, Any]:
     }
 
 
-def announcements_page(text: RulesText) -> dict[str, Any]:
+def _announcement_rules(text: Wording, spanish: Wording) -> list[str]:
+    """docs/rules.md 7: sequences and carrés, in both decks, and when they are made."""
+    return [
+        text.format(
+            "A sequence is three or more cards of one suit in a row, in the order {french}. "
+            "With the Spanish-suited deck the order is {spanish}: there is no 8 or 9, so the "
+            "7 and the 10 are in a row, and the 1 comes after the 12.",
+            french=_spaced([prose_label(r, text.with_deck("french")) for r in range(8)], text),
+            spanish=" ".join(SPANISH.rank_labels),
+        ),
+        text.gettext(
+            "A sequence of three cards (tierce) is worth 20, of four (fifty) 50, of five or "
+            "more (hundred) 100."
+        ),
+        text.format(
+            "A carré is the four cards of one rank: {carres}. A carré of eights or sevens "
+            "is worth nothing and beats nothing.",
+            carres=_carres(text),
+        ),
+        text.format(
+            "With the Spanish-suited deck: {carres}; the 4s and 5s are worth nothing and "
+            "beat nothing.",
+            carres=_carres(spanish),
+        ),
+        text.gettext(
+            "A card serves in one announcement only: when several combinations are "
+            "possible, announce the one worth most points (the app proposes it). The king "
+            "and queen of trump may serve in an announcement and in belote–rebelote as "
+            "well."
+        ),
+        text.gettext(
+            "Announcements are made during the first trick, as you play your first card; "
+            "after that it is too late. Announcing is optional. At first only the kind and "
+            "the value are said; the cards are shown at the comparison, and only if the "
+            "announcement counts."
+        ),
+    ]
+
+
+def _comparison_steps(text: Wording, spanish: Wording) -> list[str]:
+    """docs/rules.md 7.4: how the two teams' best announcements are compared, step by step."""
+    return [
+        text.gettext("the one worth more points;"),
+        text.gettext("at equal points (100 against 100), the carré over the sequence;"),
+        text.format(
+            "between two sequences of equal points: the longer, then the one ending on the "
+            "higher card (in the order {french}; with the Spanish-suited deck {spanish}), "
+            "then the one in trump;",
+            french=_spaced([prose_label(r, text) for r in range(8)], text),
+            spanish=_spaced([prose_label(r, spanish) for r in range(8)], spanish),
+        ),
+        text.format(
+            "between two carrés of equal points: the higher rank in sequence order "
+            "({french}; with the Spanish-suited deck {spanish});",
+            french=_carre_order(text),
+            spanish=_carre_order(spanish),
+        ),
+        text.gettext(
+            "in a complete tie, no announcement counts for either team, and none is shown."
+        ),
+    ]
+
+
+def _belote_rules(text: Wording, spanish: Wording) -> list[str]:
+    """docs/rules.md 6: belote–rebelote, in both decks."""
+    return [
+        text.format(
+            "The player who holds the {king} and the {queen} of trump (with the "
+            "Spanish-suited deck, {spanish_king} and {spanish_queen}) says “belote” with the "
+            "first of the two cards and “rebelote” with the second: 20 points. At the "
+            "Cardavia table it is automatic, for the player who has held both since the "
+            "deal.",
+            king=RankArg(6),
+            queen=RankArg(5),
+            spanish_king=spanish.expand(r=RankArg(6))["r_the"],
+            spanish_queen=spanish.expand(r=RankArg(5))["r_the"],
+        ),
+        text.gettext("Belote–rebelote is not an announcement: it takes no part in the comparison."),
+    ]
+
+
+def announcements_page(text: Wording) -> dict[str, Any]:
     """Sequences, carrés, belote–rebelote and the comparison (docs/rules.md 6 and 7, seed 002)."""
     spanish = text.with_deck("spanish")
     return {
         "title": text.gettext(TOPIC_TITLES["announcements"]),
-        "paragraphs": [
-            text.format(
-                "A sequence is three or more cards of one suit in a row, in the order {french}. "
-                "With the Spanish-suited deck the order is {spanish}: there is no 8 or 9, so the "
-                "7 and the 10 are in a row, and the 1 comes after the 12.",
-                french=_spaced([prose_label(r, text.with_deck("french")) for r in range(8)], text),
-                spanish=" ".join(SPANISH.rank_labels),
-            ),
-            text.gettext(
-                "A sequence of three cards (tierce) is worth 20, of four (fifty) 50, of five or "
-                "more (hundred) 100."
-            ),
-            text.format(
-                "A carré is the four cards of one rank: {carres}. A carré of eights or sevens "
-                "is worth nothing and beats nothing.",
-                carres=_carres(text),
-            ),
-            text.format(
-                "With the Spanish-suited deck: {carres}; the 4s and 5s are worth nothing and "
-                "beat nothing.",
-                carres=_carres(spanish),
-            ),
-            text.gettext(
-                "A card serves in one announcement only: when several combinations are "
-                "possible, announce the one worth most points (the app proposes it). The king "
-                "and queen of trump may serve in an announcement and in belote–rebelote as "
-                "well."
-            ),
-            text.gettext(
-                "Announcements are made during the first trick, as you play your first card; "
-                "after that it is too late. Announcing is optional. At first only the kind and "
-                "the value are said; the cards are shown at the comparison, and only if the "
-                "announcement counts."
-            ),
-        ],
+        "paragraphs": _announcement_rules(text, spanish),
         "comparison_title": text.gettext("The comparison"),
         "comparison_intro": text.gettext(
             "At the start of the second trick, each team's single best announcement is "
             "compared. The better one is:"
         ),
-        "comparison": [
-            text.gettext("the one worth more points;"),
-            text.gettext("at equal points (100 against 100), the carré over the sequence;"),
-            text.format(
-                "between two sequences of equal points: the longer, then the one ending on the "
-                "higher card (in the order {french}; with the Spanish-suited deck {spanish}), "
-                "then the one in trump;",
-                french=_spaced([prose_label(r, text) for r in range(8)], text),
-                spanish=_spaced([prose_label(r, spanish) for r in range(8)], spanish),
-            ),
-            text.format(
-                "between two carrés of equal points: the higher rank in sequence order "
-                "({french}; with the Spanish-suited deck {spanish});",
-                french=_carre_order(text),
-                spanish=_carre_order(spanish),
-            ),
-            text.gettext(
-                "in a complete tie, no announcement counts for either team, and none is shown."
-            ),
-        ],
+        "comparison": _comparison_steps(text, spanish),
         "comparison_after": text.gettext(
             "The winning team shows its cards and scores all its announcements, its partner's "
             "too, even those weaker than the other team's best. The other team shows nothing "
             "and scores nothing. A team that alone announced wins the comparison."
         ),
         "belote_title": text.gettext("Belote–rebelote"),
-        "belote": [
-            text.format(
-                "The player who holds the {king} and the {queen} of trump (with the "
-                "Spanish-suited deck, {spanish_king} and {spanish_queen}) says “belote” with the "
-                "first of the two cards and “rebelote” with the second: 20 points. At the "
-                "Cardavia table it is automatic, for the player who has held both since the "
-                "deal.",
-                king=RankArg(6),
-                queen=RankArg(5),
-                spanish_king=spanish.expand(r=RankArg(6))["r_the"],
-                spanish_queen=spanish.expand(r=RankArg(5))["r_the"],
-            ),
-            text.gettext(
-                "Belote–rebelote is not an announcement: it takes no part in the comparison."
-            ),
-        ],
+        "belote": _belote_rules(text, spanish),
         "examples_title": text.gettext("Worked examples"),
         "examples": announcement_views(text),
         "labels": _example_labels(text),
     }
 
 
-def scoring_page(text: RulesText) -> dict[str, Any]:
+def scoring_page(text: Wording) -> dict[str, Any]:
     """Worked calculations of docs/rules.md 8."""
     return {
         "title": text.gettext(TOPIC_TITLES["scoring"]),
@@ -679,7 +740,7 @@ def scoring_page(text: RulesText) -> dict[str, Any]:
     }
 
 
-def _example_labels(text: RulesText) -> dict[str, str]:
+def _example_labels(text: Wording) -> dict[str, str]:
     return {
         "example": text.gettext("Example"),
         "trick_so_far": text.gettext("The trick so far"),

@@ -15,8 +15,8 @@ from __future__ import annotations
 from html import escape
 from typing import Final
 
-from cardavia.belote.cards import parse_card
-from cardavia.teach.names import FRENCH_SYMBOLS, card_name, rank_words
+from cardavia.belote import parse_card
+from cardavia.words.names import FRENCH_SYMBOLS, card_name, rank_words
 
 _FRENCH_COLOURS: Final = ("#1a1a1a", "#c8102e", "#c8102e", "#1a1a1a")
 # Spanish suits, in code order S H D C: espadas blue, copas red, oros gold, bastos green.

@@ -105,7 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     rules pages, the installable app, static files and ``/healthz``."""
     settings = settings or Settings.from_env()
     redact_tokens_in_logs()
-    catalogs = load_catalogs(settings.locale_dir)
+    catalogs = load_catalogs()
     store = GameStore(settings.database_url)
     service = TableService(
         store,

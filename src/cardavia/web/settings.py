@@ -44,7 +44,7 @@ class Settings:
     """Fair use: rate limits, queues, the computer players' budget per client, abandoned
     games (:class:`cardavia.web.limits.Limits`)."""
     web_dir: Path = WEB_DIR
-    """Where ``templates/``, ``static/`` and ``locale/`` are."""
+    """Where ``templates/`` and ``static/`` are (the catalogs are :mod:`cardavia.words`'s)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -74,11 +74,6 @@ class Settings:
     def static_dir(self) -> Path:
         """CSS, JavaScript modules, card pictures."""
         return self.web_dir / "static"
-
-    @property
-    def locale_dir(self) -> Path:
-        """The gettext catalogs."""
-        return self.web_dir / "locale"
 
 
 __all__ = ["BODY_TIMEOUT", "DEFAULT_AI_DELAY", "REDIS_URL_VARIABLE", "WEB_DIR", "Settings"]

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from cardavia.teach.names import LANGUAGES
+from cardavia.words.languages import LANGUAGES
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardavia.belote.cards import parse_card
-from cardavia.teach.names import (
+from cardavia.belote import parse_card
+from cardavia.words import (
     LANGUAGES,
     card_forms,
     card_name,
