@@ -21,8 +21,8 @@ from cardavia.belote import Seat
 from cardavia.belote.actions import Action
 from cardavia.belote.observation import Observation
 from cardavia.store.db import GameStore
-from cardavia.web.i18n import load_catalogs
 from cardavia.web.tables import TableService
+from cardavia.words import load_catalogs
 
 PERSON = Seat.S
 """The seat the benchmark's person plays."""

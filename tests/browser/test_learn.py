@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Locator
 
 from cardavia.web import learn
-from cardavia.web.i18n import load_catalogs
+from cardavia.words import load_catalogs
 
 if TYPE_CHECKING:
     from conftest import Server

@@ -18,7 +18,6 @@ from playwright.sync_api import Browser, Page
 from cardavia.belote.cards import CardSet, parse_card, parse_seat
 from cardavia.belote.play import Strain, legal_mask
 from cardavia.belote.rules import PRESETS, find_rules
-from cardavia.teach.catalog import rules_text
 from cardavia.teach.examples import (
     ANNOUNCEMENT_EXAMPLES,
     LEGAL_EXAMPLES,
@@ -26,8 +25,8 @@ from cardavia.teach.examples import (
     LegalExample,
     announcement_results,
 )
-from cardavia.teach.names import card_name, card_short
 from cardavia.teach.pages import preset_sections
+from cardavia.words import card_name, card_short, rules_text
 
 if TYPE_CHECKING:
     from conftest import Server

@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 from cardavia.belote.game import Reason
 from cardavia.belote.notation import Record
 from cardavia.store.db import GameStore, hash_token
-from cardavia.web.i18n import LANGUAGE_NAMES, LANGUAGES, load_catalogs
 from cardavia.web.settings import WEB_DIR
+from cardavia.words import LANGUAGE_NAMES, LANGUAGES, load_catalogs
 
 NewGame = Callable[..., dict[str, str]]
 FR = load_catalogs().wording("fr")

@@ -24,8 +24,8 @@ from cardavia.belote.observation import Observation
 from cardavia.store.db import GameStore
 from cardavia.store.events import action_event
 from cardavia.web.connection import CLOSE, Listener
-from cardavia.web.i18n import load_catalogs
 from cardavia.web.limits import Limits, RateLimiter, WorkBudget
+from cardavia.words import load_catalogs
 
 CATALOGS = load_catalogs()
 

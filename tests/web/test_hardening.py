@@ -22,8 +22,8 @@ from sqlalchemy.exc import OperationalError
 from starlette.requests import Request
 
 from cardavia.web.http_helpers import origin_allowed, read_json_body
-from cardavia.web.i18n import load_catalogs
 from cardavia.web.protocol import ClientError, dump_message, printable
+from cardavia.words import load_catalogs
 
 NewGame = Callable[..., dict[str, str]]
 CATALOGS = load_catalogs()

@@ -11,9 +11,8 @@ from markupsafe import escape
 
 from cardavia.ai.problems import load_problems
 from cardavia.teach import learning
-from cardavia.teach.catalog import rules_text
-from cardavia.teach.names import LANGUAGES
 from cardavia.web import learn
+from cardavia.words import LANGUAGES, rules_text
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>")
 

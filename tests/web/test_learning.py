@@ -16,9 +16,8 @@ from fastapi.testclient import TestClient
 from cardavia.ai.problems import load_problems
 from cardavia.belote import DealState, Observation, Seat, find_rules
 from cardavia.belote.game import deal_packets
-from cardavia.teach.catalog import missing_messages
-from cardavia.teach.names import LANGUAGES
 from cardavia.web import learn
+from cardavia.words import LANGUAGES, missing_messages
 
 NewGame = Callable[..., dict[str, str]]
 Settle = Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]]

@@ -14,13 +14,18 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from cardavia.teach import explain
-from cardavia.teach.catalog import catalog_path, missing_messages, placeholders
 from cardavia.teach.examples import LegalResult, legal_results
-from cardavia.teach.names import LANGUAGES
-from cardavia.web.i18n import load_catalogs
 from cardavia.web.pages import make_templates
 from cardavia.web.routes import rules
 from cardavia.web.settings import Settings
+from cardavia.words import (
+    LANGUAGES,
+    RULES,
+    catalog_path,
+    load_catalogs,
+    missing_messages,
+    placeholders,
+)
 
 PAGES = ("", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring")
 RULES_11_LEGAL = {
@@ -43,7 +48,7 @@ PLURAL_FORMS = {
     "ar": "nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : "
     "n%100>=11 ? 4 : 5);",
 }
-# The suffixes a placeholder may take in a translation (cardavia.teach.catalog).
+# The suffixes a placeholder may take in a translation (cardavia.words.filling).
 FORMS = (
     "",
     "_the",
@@ -172,7 +177,7 @@ def test_the_router_alone_renders_the_pages() -> None:
 
 
 def read(lang: str) -> object:
-    path: Path = catalog_path(lang)
+    path: Path = catalog_path(lang, RULES)
     with path.open("rb") as handle:
         return read_po(handle, locale=lang, domain="rules")
 

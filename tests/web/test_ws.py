@@ -26,7 +26,7 @@ from cardavia.belote import DealState, Observation, Phase, Play, Seat
 from cardavia.belote.actions import Action
 from cardavia.belote.notation import Record
 from cardavia.store.db import Append, GameStore
-from cardavia.web.i18n import load_catalogs
+from cardavia.words import load_catalogs
 
 NewGame = Callable[..., dict[str, str]]
 NewGameData = dict[str, str]

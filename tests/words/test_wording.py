@@ -96,9 +96,27 @@ def test_placeholders_a_translation_gets_wrong_are_shown_not_raised() -> None:
 
 
 def test_the_language_list_and_the_words_have_one_home() -> None:
-    assert i18n.LANGUAGES is words.LANGUAGES
-    assert i18n.Wording is words.Wording and i18n.load_catalogs is words.load_catalogs
-    assert i18n.text_direction is words.text_direction
+    """Only cardavia.words defines the language list, the wording object, the catalog loader
+    and the text direction: the site's i18n module keeps the negotiation alone."""
+    homes: dict[str, list[str]] = {}
+    for path in sorted(SRC.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                defined = [node.name]
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                defined = [t.id for t in targets if isinstance(t, ast.Name)]
+            else:
+                continue
+            for name in defined:
+                if name in ("LANGUAGES", "Wording", "load_catalogs", "text_direction"):
+                    homes.setdefault(name, []).append(path.relative_to(SRC).as_posix())
+    assert {name: len(paths) for name, paths in homes.items()} == dict.fromkeys(
+        ("LANGUAGES", "Wording", "load_catalogs", "text_direction"), 1
+    ), homes
+    assert all(paths[0].startswith("words/") for paths in homes.values()), homes
+    assert i18n.__all__ == ["choose_language", "negotiate_language", "parse_accept_language"]
 
 
 def test_the_catalogs_are_read_in_one_place() -> None:

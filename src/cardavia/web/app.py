@@ -25,7 +25,6 @@ from cardavia.ai.pool import DecisionPool
 from cardavia.store.db import GameStore
 from cardavia.web.bus import make_bus
 from cardavia.web.http_helpers import install_security_headers
-from cardavia.web.i18n import load_catalogs
 from cardavia.web.learn import Learning
 from cardavia.web.logs import redact_tokens_in_logs
 from cardavia.web.pages import make_templates
@@ -34,6 +33,7 @@ from cardavia.web.routes import learn, pages, pwa, rules, tables
 from cardavia.web.routes import rooms as room_routes
 from cardavia.web.settings import REDIS_URL_VARIABLE, Settings
 from cardavia.web.tables import TableService
+from cardavia.words import load_catalogs
 
 log = logging.getLogger(__name__)
 

@@ -19,9 +19,9 @@ from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardavia.belote import Seat
-from cardavia.web.i18n import Wording
 from cardavia.web.limits import Limits, RateLimiter
 from cardavia.web.protocol import ClientError, dump_message
+from cardavia.words import Wording
 
 log = logging.getLogger(__name__)
 

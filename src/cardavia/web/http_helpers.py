@@ -14,8 +14,8 @@ from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
 from cardavia.web.connection import RATE_LIMITED_CLOSE, TOO_SLOW_CLOSE
-from cardavia.web.i18n import Wording
 from cardavia.web.protocol import ClientError, decode_message, dump_message
+from cardavia.words import Wording
 
 HTTP_STATUS: Final[Mapping[str, int]] = {
     "too_large": 413,

@@ -2,9 +2,7 @@
 ``Accept-Language`` (RFC 9110 12.5.4).
 
 Everything else about words (the languages, the catalogs, the one wording object, the
-phrasebook of the table and the site) is :mod:`cardavia.words`. The names imported from
-there are re-exported for the site's modules that still import them from here, until they
-import :mod:`cardavia.words` themselves.
+phrasebook of the table and the site) is :mod:`cardavia.words`.
 
 >>> negotiate_language("pl-PL,pl;q=0.9,en;q=0.5")
 'pl'
@@ -14,80 +12,9 @@ import :mod:`cardavia.words` themselves.
 
 from __future__ import annotations
 
-from cardavia.words import (
-    DEFAULT_LANGUAGE,
-    LANGUAGE_NAMES,
-    LANGUAGES,
-    LOCALE_DIR,
-    MESSAGES,
-    N_,
-    NP_,
-    Catalogs,
-    Wording,
-    card_name,
-    catalog_path,
-    format_text,
-    is_language,
-    load_catalogs,
-    suit_name,
-    text_direction,
-)
-from cardavia.words.catalogs import compile_catalog
-from cardavia.words.phrases import (
-    ANNOUNCEMENT_NAMES,
-    BELOTE_WORDS,
-    BID_VALUE_WORDS,
-    BID_WORDS,
-    ERRORS,
-    LEVEL_NAMES,
-    PAGE_TEXTS,
-    PHASE_REFUSALS,
-    PLURALS,
-    PRESET_DESCRIPTIONS,
-    PRESET_NAMES,
-    REASONS,
-    SCORE_LINES,
-    STRAIN_NAMES,
-)
+from cardavia.words import DEFAULT_LANGUAGE, LANGUAGES, is_language
 
-DOMAIN = MESSAGES
-
-__all__ = [
-    "ANNOUNCEMENT_NAMES",
-    "BELOTE_WORDS",
-    "BID_VALUE_WORDS",
-    "BID_WORDS",
-    "DEFAULT_LANGUAGE",
-    "DOMAIN",
-    "ERRORS",
-    "LANGUAGES",
-    "LANGUAGE_NAMES",
-    "LEVEL_NAMES",
-    "LOCALE_DIR",
-    "NP_",
-    "N_",
-    "PAGE_TEXTS",
-    "PHASE_REFUSALS",
-    "PLURALS",
-    "PRESET_DESCRIPTIONS",
-    "PRESET_NAMES",
-    "REASONS",
-    "SCORE_LINES",
-    "STRAIN_NAMES",
-    "Catalogs",
-    "Wording",
-    "card_name",
-    "catalog_path",
-    "choose_language",
-    "compile_catalog",
-    "format_text",
-    "is_language",
-    "load_catalogs",
-    "negotiate_language",
-    "parse_accept_language",
-    "suit_name",
-    "text_direction",
-]
+__all__ = ["choose_language", "negotiate_language", "parse_accept_language"]
 
 
 def parse_accept_language(header: str | None) -> list[tuple[str, float]]:

@@ -26,12 +26,11 @@ from cardavia.ai.problems import Problem, load_problems
 from cardavia.belote import Action, Bid, Match, Observation, Play, Record, Seat, card_code
 from cardavia.belote import parse_action as parse_notation
 from cardavia.teach import learning
-from cardavia.teach.catalog import rules_text
-from cardavia.web.i18n import Wording
 from cardavia.web.protocol import ClientError, encode_action
 from cardavia.web.table import Table
 from cardavia.web.tables import TableService
 from cardavia.web.views import view_of
+from cardavia.words import Wording, rules_text
 
 ANALYSIS_CACHE: Final = 128
 """How many deals' analyses a server keeps."""

@@ -15,7 +15,7 @@ from jinja2.runtime import Context
 
 from cardavia.ai.player import player_levels
 from cardavia.belote import ALL_CARDS, DECKS, PRESETS, card_code
-from cardavia.web.i18n import (
+from cardavia.words import (
     DEFAULT_LANGUAGE,
     LANGUAGE_NAMES,
     LANGUAGES,

@@ -40,8 +40,8 @@ from cardavia.belote import (
     parse_bid_value,
     parse_card,
 )
-from cardavia.web.i18n import Wording
 from cardavia.web.limits import MAX_MESSAGE_BYTES
+from cardavia.words import Wording
 
 ECHO_LENGTH: Final = 24
 """The most characters of a client's value written back in an error message."""

@@ -14,7 +14,6 @@ from typing import Any
 from cardavia.belote import Seat
 from cardavia.store.db import StoredRoom, token_matches
 from cardavia.web.connection import Listener
-from cardavia.web.i18n import Wording
 from cardavia.web.room_state import (
     PHRASES,
     ComputerSeat,
@@ -25,6 +24,7 @@ from cardavia.web.room_state import (
     RoomState,
     Said,
 )
+from cardavia.words import Wording
 
 
 class Room:

@@ -21,9 +21,9 @@ from typing import Any, Final
 
 from cardavia.ai.player import player_levels
 from cardavia.belote import DECKS, PRESETS, Seat
-from cardavia.web.i18n import N_
 from cardavia.web.protocol import ClientError, echo
 from cardavia.web.seating import Computer, Person, Seating
+from cardavia.words import N_
 
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ"
 """The letters of a room's code: no I, L or O (read as 1 or 0)."""

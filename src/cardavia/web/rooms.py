@@ -38,7 +38,6 @@ from cardavia.store.db import (
 )
 from cardavia.web.bus import LocalBus
 from cardavia.web.connection import Listener
-from cardavia.web.i18n import Wording
 from cardavia.web.limits import Limits, RateLimiter
 from cardavia.web.protocol import ClientError, check_fields, dump_message, seat_field, state_message
 from cardavia.web.room import Room
@@ -53,6 +52,7 @@ from cardavia.web.room_state import (
 from cardavia.web.table import Table, TableObserver
 from cardavia.web.tables import TableService
 from cardavia.web.writer import GameWriter
+from cardavia.words import Wording
 
 log = logging.getLogger(__name__)
 

@@ -39,7 +39,6 @@ from cardavia.web.bus import LocalBus
 from cardavia.web.computer import computer_decision
 from cardavia.web.computer_seats import ComputerSeats
 from cardavia.web.connection import Listener
-from cardavia.web.i18n import Catalogs, Wording, is_language
 from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits, WorkBudget
 from cardavia.web.protocol import (
     ClientError,
@@ -57,6 +56,7 @@ from cardavia.web.table import NewGame, Seated, Table, TableObserver, record_jso
 from cardavia.web.turns import PeopleFirst
 from cardavia.web.views import build_view, names_of
 from cardavia.web.writer import GameWriter
+from cardavia.words import Catalogs, Wording, is_language
 
 log = logging.getLogger(__name__)
 

@@ -27,10 +27,10 @@ from cardavia.belote import (
     best_announcements,
     card_code,
 )
-from cardavia.web.i18n import Wording
 from cardavia.web.protocol import SEAT_CODES, bid_value_json, encode_action
 from cardavia.web.seating import Person, Seating
 from cardavia.web.shuffles import FAIR_ALGORITHM, Commitment
+from cardavia.words import Wording
 
 TEAM_CODES: Final = ("NS", "EW")
 WATCHER_BOTTOM: Final = Seat.S

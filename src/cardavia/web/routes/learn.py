@@ -8,13 +8,13 @@ import asyncio
 from fastapi import FastAPI, Request
 from starlette.responses import Response
 
-from cardavia.teach.catalog import rules_text
 from cardavia.teach.learning import THEMES, labels
 from cardavia.web.http_helpers import SafeJSONResponse, error_response, request_token
-from cardavia.web.i18n import Catalogs, choose_language, is_language
+from cardavia.web.i18n import choose_language
 from cardavia.web.learn import Learning, daily_problem, problem_data, problems_data, today
 from cardavia.web.protocol import ClientError
 from cardavia.web.tables import TableService
+from cardavia.words import Catalogs, is_language, rules_text
 
 
 def install(app: FastAPI, service: TableService, learning: Learning, catalogs: Catalogs) -> None:

@@ -13,15 +13,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from cardavia.web.http_helpers import error_response
-from cardavia.web.i18n import (
-    DEFAULT_LANGUAGE,
-    Catalogs,
-    choose_language,
-    is_language,
-    negotiate_language,
-)
+from cardavia.web.i18n import choose_language, negotiate_language
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.protocol import ClientError
+from cardavia.words import DEFAULT_LANGUAGE, Catalogs, is_language
 
 log = logging.getLogger(__name__)
 

@@ -21,13 +21,14 @@ from cardavia.web.http_helpers import (
     read_json_body,
     request_token,
 )
-from cardavia.web.i18n import Catalogs, choose_language, is_language
+from cardavia.web.i18n import choose_language
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.protocol import ClientError, dump_message
 from cardavia.web.room_messages import RoomMessages
 from cardavia.web.room_state import normal_code
 from cardavia.web.rooms import Joined, RoomService
 from cardavia.web.settings import Settings
+from cardavia.words import Catalogs, is_language
 
 
 def _joined(joined: Joined, lang: str) -> JSONResponse:

@@ -2,7 +2,7 @@
 play?", announcements and scoring, the fairness page and the training problems, in the six
 languages of the site; and the no-peeking tests the fairness page links to, as text.
 
-The pages' words come from the ``rules`` gettext domain (:mod:`cardavia.teach.catalog`), their
+The pages' words come from the ``rules`` gettext domain (:func:`cardavia.words.rules_text`), their
 examples from :mod:`cardavia.teach.examples` (computed by the engine, checked by
 :mod:`cardavia.verify`). The templates extend ``base.html``, which sets the page's language
 and direction (``dir="rtl"`` for Arabic); inside, numbers, scores and card indexes are isolated
@@ -24,13 +24,11 @@ from markupsafe import Markup, escape
 
 from cardavia.belote import ALIASES, PRESETS
 from cardavia.teach import learning, pages
-from cardavia.teach.catalog import RulesText, rules_text
 from cardavia.teach.explain import preset_title
-from cardavia.teach.names import LANGUAGES
 from cardavia.teach.pictures import card_svg
 from cardavia.web import learn
-from cardavia.web.i18n import Catalogs
 from cardavia.web.pages import page_context
+from cardavia.words import LANGUAGES, Catalogs, Wording, rules_text
 
 NO_PEEKING_DIR: Final = "no_peeking"
 """Where the package keeps the text of the no-peeking tests it serves
@@ -71,7 +69,7 @@ def no_peeking_source(path: str) -> str | None:
     return resource.read_text(encoding="utf-8") if resource.is_file() else None
 
 
-def _text(lang: str) -> RulesText:
+def _text(lang: str) -> Wording:
     if lang not in LANGUAGES:
         raise HTTPException(status_code=404, detail=f"unknown language {lang!r}")
     return rules_text(lang)
@@ -81,7 +79,7 @@ def install(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) -> Non
     """Add the rules pages to ``app``, rendered with ``templates`` (the site's)."""
     templates.env.filters["isolate"] = isolate
 
-    def render(request: Request, name: str, text: RulesText, page: dict[str, Any]) -> Response:
+    def render(request: Request, name: str, text: Wording, page: dict[str, Any]) -> Response:
         nav_links = [(key, text.gettext(title)) for key, title in pages.TOPIC_TITLES.items()]
         nav_links += [(key, preset_title(key, text)) for key in PRESETS]
         nav_links += [(key, text.gettext(title)) for key, title in learning.PAGE_TITLES.items()]
@@ -156,7 +154,7 @@ def install(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) -> Non
         return render(request, "rules/preset.html", text, pages.preset_page(key, text))
 
 
-def _problems_page(text: RulesText, catalogs: Catalogs) -> dict[str, Any]:
+def _problems_page(text: Wording, catalogs: Catalogs) -> dict[str, Any]:
     lang = text.lang
     wording = catalogs.wording(lang)
     problems = learn.problems_data(wording)

@@ -20,11 +20,12 @@ from cardavia.web.http_helpers import (
     read_json_body,
     request_token,
 )
-from cardavia.web.i18n import Catalogs, choose_language, is_language
+from cardavia.web.i18n import choose_language
 from cardavia.web.limits import RateLimiter
 from cardavia.web.protocol import ClientError, check_fields, dump_message, seat_field
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
+from cardavia.words import Catalogs, is_language
 
 GAME_FIELDS: Final = ("rules", "level", "lang", "deck", "seat")
 """What ``POST /api/games`` may say."""
