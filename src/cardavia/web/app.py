@@ -34,13 +34,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from cardavia.ai.decisions import Decisions
+from cardavia.ai.environment import REDIS_URL_VARIABLE, deadline_from_env
 from cardavia.ai.player import player_levels
-from cardavia.ai.pool import DecisionPool
 from cardavia.belote import ALL_CARDS, DECKS, PRESETS, card_code
 from cardavia.store.db import GameStore
 from cardavia.teach.catalog import rules_text
 from cardavia.teach.learning import THEMES, labels
-from cardavia.web.bus import REDIS_URL_VARIABLE, make_bus
+from cardavia.web.bus import make_bus
 from cardavia.web.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGE_NAMES,
@@ -502,7 +503,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_message_bytes=settings.max_message_bytes,
         limits=settings.limits,
         bus=make_bus(settings.redis_url),
-        decisions=DecisionPool.from_env({REDIS_URL_VARIABLE: settings.redis_url or ""}),
+        decisions=Decisions.from_settings(
+            redis_url=settings.redis_url,
+            per_client=settings.limits.ai_per_client,
+            deadline=deadline_from_env(),
+        ),
     )
     templates = make_templates(settings.templates_dir, catalogs)
     limits = settings.limits

@@ -20,9 +20,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+from cardavia.ai.environment import REDIS_URL_VARIABLE
+
 log = logging.getLogger(__name__)
 
-REDIS_URL_VARIABLE: Final = "CARDAVIA_REDIS_URL"
 CHANNEL_PREFIX: Final = "cardavia:table:"
 MAX_CONNECTIONS: Final = 32
 """Connections to Redis per process (publishing, leases); more callers wait their turn."""

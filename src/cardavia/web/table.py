@@ -29,8 +29,8 @@ from typing import Any, Final
 
 import orjson
 
+from cardavia.ai.decisions import Decisions
 from cardavia.ai.player import Player, find_player, player_levels
-from cardavia.ai.pool import DecisionPool
 from cardavia.belote import (
     CAPOT,
     DECKS,
@@ -72,9 +72,8 @@ from cardavia.store.db import (
     token_matches,
 )
 from cardavia.web.bus import LocalBus
-from cardavia.web.computer import computer_decision
 from cardavia.web.i18n import Catalogs, Wording, is_language
-from cardavia.web.limits import Limits, WorkBudget
+from cardavia.web.limits import Limits
 from cardavia.web.turns import PeopleFirst
 from cardavia.web.writer import GameWriter
 
@@ -668,8 +667,9 @@ class Table:
     commitments: dict[int, Commitment] = field(default_factory=dict)
     """Each deal's shuffle, by the deal's number (1 the first)."""
     client: str = ""
-    """Whose work the computer players' decisions count against (:class:`WorkBudget`): the
-    client that created the game, or last connected to it."""
+    """Whose work the computer players' decisions count against (the cap of
+    :class:`~cardavia.ai.budget.WorkBudget`): the client that created the game, or last
+    connected to it."""
     seats: TableSeats | None = None
     """Who plays which seat, for a room's table (:mod:`cardavia.web.rooms`); ``None``: South
     is the person, the others computer players."""
@@ -751,7 +751,7 @@ class TableService:
         cache_size: int = 256,
         limits: Limits | None = None,
         bus: LocalBus | None = None,
-        decisions: DecisionPool | None = None,
+        decisions: Decisions | None = None,
     ) -> None:
         self.store = store
         self.catalogs = catalogs
@@ -764,9 +764,12 @@ class TableService:
         self.writer = GameWriter(store)
         """The thread that saves the games, every action in a group commit: apart from the
         computer players' decisions, so that a move is never saved behind a queue of them."""
-        self.ai_budget = WorkBudget(self.limits.ai_per_client)
-        self.decisions = decisions
-        """Where the search levels think (every core, or the AI workers); ``None``: a thread."""
+        self.decisions = decisions or Decisions.from_settings(
+            per_client=self.limits.ai_per_client, kind="thread"
+        )
+        """Where and how the computer players decide (:mod:`cardavia.ai.decisions`)."""
+        self.ai_budget = self.decisions.budget
+        """The one cap per client on computer work (decisions, analyses, hints)."""
         self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
         self.hints: Callable[[Table, str, Seat], Awaitable[dict[str, Any]]] | None = None
         """What answers a ``hint`` message (:meth:`cardavia.web.learn.Learning.hint`)."""
@@ -1221,26 +1224,15 @@ class TableService:
                     await asyncio.shield(self.bus.release(table.game_id))
 
     async def _decide(self, table: Table, seat: Seat, observation: Observation) -> Action:
-        """The computer player's action; should it fail or choose something illegal, the
-        first legal action instead (logged), so that the game never stalls."""
-        try:
-            async with self.ai_budget.slot(table.client):
-                action = await computer_decision(
-                    self.decisions,
-                    table.level,
-                    table.players[seat],
-                    observation,
-                    table.rng,
-                    match_scores=table.match.scores,
-                )
-        except Exception:
-            log.exception("game %s: the %s player failed", table.game_id, seat.name)
-            action = None
-        if action is None or action not in observation.legal_actions:
-            if action is not None:
-                log.error("game %s: the %s player chose %s", table.game_id, seat.name, action)
-            action = observation.legal_actions[0]
-        return action
+        """The computer player's action: always a legal one, made in time whatever happens
+        to its lane (:class:`~cardavia.ai.decisions.Decisions`)."""
+        return await self.decisions.decide(
+            table.level,
+            observation,
+            table.rng,
+            match_scores=table.match.scores,
+            client=table.client,
+        )
 
     async def close(self) -> None:
         """Stop every computer player (the games are saved after each action)."""
@@ -1252,8 +1244,7 @@ class TableService:
             with contextlib.suppress(BaseException):
                 await runner
         self.writer.shutdown()
-        if self.decisions is not None:
-            await self.decisions.close()
+        await self.decisions.close()
 
 
 def _computer_to_move(table: Table) -> Seat | None:
