@@ -261,5 +261,4 @@ __all__ = [
     "Decisions",
     "Lane",
     "Randomness",
-    "WorkBudget",
 ]
