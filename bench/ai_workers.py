@@ -9,9 +9,9 @@ by the club level, seeded):
    decision at a time on 1, then 2 cores (each decision's worlds spread over both).
 2. **Worker processes** (``cardavia ai-worker``, a redis-server of its own): 1, then 2 worker
    processes of one job each, all decisions queued at once.
-3. **Club waits**: club decisions asked every 20 ms, with the pool idle and while 12 expert
-   tables ask for decisions one after another (the cheap levels decide at once, in the
-   caller's thread).
+3. **Club waits**: club decisions asked every 20 ms of :class:`cardavia.ai.decisions.Decisions`,
+   with the pool idle and while 12 expert tables ask for decisions one after another (the
+   cheap levels decide at once, in the caller's thread).
 
 Every configuration is measured once a round, in turn, and the best round kept. Prints
 decisions/s, the ratio of 2 to 1, the CPU time per decision of all the processes at work
@@ -43,10 +43,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from cardavia.ai import find_player
+from cardavia.ai.decisions import Decisions
 from cardavia.ai.pool import DecisionPool, Kind
+from cardavia.ai.queue import DecisionQueue
 from cardavia.ai.solver import Position, solve_root
 from cardavia.ai.strong import tricks_won
-from cardavia.ai.worker import DecisionQueue
 from cardavia.ai.worlds import sample_worlds
 from cardavia.belote import DealState, Observation, Seat, find_rules
 from cardavia.belote.game import Phase
@@ -258,18 +259,18 @@ async def with_workers(cases: Sequence[Case], rounds: int) -> None:
 
 
 async def club_waits(cases: Sequence[Case], club_cases: Sequence[Case], kind: Kind) -> None:
-    async def club_latencies(pool: DecisionPool) -> list[float]:
+    async def club_latencies(decisions: Decisions) -> list[float]:
         times = []
         for observation, seed in club_cases:
             start = time.perf_counter()
-            await pool.decide("club", observation, seed)
+            await decisions.decide("club", observation, seed)
             times.append(1000 * (time.perf_counter() - start))
             await asyncio.sleep(0.02)
         return sorted(times)
 
-    pool = await warm(DecisionPool(cores=2, kind=kind), cases)
+    decisions = Decisions(pool=await warm(DecisionPool(cores=2, kind=kind), cases))
     try:
-        idle = await club_latencies(pool)
+        idle = await club_latencies(decisions)
         stop = asyncio.Event()
         expert_done = 0
 
@@ -278,16 +279,16 @@ async def club_waits(cases: Sequence[Case], club_cases: Sequence[Case], kind: Ki
             nonlocal expert_done
             while not stop.is_set():
                 observation, seed = cases[(index + expert_done) % len(cases)]
-                await pool.decide("expert", observation, seed, client=f"t{index}")
+                await decisions.decide("expert", observation, seed, client=f"t{index}")
                 expert_done += 1
 
         tables = [asyncio.ensure_future(table(i)) for i in range(12)]
         await asyncio.sleep(0.2)
-        busy = await club_latencies(pool)
+        busy = await club_latencies(decisions)
         stop.set()
         await asyncio.gather(*tables)
     finally:
-        await pool.close()
+        await decisions.close()
 
     def line(times: list[float]) -> str:
         p99 = times[min(len(times) - 1, int(0.99 * len(times)))]

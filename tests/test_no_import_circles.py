@@ -10,13 +10,6 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 ROOT = "cardavia"
-KNOWN_CIRCLES: frozenset[frozenset[str]] = frozenset(
-    {
-        # The queue client still lives with the AI worker process (issue 17, item 5: its own
-        # module is under way); remove this allowance once it has moved.
-        frozenset({"cardavia.ai.pool", "cardavia.ai.worker"}),
-    }
-)
 
 
 def modules() -> dict[str, Path]:
@@ -88,7 +81,7 @@ def circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
 def test_no_import_circle_in_src() -> None:
     known = modules()
     graph = {name: set(imported(name, path, known)) for name, path in known.items()}
-    found = [c for c in circles(graph) if c not in KNOWN_CIRCLES]
+    found = list(circles(graph))
     assert not found, [sorted(c) for c in found]
 
 

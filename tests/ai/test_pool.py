@@ -1,6 +1,7 @@
-"""The decision pool (:mod:`cardavia.ai.pool`) and the spreading of a decision's worlds over
-spare cores (:mod:`cardavia.ai.spread`): the same decisions as serial, cheap decisions in a
-lane of their own, a cap per client."""
+"""The decision pool (:mod:`cardavia.ai.pool`), the lanes and the cap per client
+(:mod:`cardavia.ai.decisions`), and the spreading of a decision's worlds over spare cores
+(:mod:`cardavia.ai.spread`): the same decisions as serial, cheap decisions in a lane of their
+own, a cap per client."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from cardavia.ai import find_player
+from cardavia.ai.decisions import Decisions
 from cardavia.ai.expert import ExpertPlayer
 from cardavia.ai.player import LEVELS, register_player
 from cardavia.ai.pool import DecisionPool, Kind, decide_here, machine_cores
@@ -140,7 +142,7 @@ def test_spread_worlds_give_the_serial_values(preset: str) -> None:
 )
 def test_the_pool_decides_as_the_players_do(kind: Kind, spread: bool) -> None:
     async def main() -> list[tuple[Action, Action]]:
-        pool = DecisionPool(cores=3, kind=kind, spread=spread)
+        pool = Decisions(pool=DecisionPool(cores=3, kind=kind, spread=spread))
         try:
             pairs = []
             work = []
@@ -202,7 +204,8 @@ def gate() -> Iterator[_Gate]:
 
 def test_cheap_decisions_do_not_wait_for_the_search_lane(gate: _Gate) -> None:
     async def main() -> None:
-        pool = DecisionPool(cores=2, kind="thread")  # the fake level lives in this process
+        # The fake level lives in this process, in the search lane.
+        pool = Decisions(pool=DecisionPool(cores=2, kind="thread"), search_levels={"gated"})
         observation = observations("coinche", 3, 1)[0]
         try:
             busy = [asyncio.ensure_future(pool.decide("gated", observation, i)) for i in range(4)]
@@ -221,7 +224,9 @@ def test_cheap_decisions_do_not_wait_for_the_search_lane(gate: _Gate) -> None:
 
 def test_one_client_waits_behind_its_own_cap(gate: _Gate) -> None:
     async def main() -> None:
-        pool = DecisionPool(cores=4, per_client=1, kind="thread")
+        pool = Decisions(
+            pool=DecisionPool(cores=4, kind="thread"), per_client=1, search_levels={"gated"}
+        )
         observation = observations("coinche", 3, 1)[0]
         try:
             mine = [
@@ -234,7 +239,7 @@ def test_one_client_waits_behind_its_own_cap(gate: _Gate) -> None:
             gate.open.set()
             await asyncio.gather(*mine, other)
             assert gate.most == 2
-            assert pool._clients == {}  # the caps are dropped when unused
+            assert pool.budget._slots == {}  # the caps are dropped when unused
         finally:
             gate.open.set()
             await pool.close()

@@ -5,7 +5,6 @@ language."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 import threading
 import time
@@ -24,7 +23,7 @@ from cardavia.belote.observation import Observation
 from cardavia.store.db import GameStore
 from cardavia.store.events import action_event
 from cardavia.web.connection import CLOSE, Listener
-from cardavia.web.limits import Limits, RateLimiter, WorkBudget
+from cardavia.web.limits import Limits, RateLimiter
 from cardavia.words import load_catalogs
 
 CATALOGS = load_catalogs()
@@ -75,29 +74,6 @@ def test_a_full_queue_drops_the_connection() -> None:
     assert listener.queue.empty()
     listener.send({"n": 6})  # nothing more is queued
     assert listener.queue.empty()
-
-
-def test_the_work_budget_is_per_client() -> None:
-    budget = WorkBudget(1)
-    running: dict[str, int] = {"a": 0, "b": 0}
-    most: dict[str, int] = {"a": 0, "b": 0}
-
-    async def work(key: str) -> None:
-        async with budget.slot(key):
-            running[key] += 1
-            most[key] = max(most[key], running[key])
-            await asyncio.sleep(0.01)
-            running[key] -= 1
-
-    async def main() -> float:
-        start = time.perf_counter()
-        await asyncio.gather(*(work(key) for key in "aaab"))
-        return time.perf_counter() - start
-
-    elapsed = asyncio.run(main())
-    assert most == {"a": 1, "b": 1}
-    assert elapsed >= 0.03  # a's three one after another; b alongside
-    assert budget.running("a") == 0
 
 
 # -- the site --------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from tests.web.conftest import cards_seat_may_know
 
+from cardavia.ai.decisions import Decisions
 from cardavia.ai.player import LEVELS, register_player
 from cardavia.ai.pool import DecisionPool
 from cardavia.belote import DealState, Observation, Phase, Play, Seat
@@ -630,7 +631,7 @@ def test_the_search_levels_think_on_the_decision_pool(
 
     app = make_app()
     with TestClient(app) as client:
-        app.state.tables.decisions = CountingPool(kind="thread", cores=2)
+        app.state.tables.decisions = Decisions(pool=CountingPool(kind="thread", cores=2))
         created = client.post("/api/games", json={"rules": "coinche", "level": "strong"})
         game = created.json()
         with client.websocket_connect(socket_url(game)) as ws:

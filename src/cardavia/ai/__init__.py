@@ -1,5 +1,10 @@
 """Computer players. Each sees only an :class:`~cardavia.belote.Observation`; levels are
-found by name with :func:`find_player`: ``beginner``, ``club``, ``strong``, ``expert``."""
+found by name with :func:`find_player`: ``beginner``, ``club``, ``strong``, ``expert``.
+
+The site asks :class:`cardavia.ai.decisions.Decisions` for every decision of a computer seat
+(the lane, the cap per client, the deadline, always a legal action); ``cardavia ai-worker``
+is :mod:`cardavia.ai.worker`. Both are imported from their modules, so that importing this
+package stays light."""
 
 from cardavia.ai.player import (
     LEVELS,

@@ -40,16 +40,34 @@ from cardavia.ai.player import find_player, with_declarations
 from cardavia.ai.solver import Position, solve
 from cardavia.ai.strong import legal_cards, root_values, tricks_won
 from cardavia.ai.worlds import sample_worlds
-from cardavia.belote.actions import CAPOT, Action, Play
-from cardavia.belote.announcements import belote_pairs, comparison_winner
-from cardavia.belote.auction import Contract, auction_strains, bid_values
-from cardavia.belote.cards import Card, Seat, Team, card_code
-from cardavia.belote.game import DealState, Phase
-from cardavia.belote.notation import Record
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
-from cardavia.belote.rules import Rules
-from cardavia.belote.scoring import capot_value, deal_outcome, deal_points, round_score
+from cardavia.belote import (
+    CAPOT,
+    LAST_TRICK_BONUS,
+    Action,
+    Card,
+    Contract,
+    DealState,
+    Observation,
+    Phase,
+    Play,
+    Record,
+    Rules,
+    Seat,
+    Strain,
+    Team,
+    belote_pairs,
+    capot_value,
+    card_code,
+    comparison_winner,
+    deal_points,
+    values_for,
+)
+from cardavia.belote.search import (
+    auction_strains,
+    bid_values,
+    deal_outcome,
+    round_score,
+)
 
 MISTAKE_MARGIN: Final = 10
 """A card is a mistake when, from its seat's view, it scores more than this many points of

@@ -22,9 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from cardavia.ai.player import Player, find_player
-from cardavia.belote.cards import Seat
-from cardavia.belote.game import DealState, Phase, cut_and_shuffle
-from cardavia.belote.rules import find_rules
+from cardavia.belote import DealState, Phase, Seat, find_rules
+from cardavia.belote.search import cut_and_shuffle
 
 
 @dataclass

@@ -13,12 +13,20 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardavia.ai.player import with_declarations
-from cardavia.belote.actions import Action, Bid, Pass, Play, Take
-from cardavia.belote.auction import auction_status
-from cardavia.belote.cards import SUIT_MASKS, Card, Rank
-from cardavia.belote.game import Phase
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import Strain, values_for, winning_index
+from cardavia.belote import (
+    Action,
+    Bid,
+    Card,
+    Observation,
+    Pass,
+    Phase,
+    Play,
+    Rank,
+    Strain,
+    Take,
+    values_for,
+)
+from cardavia.belote.search import SUIT_MASKS, auction_status, winning_index
 
 RANDOM_PLAY: Final = 0.25
 """How often the beginner plays a legal card at random."""

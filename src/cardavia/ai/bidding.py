@@ -65,27 +65,43 @@ from cardavia.ai.club import (
 )
 from cardavia.ai.resampling import systematic
 from cardavia.ai.solver import Position, kernel_stats, playouts, reaches
-from cardavia.belote.actions import CAPOT, Action, Bid, Coinche, Pass, Surcoinche, Take
-from cardavia.belote.announcements import (
-    BELOTE_POINTS,
+from cardavia.belote import (
+    CAPOT,
+    LAST_TRICK_BONUS,
+    USUAL_CARD_TOTAL,
+    Action,
+    Bid,
+    Card,
+    Coinche,
+    Contract,
+    DealState,
+    Observation,
+    Pass,
+    Phase,
+    Rules,
+    Seat,
+    Strain,
+    Suit,
+    Surcoinche,
+    Take,
+    Team,
     belote_pairs,
     best_announcements,
+    capot_value,
     comparison_winner,
+    mask_cards,
+    values_for,
 )
-from cardavia.belote.auction import (
-    Contract,
+from cardavia.belote.search import (
+    BELOTE_POINTS,
     auction_status,
     auction_strains,
     classic_status,
     classic_strains,
+    deal_outcome,
+    round_score,
     top_numbered_bid,
 )
-from cardavia.belote.cards import Card, Seat, Suit, Team, mask_cards
-from cardavia.belote.game import DealState, Phase
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
-from cardavia.belote.rules import Rules
-from cardavia.belote.scoring import USUAL_CARD_TOTAL, capot_value, deal_outcome, round_score
 
 __all__ = [
     "CALIBRATION",

@@ -20,13 +20,28 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardavia.ai.player import with_declarations
-from cardavia.belote.actions import CAPOT, Action, Bid, Coinche, Pass, Play, Surcoinche, Take
-from cardavia.belote.announcements import RANK_MASKS, best_announcements
-from cardavia.belote.auction import auction_status
-from cardavia.belote.cards import FULL_MASK, SUIT_MASKS, Card, Rank, Seat, mask_cards
-from cardavia.belote.game import Phase
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import CardValues, Strain, trick_points, values_for, winning_index
+from cardavia.belote import (
+    CAPOT,
+    Action,
+    Bid,
+    Card,
+    CardValues,
+    Coinche,
+    Observation,
+    Pass,
+    Phase,
+    Play,
+    Rank,
+    Seat,
+    Strain,
+    Surcoinche,
+    Take,
+    best_announcements,
+    mask_cards,
+    trick_points,
+    values_for,
+)
+from cardavia.belote.search import FULL_MASK, RANK_MASKS, SUIT_MASKS, auction_status, winning_index
 
 JACK: Final = int(Rank.JACK)
 NINE: Final = int(Rank.NINE)

@@ -42,12 +42,25 @@ from cardavia.ai.resampling import systematic
 from cardavia.ai.spread import in_order
 from cardavia.ai.strong import StrongPlayer, root_values, worlds_for
 from cardavia.ai.worlds import Hands, sample_worlds
-from cardavia.belote.actions import Action, Play
-from cardavia.belote.announcements import BELOTE_POINTS, Announcement, belote_pairs
-from cardavia.belote.cards import Card, Seat, Team
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import constraint, values_for, winning_index
-from cardavia.belote.scoring import capot_value, deal_points, score_deal
+from cardavia.belote import (
+    Action,
+    Announcement,
+    Card,
+    Observation,
+    Play,
+    Seat,
+    Team,
+    belote_pairs,
+    capot_value,
+    deal_points,
+    values_for,
+)
+from cardavia.belote.search import (
+    BELOTE_POINTS,
+    constraint,
+    score_deal,
+    winning_index,
+)
 
 GIFT_LIKELIHOOD: Final = 0.3
 """How likely a player is to give the opponents' trick more points than it had to: rarely

@@ -19,11 +19,22 @@ from cardavia.ai.club import ClubPlayer
 from cardavia.ai.expert import ExpertPlayer
 from cardavia.ai.player import with_declarations
 from cardavia.ai.strong import legal_cards
-from cardavia.belote.actions import Action, Bid, Coinche, Pass, Play, Surcoinche, Take
-from cardavia.belote.cards import Card, card_code
-from cardavia.belote.game import Phase
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import CardValues, values_for, winning_index
+from cardavia.belote import (
+    Action,
+    Bid,
+    Card,
+    CardValues,
+    Coinche,
+    Observation,
+    Pass,
+    Phase,
+    Play,
+    Surcoinche,
+    Take,
+    card_code,
+    values_for,
+)
+from cardavia.belote.search import winning_index
 
 HINT_NODES: Final = 1_200_000
 """The expert's search budget for a hint's card, in solver nodes (a hint must come quickly;

@@ -25,10 +25,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from cardavia.belote.actions import Action, Play
-from cardavia.belote.cards import Card, card_code
-from cardavia.belote.game import DealState
-from cardavia.belote.observation import Observation
+from cardavia.belote import Action, Card, DealState, Observation, Play, card_code
 
 
 @runtime_checkable

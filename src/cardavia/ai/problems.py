@@ -38,12 +38,20 @@ from cardavia.ai.hints import bid_reason, play_reason
 from cardavia.ai.player import find_player
 from cardavia.ai.strong import legal_cards
 from cardavia.ai.worlds import sample_worlds
-from cardavia.belote.actions import Action, Play, parse_action
-from cardavia.belote.cards import Card, Seat, card_code, parse_card
-from cardavia.belote.game import DealState, Phase
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import values_for
-from cardavia.belote.rules import find_rules
+from cardavia.belote import (
+    Action,
+    Card,
+    DealState,
+    Observation,
+    Phase,
+    Play,
+    Seat,
+    card_code,
+    find_rules,
+    parse_action,
+    parse_card,
+    values_for,
+)
 
 PROBLEM_MARGIN: Final = 20
 """The least gap, in deal-score points, between the best card and the second."""

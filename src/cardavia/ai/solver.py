@@ -39,18 +39,19 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final, Literal, Protocol, cast
 
-from cardavia.belote.cards import Card, CardSet, Seat, Team
-from cardavia.belote.play import (
+from cardavia.belote import (
     LAST_TRICK_BONUS,
+    Card,
+    CardSet,
     CardValues,
+    Position,
+    Rules,
+    Seat,
     Strain,
-    constraint,
+    Team,
     values_for,
-    winning_index,
 )
-from cardavia.belote.position import Position
-from cardavia.belote.rules import Rules
-from cardavia.belote.scoring import USUAL_DEAL_TOTAL
+from cardavia.belote.search import USUAL_DEAL_TOTAL, constraint, winning_index
 
 __all__ = [
     "Backend",

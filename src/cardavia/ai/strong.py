@@ -30,11 +30,7 @@ from cardavia.ai.player import Player, with_declarations
 from cardavia.ai.solver import Position, kernel_stats, solve_root
 from cardavia.ai.spread import in_order
 from cardavia.ai.worlds import sample_worlds
-from cardavia.belote.actions import Action, Play
-from cardavia.belote.cards import Card
-from cardavia.belote.game import Phase
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import values_for
+from cardavia.belote import Action, Card, Observation, Phase, Play, values_for
 
 
 def worlds_for(tricks_left: int, base: int) -> int:

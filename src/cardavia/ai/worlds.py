@@ -7,9 +7,7 @@ announced, and every card played being legal from the hand its player had then (
 a failure to overtrump, a discard instead of a trump…).
 
 >>> import random
->>> from cardavia.belote.game import DealState
->>> from cardavia.belote.rules import find_rules
->>> from cardavia.belote.cards import Seat
+>>> from cardavia.belote import DealState, Seat, find_rules
 >>> state = DealState.deal(find_rules("coinche"), dealer=Seat.W, rng=random.Random(5))
 >>> worlds = sample_worlds(state.observation(Seat.S), random.Random(1), 3)
 >>> all(w[Seat.S] == state.hands[Seat.S] for w in worlds)
@@ -21,9 +19,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cardavia.belote.cards import FULL_MASK, Card, Seat, mask_cards
-from cardavia.belote.observation import Observation
-from cardavia.belote.play import CardValues, constraint, values_for
+from cardavia.belote import Card, CardValues, Observation, Seat, mask_cards, values_for
+from cardavia.belote.search import FULL_MASK, constraint
 
 Hands = tuple[int, int, int, int]
 """The four hands of a world, as masks, indexed by seat."""

@@ -21,7 +21,7 @@ from typing import Final
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from cardavia.ai.pool import DecisionPool
+from cardavia.ai.decisions import Decisions
 from cardavia.store.db import GameStore
 from cardavia.web.bus import make_bus
 from cardavia.web.http_helpers import install_security_headers
@@ -31,7 +31,7 @@ from cardavia.web.pages import make_templates
 from cardavia.web.rooms import RoomService, is_room_key
 from cardavia.web.routes import learn, pages, pwa, rules, tables
 from cardavia.web.routes import rooms as room_routes
-from cardavia.web.settings import REDIS_URL_VARIABLE, Settings
+from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
 from cardavia.words import load_catalogs
 
@@ -115,7 +115,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_message_bytes=settings.max_message_bytes,
         limits=settings.limits,
         bus=make_bus(settings.redis_url),
-        decisions=DecisionPool.from_env({REDIS_URL_VARIABLE: settings.redis_url or ""}),
+        decisions=Decisions.from_settings(
+            redis_url=settings.redis_url,
+            per_client=settings.limits.ai_per_client,
+            deadline=settings.ai_deadline,
+        ),
     )
     templates = make_templates(settings.templates_dir, catalogs)
     limits = settings.limits

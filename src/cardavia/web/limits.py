@@ -3,19 +3,15 @@
 
 - :class:`RateLimiter`: token buckets by key (a client's address for game creation, a
   connection for its messages).
-- :class:`WorkBudget`: how many computer-player decisions one client's tables may have
-  running at once; the others wait their turn behind that client's own budget.
 - :class:`Limits`: the numbers, from the environment (``CARDAVIA_GAMES_PER_MINUTE``, …).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import ClassVar, Final
 
@@ -44,7 +40,8 @@ class Limits:
     """Messages waiting to be sent to one connection; past that it is too slow (or not
     reading): it is told so and closed, not buffered."""
     ai_per_client: int = 2
-    """Computer-player decisions running at once for one client's tables."""
+    """Computer-player decisions running at once for one client's tables (the cap itself:
+    :class:`cardavia.ai.budget.WorkBudget`, held by :class:`cardavia.ai.decisions.Decisions`)."""
     abandoned_days: float = 30.0
     """Unfinished games idle for this many days are deleted (finished games are kept)."""
     rooms_per_client: int = 10
@@ -138,39 +135,4 @@ class RateLimiter:
         return max(1, int((1.0 - bucket.tokens) / self.rate + 0.999))
 
 
-class WorkBudget:
-    """At most ``size`` pieces of work at once per key (0: no limit); the rest wait, each
-    key's queue apart from the others'."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._slots: dict[str, tuple[asyncio.Semaphore, int]] = {}
-
-    @contextlib.asynccontextmanager
-    async def slot(self, key: str) -> AsyncIterator[None]:
-        """Hold one of ``key``'s slots while the block runs."""
-        if self.size <= 0:
-            yield
-            return
-        semaphore, users = self._slots.get(key, (asyncio.Semaphore(self.size), 0))
-        self._slots[key] = (semaphore, users + 1)
-        try:
-            async with semaphore:
-                yield
-        finally:
-            semaphore, users = self._slots[key]
-            if users <= 1:
-                del self._slots[key]
-            else:
-                self._slots[key] = (semaphore, users - 1)
-
-    def running(self, key: str) -> int:
-        """How many of ``key``'s pieces of work hold a slot now."""
-        entry = self._slots.get(key)
-        if entry is None:
-            return 0
-        semaphore, _ = entry
-        return self.size - semaphore._value
-
-
-__all__ = ["MAX_MESSAGE_BYTES", "Limits", "RateLimiter", "WorkBudget"]
+__all__ = ["MAX_MESSAGE_BYTES", "Limits", "RateLimiter"]

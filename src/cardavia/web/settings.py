@@ -9,11 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from cardavia.ai.environment import DEFAULT_DEADLINE, REDIS_URL_VARIABLE, deadline_from_env
 from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits
 
 WEB_DIR: Final = Path(__file__).parent
-REDIS_URL_VARIABLE: Final = "CARDAVIA_REDIS_URL"
-"""The environment variable naming the Redis that joins several web processes."""
 DEFAULT_AI_DELAY: Final = (0.4, 0.9)
 """The computer players' pause before each action, in seconds (a range: it varies)."""
 BODY_TIMEOUT: Final = 10.0
@@ -33,6 +32,9 @@ class Settings:
     ``None``: this process serves alone."""
     ai_delay: tuple[float, float] = DEFAULT_AI_DELAY
     """The computer players' pause before each action, seconds (low, high)."""
+    ai_deadline: float = DEFAULT_DEADLINE
+    """Seconds an AI worker has to answer a decision before this process makes it itself
+    (``CARDAVIA_AI_DEADLINE``; :mod:`cardavia.ai.decisions`)."""
     seed: int | None = None
     """Seed the shuffles and the computer players (tests); ``None``: the system's randomness."""
     max_message_bytes: int = MAX_MESSAGE_BYTES
@@ -49,8 +51,8 @@ class Settings:
     @classmethod
     def from_env(cls) -> Settings:
         """The settings of the environment: ``CARDAVIA_DATABASE_URL``, ``CARDAVIA_REDIS_URL``,
-        ``CARDAVIA_AI_DELAY`` (``0.4-0.9``, seconds) and ``CARDAVIA_ALLOWED_ORIGINS``
-        (comma-separated)."""
+        ``CARDAVIA_AI_DELAY`` (``0.4-0.9``, seconds), ``CARDAVIA_AI_DEADLINE`` (seconds) and
+        ``CARDAVIA_ALLOWED_ORIGINS`` (comma-separated)."""
         delay = DEFAULT_AI_DELAY
         text = os.environ.get("CARDAVIA_AI_DELAY")
         if text:
@@ -61,6 +63,7 @@ class Settings:
             database_url=os.environ.get("CARDAVIA_DATABASE_URL"),
             redis_url=os.environ.get(REDIS_URL_VARIABLE) or None,
             ai_delay=delay,
+            ai_deadline=deadline_from_env(),
             allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
             limits=Limits.from_env(),
         )
@@ -76,4 +79,4 @@ class Settings:
         return self.web_dir / "static"
 
 
-__all__ = ["BODY_TIMEOUT", "DEFAULT_AI_DELAY", "REDIS_URL_VARIABLE", "WEB_DIR", "Settings"]
+__all__ = ["BODY_TIMEOUT", "DEFAULT_AI_DELAY", "WEB_DIR", "Settings"]

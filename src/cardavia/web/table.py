@@ -7,10 +7,9 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cardavia.ai.player import Player
 from cardavia.belote import Match, Record, Seat
 from cardavia.store.db import token_matches
 from cardavia.web.connection import Listener
@@ -34,7 +33,6 @@ class Table:
     token_hash: str
     match: Match
     revision: int
-    players: Mapping[Seat, Player]
     """Each seat's computer player (any seat may be handed to one)."""
     rng: random.Random
     seating: Seating
@@ -49,8 +47,9 @@ class Table:
     commitments: dict[int, Commitment] = field(default_factory=dict)
     """Each deal's shuffle, by the deal's number (1 the first)."""
     client: str = ""
-    """Whose work the computer players' decisions count against (:class:`WorkBudget`): the
-    client that created the game, or last connected to it."""
+    """Whose work the computer players' decisions count against (the cap of
+    :class:`cardavia.ai.budget.WorkBudget`): the client that created the game, or last
+    connected to it."""
     observers: list[TableObserver] = field(default_factory=list)
     """Told of each change of the game (a room sends its views, deals the next deal after a
     delay)."""

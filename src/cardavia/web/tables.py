@@ -23,8 +23,8 @@ from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import Any, Final
 
-from cardavia.ai.player import Player, find_player, player_levels
-from cardavia.ai.pool import DecisionPool
+from cardavia.ai.decisions import Decisions
+from cardavia.ai.player import player_levels
 from cardavia.belote import DECKS, PRESETS, Action, Match, Observation, Seat, card_code, find_rules
 from cardavia.store.db import (
     Append,
@@ -36,10 +36,9 @@ from cardavia.store.db import (
 )
 from cardavia.store.events import action_event, apply_event, deal_event, deal_seeds, event_seed
 from cardavia.web.bus import LocalBus
-from cardavia.web.computer import computer_decision
 from cardavia.web.computer_seats import ComputerSeats
 from cardavia.web.connection import Listener
-from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits, WorkBudget
+from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits
 from cardavia.web.protocol import (
     ClientError,
     Dispatcher,
@@ -85,7 +84,7 @@ class TableService:
         cache_size: int = CACHE_SIZE,
         limits: Limits | None = None,
         bus: LocalBus | None = None,
-        decisions: DecisionPool | None = None,
+        decisions: Decisions | None = None,
     ) -> None:
         self.store = store
         self.catalogs = catalogs
@@ -95,9 +94,13 @@ class TableService:
         self.writer = GameWriter(store)
         """The thread that saves the games, every action in a group commit: apart from the
         computer players' decisions, so that a move is never saved behind a queue of them."""
-        self.ai_budget = WorkBudget(self.limits.ai_per_client)
-        self.decisions = decisions
-        """Where the search levels think (every core, or the AI workers); ``None``: a thread."""
+        self.decisions = decisions or Decisions.from_settings(
+            per_client=self.limits.ai_per_client, kind="thread"
+        )
+        """Where the computer players think (:mod:`cardavia.ai.decisions`): the cheap levels at
+        once, the search levels on every core or the AI workers."""
+        self.ai_budget = self.decisions.budget
+        """The one cap on each client's computer work (decisions, analyses, hints)."""
         self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
         self.hints: Callable[[Table, str, Seat], Awaitable[dict[str, Any]]] | None = None
         """What answers a ``hint`` message (:meth:`cardavia.web.learn.Learning.hint`)."""
@@ -223,8 +226,6 @@ class TableService:
         elif seating is None:
             # A room's game, until the room seats it: computer players everywhere.
             seating = Seating(tuple(Computer(stored.level) for _ in Seat))
-        # Every seat has its computer player: in a room, any seat may be handed to one.
-        players: dict[Seat, Player] = {seat: find_player(stored.level) for seat in Seat}
         return Table(
             game_id=stored.id,
             level=stored.level,
@@ -232,7 +233,6 @@ class TableService:
             token_hash=stored.token_hash,
             match=match,
             revision=stored.revision,
-            players=players,
             rng=rng,
             seating=seating,
             token_seat=token_seat,
@@ -554,34 +554,22 @@ class TableService:
 
     async def decide(self, table: Table, seat: Seat, observation: Observation) -> Action:
         """The computer player's action for ``seat``, from its observation only: the one
-        place the table asks a computer player (:func:`computer_decision`, within the
-        client's :class:`WorkBudget`). Should it fail or choose something illegal, the first
-        legal action instead (logged), so that the game never stalls."""
-        try:
-            async with self.ai_budget.slot(table.client):
-                action = await computer_decision(
-                    self.decisions,
-                    table.level,
-                    table.players[seat],
-                    observation,
-                    table.rng,
-                    match_scores=table.match.scores,
-                )
-        except Exception:
-            log.exception("game %s: the %s player failed", table.game_id, seat.name)
-            action = None
-        if action is None or action not in observation.legal_actions:
-            if action is not None:
-                log.error("game %s: the %s player chose %s", table.game_id, seat.name, action)
-            action = observation.legal_actions[0]
-        return action
+        place the table asks a computer player (:class:`~cardavia.ai.decisions.Decisions`:
+        the lane of its level, the client's cap, the deadline and the fallback: always a real,
+        legal decision)."""
+        return await self.decisions.decide(
+            table.level,
+            observation,
+            table.rng,
+            match_scores=table.match.scores,
+            client=table.client,
+        )
 
     async def close(self) -> None:
         """Stop every computer player (the games are saved after each action)."""
         await self.computers.close(self._tables.values())
         self.writer.shutdown()
-        if self.decisions is not None:
-            await self.decisions.close()
+        await self.decisions.close()
 
 
 __all__ = ["PresetTarget", "TableService"]

@@ -1,0 +1,264 @@
+"""Every computer decision of the site, in one place: the lane it takes, the client's cap,
+the deadline, and an answer that is always a legal action.
+
+The site asks one object for every decision of a computer seat::
+
+    decisions = Decisions.from_settings(redis_url=..., per_client=2, deadline=3.0)
+    action = await decisions.decide("expert", observation, table.rng,
+                                    match_scores=(500, 820), client=game_id)
+    await decisions.close()                 # at shut-down
+
+``observation`` is the seat's :class:`~cardavia.belote.Observation` (never a deal's state),
+``randomness`` the table's generator (or a seed, for a decision reproducible anywhere),
+``match_scores`` the match score before the deal, ``client`` whoever the work is for (the key
+of the cap; ``None``: no cap).
+
+Three lanes, so that cheap decisions never wait behind costly ones:
+
+- :data:`CHEAP_LEVELS` (``beginner``, ``club``) decide in tens of microseconds (club: median
+  0.03 ms, at most 0.25 ms, ``bench/decisions.py``): at once, on the event loop, drawing from
+  the table's generator. A hop to a thread would cost more than the decision, a round trip
+  to a queue far more. They take no slot of the client's cap.
+- :data:`SEARCH_LEVELS` (``strong``, ``expert``) search for a second or so: on the
+  :class:`~cardavia.ai.pool.DecisionPool` (every core of this machine) or, with Redis
+  configured, on the AI workers through the :class:`~cardavia.ai.queue.DecisionQueue`, each
+  with a seed drawn from the table's generator.
+- Any other level (one registered by a test, whose time nobody knows) decides in a thread
+  of this process.
+
+The one cap per client (:class:`~cardavia.ai.budget.WorkBudget`, :attr:`Decisions.budget`):
+at most ``per_client`` of a client's search and thread decisions run or wait in a lane at a
+time; its other tables wait behind its own work, not everyone's. The site takes the same
+slots for a client's other computer work (analyses, hints).
+
+Never stalled, never "the first legal action" (issue 18): a decision sent to the workers and
+not answered within ``deadline`` seconds (a worker killed, Redis restarted, every worker
+busy) is made here at once by a cheaper level (:data:`FALLBACK_LEVELS`); a lane that fails
+or answers an illegal action likewise; Redis unreachable is known at once, so that decision
+is made here at its own level. Each such case is logged in one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Collection
+from enum import Enum
+from typing import Final
+
+from cardavia.ai.budget import WorkBudget
+from cardavia.ai.environment import DEFAULT_DEADLINE
+from cardavia.ai.player import find_player, told_the_score
+from cardavia.ai.pool import DecisionPool, Kind
+from cardavia.ai.queue import DecisionQueue, QueueUnreachableError
+from cardavia.belote import Action, Observation
+
+CHEAP_LEVELS: Final = frozenset({"beginner", "club"})
+"""The levels decided at once, on the event loop (the only definition in the project)."""
+
+SEARCH_LEVELS: Final = frozenset({"strong", "expert"})
+"""The levels that search: decided on the pool's cores or by the AI workers."""
+
+FALLBACK_LEVELS: Final = ("club", "beginner")
+"""Who decides, in this order, when a decision's own level could not: the first of these
+that is not the level that failed. A real choice, made at once."""
+
+DEFAULT_PER_CLIENT: Final = 2
+"""The most decisions of one client running or waiting in a lane at once, by default
+(``Limits.ai_per_client`` on the site)."""
+
+Randomness = random.Random | int
+"""Where a decision's randomness comes from: a generator (the table's: the cheap and thread
+lanes draw from it, the search lane draws a seed from it), or a seed (the decision is then
+:func:`~cardavia.ai.pool.decide_here`'s, in every lane)."""
+
+log = logging.getLogger(__name__)
+
+
+class Lane(Enum):
+    """Where a level's decisions are made."""
+
+    CHEAP = "cheap"
+    """At once, on the event loop."""
+    SEARCH = "search"
+    """On the pool's cores, or the AI workers'."""
+    THREAD = "thread"
+    """In a thread of this process."""
+
+
+class Decisions:
+    """The computer players' decisions of a site (see the module)."""
+
+    def __init__(
+        self,
+        *,
+        pool: DecisionPool | None = None,
+        queue: DecisionQueue | None = None,
+        per_client: int = DEFAULT_PER_CLIENT,
+        search_levels: Collection[str] = SEARCH_LEVELS,
+    ) -> None:
+        self.search_levels = frozenset(search_levels)
+        """The levels of the search lane (:data:`SEARCH_LEVELS`; a test may add its own)."""
+        self.pool = pool or DecisionPool(levels=sorted(self.search_levels & SEARCH_LEVELS))
+        """The search lane in this process (and where it goes when Redis is unreachable)."""
+        self.queue = queue
+        """The AI workers' queue that decides the search levels, or ``None``: the pool."""
+        self.budget = WorkBudget(per_client)
+        """The one cap per client, for every decision not made at once (and the site's
+        other computer work for a client)."""
+
+    @classmethod
+    def from_settings(
+        cls,
+        *,
+        redis_url: str | None = None,
+        per_client: int = DEFAULT_PER_CLIENT,
+        deadline: float = DEFAULT_DEADLINE,
+        kind: Kind = "process",
+    ) -> Decisions:
+        """The decisions of a web process: with ``redis_url``, the search levels go to the
+        AI workers' queue, answered within ``deadline`` seconds or decided here; without
+        it, to a pool of ``kind`` on this machine's cores."""
+        url = (redis_url or "").strip()
+        queue = DecisionQueue(url, timeout=deadline) if url else None
+        pool = DecisionPool(kind=kind, levels=sorted(SEARCH_LEVELS))
+        return cls(pool=pool, queue=queue, per_client=per_client)
+
+    @property
+    def deadline(self) -> float | None:
+        """Seconds a decision sent to the workers is awaited (``None``: none is sent)."""
+        return None if self.queue is None else self.queue.timeout
+
+    def lane(self, level: str) -> Lane:
+        """Where ``level``'s decisions are made."""
+        key = level.strip().lower()
+        if key in CHEAP_LEVELS:
+            return Lane.CHEAP
+        if key in self.search_levels:
+            return Lane.SEARCH
+        return Lane.THREAD
+
+    async def start(self) -> None:
+        """Start the pool's processes now rather than at the first search decision (when
+        the search levels are decided here)."""
+        if self.queue is None:
+            await self.pool.start()
+
+    async def decide(
+        self,
+        level: str,
+        observation: Observation,
+        randomness: Randomness,
+        *,
+        match_scores: tuple[int, int] | None = None,
+        client: str | None = None,
+    ) -> Action:
+        """A legal action of a player of ``level`` for ``observation`` (see the module);
+        ``ValueError`` for an unknown level."""
+        key = level.strip().lower()
+        find_player(key)  # an unknown level fails here, not in a lane
+        lane = self.lane(key)
+        try:
+            if lane is Lane.CHEAP:
+                action = _decide_now(key, observation, randomness, match_scores)
+            else:
+                async with self.budget.slot(client):
+                    action = await self._in_lane(lane, key, observation, randomness, match_scores)
+        except Exception as error:
+            return self._fallback(key, observation, randomness, match_scores, _failure(error))
+        if action not in observation.legal_actions:
+            reason = f"chose {action}, which is not legal"
+            return self._fallback(key, observation, randomness, match_scores, reason)
+        return action
+
+    async def _in_lane(
+        self,
+        lane: Lane,
+        level: str,
+        observation: Observation,
+        randomness: Randomness,
+        match_scores: tuple[int, int] | None,
+    ) -> Action:
+        """The decision in the search or the thread lane."""
+        if lane is Lane.THREAD:
+            rng = _generator(randomness)
+            return await asyncio.to_thread(_decide_now, level, observation, rng, match_scores)
+        seed = randomness if isinstance(randomness, int) else randomness.getrandbits(64)
+        if self.queue is not None:
+            try:
+                return await self.queue.decide(level, observation, seed, match_scores)
+            except QueueUnreachableError as error:
+                # Known at once (nothing was queued): the same decision, made here.
+                log.warning("%s decision: %s; decided in this process", level, error)
+        return await self.pool.decide(level, observation, seed, match_scores=match_scores)
+
+    def _fallback(
+        self,
+        level: str,
+        observation: Observation,
+        randomness: Randomness,
+        match_scores: tuple[int, int] | None,
+        reason: str,
+    ) -> Action:
+        """A real decision at once by the first of :data:`FALLBACK_LEVELS` that can make
+        one, logged in one line; ``RuntimeError`` should none (never an arbitrary action)."""
+        failures = [f"{level} {reason}"]
+        for fallback in FALLBACK_LEVELS:
+            if fallback == level:
+                continue
+            try:
+                action = _decide_now(fallback, observation, randomness, match_scores)
+            except Exception as error:
+                failures.append(f"{fallback} {_failure(error)}")
+                continue
+            if action in observation.legal_actions:
+                log.warning("%s decision %s: decided by %s instead", level, reason, fallback)
+                return action
+            failures.append(f"{fallback} chose {action}, which is not legal")
+        raise RuntimeError("no computer player could decide: " + "; ".join(failures))
+
+    async def close(self) -> None:
+        """Stop the pool (the decisions running finish first) and the queue's
+        connections."""
+        if self.queue is not None:
+            with contextlib.suppress(Exception):
+                await self.queue.close()
+        await self.pool.close()
+
+
+def _generator(randomness: Randomness) -> random.Random:
+    """The generator a decision draws from: the one given, or one seeded with the seed."""
+    return random.Random(randomness) if isinstance(randomness, int) else randomness
+
+
+def _decide_now(
+    level: str,
+    observation: Observation,
+    randomness: Randomness,
+    match_scores: tuple[int, int] | None,
+) -> Action:
+    """The decision of a new player of ``level``, in the calling thread."""
+    player = find_player(level)
+    if match_scores is not None:
+        player = told_the_score(player, match_scores)
+    return player.decide(observation, _generator(randomness))
+
+
+def _failure(error: Exception) -> str:
+    """What went wrong, in a few words for the log's one line."""
+    if isinstance(error, TimeoutError):
+        return f"not answered in time ({error})"
+    return f"failed ({type(error).__name__}: {error})"
+
+
+__all__ = [
+    "CHEAP_LEVELS",
+    "DEFAULT_PER_CLIENT",
+    "FALLBACK_LEVELS",
+    "SEARCH_LEVELS",
+    "Decisions",
+    "Lane",
+    "Randomness",
+]
