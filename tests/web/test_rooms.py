@@ -19,7 +19,8 @@ from tests.web.conftest import cards_seat_may_know
 
 from cardavia.belote import Seat
 from cardavia.belote.notation import Record
-from cardavia.store.db import GameStore
+from cardavia.store.db import Append, GameStore
+from cardavia.store.events import ActionEvent, read_event
 from cardavia.web.room_state import (
     CODE_ALPHABET,
     ComputerSeat,
@@ -30,8 +31,10 @@ from cardavia.web.room_state import (
     new_code,
     normal_code,
 )
+from cardavia.words import load_catalogs
 
 View = dict[str, Any]
+CATALOGS = load_catalogs()
 CARD_CODE = re.compile(r"^[789TJQKA][SHDC]$")
 
 
@@ -360,6 +363,36 @@ def test_people_at_north_and_east_each_see_their_own_seat_at_the_bottom(
                 assert seen["seat"] == one.seat and seen["screen"] == screens[one.seat]
                 assert seen["names"]["S"]["kind"] == seen["names"]["W"]["kind"] == "computer"
         assert check_no_leak(database, code, [ana, bartek]) > 10
+
+
+def test_the_computer_players_stop_is_told_to_the_room(client: TestClient) -> None:
+    """Should the room's computer players stop on an error (here their moves cannot be
+    saved), the room's connections are told, in their language, as a table's are."""
+    store = client.app.state.tables.store  # type: ignore[attr-defined]
+    real_append_all = store.append_all
+
+    def append_all(appends: list[Append]) -> list[int | None]:
+        for append in appends:
+            event = read_event(append.event)
+            if isinstance(event, ActionEvent) and not event.action.startswith("N "):
+                raise OSError("disk full")
+        return list(real_append_all(appends))
+
+    store.append_all = append_all
+    try:
+        room = create_room(client, "Ana", seat="N", target=None)
+        with client.websocket_connect(room_url(room["room"], room["token"], "fr")) as ws:
+            ana = Seated(ws, "N")
+            ana.read_until(lambda m: m["type"] == "room")
+            ana.send({"type": "start"})
+            view = ana.read_until(lambda m: m["type"] == "state")["view"]
+            if view["to_move"] == "N":
+                ana.send({"type": "action", "action": {"kind": "pass"}})
+            error = ana.read_until(lambda m: m["type"] == "error")
+            assert error["code"] == "internal"
+            assert error["message"] == CATALOGS.wording("fr").error("internal")
+    finally:
+        store.append_all = real_append_all
 
 
 def test_four_people_play_two_deals(client: TestClient, database: str) -> None:

@@ -92,7 +92,7 @@ def card_view(code: str, text: Wording, *, highlight: bool = False) -> CardView:
 
 def preset_title(rules: Rules | str, text: Wording) -> str:
     """A preset's name for players (docs/rules.md 10)."""
-    name = rules if isinstance(rules, str) else rules.name.rstrip("+")
+    name = rules if isinstance(rules, str) else rules.preset
     titles = {
         "cardavia": "The Cardavia table",
         "maison": "House rules (Maison)",

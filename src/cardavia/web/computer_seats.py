@@ -70,9 +70,11 @@ class ComputerSeats:
             raise
         except Exception as error:
             log.exception("game %s: the computer players stopped", table.game_id)
-            code = error.code if isinstance(error, ClientError) else "internal"
+            stop = ClientError(error.code if isinstance(error, ClientError) else "internal")
             for listener in list(table.listeners):
-                listener.send(ClientError(code).message(listener.wording, table.deck))
+                listener.send(stop.message(listener.wording, table.deck))
+            for observer in list(table.observers):
+                observer.stopped(table, stop)
         finally:
             # Stopped: a new runner may start at once, while this one gives its lease up.
             if table.runner is asyncio.current_task():

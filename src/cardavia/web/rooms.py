@@ -274,7 +274,7 @@ class RoomService:
         if room.game_id is None:
             return None
         table = await self.tables.open(room.game_id, None, seating=room.state.seating())
-        observer = self._observers.setdefault(room.code, functools.partial(self.game_changed, room))
+        observer = self._observers.setdefault(room.code, _Following(self, room))
         if room.connections:
             self.tables.observe(table, observer)
         else:
@@ -482,6 +482,22 @@ class RoomService:
 def is_room_key(key: str) -> bool:
     """Whether a bus key names a room (``room:<code>``) rather than a game."""
     return key.startswith("room:")
+
+
+@dataclass(frozen=True, slots=True)
+class _Following:
+    """A room following its table (:class:`~cardavia.web.table.TableObserver`): each change
+    sent to the room's connections, and the computer players' stop told to them."""
+
+    service: RoomService
+    room: Room
+
+    def changed(self, table: Table) -> None:
+        self.service.game_changed(self.room, table)
+
+    def stopped(self, table: Table, error: ClientError) -> None:
+        for listener in list(self.room.connections):
+            listener.send(error.message(listener.wording, table.deck))
 
 
 __all__ = ["Joined", "RoomService", "is_room_key"]

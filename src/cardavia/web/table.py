@@ -7,17 +7,28 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from cardavia.belote import Match, Record, Seat
 from cardavia.store.db import token_matches
 from cardavia.web.connection import Listener
+from cardavia.web.protocol import ClientError
 from cardavia.web.seating import Seating
 from cardavia.web.shuffles import Commitment
 
-TableObserver = Callable[["Table"], None]
-"""Told of every change of a table's game, once it has been sent to its connections."""
+
+class TableObserver(Protocol):
+    """Whoever follows a table's game besides its own connections (a room, for its
+    connections and its timers)."""
+
+    def changed(self, table: Table) -> None:
+        """Told of every change of the game, once it has been sent to the table's
+        connections."""
+
+    def stopped(self, table: Table, error: ClientError) -> None:
+        """Told that the computer players stopped on an error (they start again at the next
+        action or ``sync``): the table's connections have been sent ``error``."""
 
 
 @dataclass(eq=False)

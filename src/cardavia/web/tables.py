@@ -438,7 +438,7 @@ class TableService:
                 texts[key] = dump_message(state_message(self.view(table, *key)))
             listener.send_text(texts[key])
         for observer in list(table.observers):
-            observer(table)
+            observer.changed(table)
 
     # -- messages --
 
