@@ -1,0 +1,40 @@
+"""The site's floors stay readable: no module of ``web/`` over 600 lines, no function of
+``web/``, ``teach/``, ``words/`` or ``cli.py`` over 80 lines (a longer one is a sign of
+several ideas in one place: cut it into named steps)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "cardavia"
+MODULE_LINES = 600
+FUNCTION_LINES = 80
+
+
+def python_files(*parts: str) -> list[Path]:
+    found: list[Path] = []
+    for part in parts:
+        path = PACKAGE / part
+        found += [path] if path.suffix == ".py" else sorted(path.rglob("*.py"))
+    return found
+
+
+def test_no_module_of_the_site_is_over_600_lines() -> None:
+    long = {
+        path.relative_to(PACKAGE).as_posix(): lines
+        for path in python_files("web")
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LINES
+    }
+    assert long == {}
+
+
+def test_no_function_of_the_site_the_pages_the_words_or_the_terminal_is_over_80_lines() -> None:
+    long = {}
+    for path in python_files("web", "teach", "words", "cli.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > FUNCTION_LINES:
+                    long[f"{path.relative_to(PACKAGE).as_posix()}:{node.name}"] = lines
+    assert long == {}
