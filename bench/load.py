@@ -177,7 +177,9 @@ async def client(
             url = (
                 f"ws://127.0.0.1:{play_port}/ws/games/{game['game']}?token={game['token']}&lang=fr"
             )
-            async with connect(url, origin=f"http://127.0.0.1:{play_port}") as ws:  # type: ignore[arg-type]
+            # No pings from the client, as a browser (the server's own keep the connection).
+            origin: Any = f"http://127.0.0.1:{play_port}"
+            async with connect(url, origin=origin, ping_interval=None) as ws:
                 if await play_game(ws, rng, deadline, options, tally):
                     return
         except (OSError, WebSocketException, ValueError) as error:
@@ -256,7 +258,7 @@ def start_server(port: int, folder: str, options: argparse.Namespace) -> subproc
         "false",
     ]
     server = subprocess.Popen(command, env=env)
-    for _ in range(200):
+    for _ in range(600):  # 30 s: a busy machine takes a while to import the site
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return server
