@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import itertools
 import json
 import logging
 import random
@@ -989,15 +990,18 @@ class TableService:
 
     def _remember(self, table: Table) -> None:
         """Keep the table in memory (most recent last), dropping idle ones past the cache
-        size: they are saved, and load again when asked for."""
+        size: they are saved, and load again when asked for. Only the oldest 16 are looked
+        at, a table in use going to the back: with more tables in play than the cache holds,
+        looking at every one on each open cost O(tables), and dropped the games just
+        created (idle until their page connects), loaded again from the store at once."""
         self._tables[table.game_id] = table
         self._tables.move_to_end(table.game_id)
-        if len(self._tables) > self.cache_size:
-            for game_id, old in list(self._tables.items()):
-                if len(self._tables) <= self.cache_size:
-                    break
-                if old is not table and old.is_idle:
-                    del self._tables[game_id]
+        excess = len(self._tables) - self.cache_size
+        for game_id, old in list(itertools.islice(self._tables.items(), max(0, min(excess, 16)))):
+            if old is not table and old.is_idle:
+                del self._tables[game_id]
+            elif old is not table:
+                self._tables.move_to_end(game_id)
 
     # -- views and connections --
 
