@@ -377,9 +377,12 @@ async def run(ports: list[int], pids: list[int], options: argparse.Namespace) ->
         f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; the load client "
         f"{tally.cpu / elapsed * 100:.0f} % of one core"
     )
+    actions = len(tally.latencies) + len(busy.latencies)
     print(
         f"server CPU: {cpu * 1000 / tables / elapsed:.3f} ms per table per second, "
-        f"{cpu * 1000 / deals if deals else float('nan'):.1f} ms per deal"
+        f"{cpu * 1000 / deals if deals else float('nan'):.1f} ms per deal, "
+        f"{cpu * 1000 / actions if actions else float('nan'):.2f} ms per action by South "
+        "(the computer players' answers included)"
     )
 
 
