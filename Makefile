@@ -1,4 +1,4 @@
-# The two commands of the README. Each installs what is missing (uv, then the locked
+# The commands of the README. Each installs what is missing (uv, then the locked
 # dependencies) before it runs.
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -28,11 +28,8 @@ test: uv
 	$(UV) run --frozen pytest -n 2 --ignore=tests/browser
 	$(UV) run --frozen pytest -n 2 tests/browser
 
+# Every benchmark, its figures collected in docs/benchmarks.md with the machine and the date
+# (BENCH_OPTIONS="--quick" checks the collection on tiny sizes; "--only deals,solver" some).
 bench: uv
 	@$(UV) sync --frozen --quiet
-	$(UV) run --frozen python bench/deals.py
-	$(UV) run --frozen python bench/solver.py
-	$(UV) run --frozen python bench/decisions.py
-	$(UV) run --frozen python bench/card_play.py
-	$(UV) run --frozen python bench/ai_workers.py
-	$(UV) run --frozen python bench/analysis.py
+	$(UV) run --frozen python bench/collect.py $(BENCH_OPTIONS)

@@ -15,9 +15,17 @@ measured apart: how much the search levels' thinking slows the club players down
 ``--ai-workers N`` (with ``--redis``) starts N AI worker processes (``cardavia ai-worker``)
 that decide the search levels' moves from the queue.
 
+**At a person's pace** (``--think 2-4 --ai-delay 0.4-0.9``): each client thinks 2 to 4 s
+before each of its actions (a card, a bid, the next deal) and the computer players keep their
+real pauses, so most tables are idle most of the time; the figure that matters is then the
+server's CPU per table and second. ``--client-processes N`` spreads the clients over N
+processes (one keeps up with about 2,000 tables at that pace) and sums their tallies.
+
 Prints deals/s, action latency p50/p95/p99, errors, and the server's CPU (share of one core,
-its pool's processes and the AI workers included) and memory (resident, at the end). Run:
-``uv run python bench/load.py --clients 200 --seconds 30 --level club``.
+its pool's processes and the AI workers included; per table and second, per deal) and memory
+(resident, at the end). Run: ``uv run python bench/load.py --clients 200 --seconds 30 --level
+club``, or at a person's pace ``uv run python bench/load.py --clients 1000 --think 2-4
+--ai-delay 0.4-0.9 --ramp 30 --seconds 60 --client-processes 2``.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import signal
@@ -51,9 +60,33 @@ class Tally:
     actions: int = 0
     latencies: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
+    cpu: float = 0.0
+    """The client process's CPU seconds while measured (does the load client keep up?)."""
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    def add(self, other: Tally) -> None:
+        """Another client process's tally summed into this one."""
+        self.deals += other.deals
+        self.actions += other.actions
+        self.latencies += other.latencies
+        self.cpu += other.cpu
+        for kind, count in other.errors.items():
+            self.errors[kind] = self.errors.get(kind, 0) + count
+
+
+def seconds_range(text: str) -> tuple[float, float]:
+    """``2-4`` (a pause drawn between 2 and 4 s) or ``0`` (none)."""
+    low, _, high = text.partition("-")
+    return float(low), float(high or low)
+
+
+async def think(rng: random.Random, options: argparse.Namespace, deadline: float) -> None:
+    """A person's pause before an action (none when flat out), at most until the deadline."""
+    low, high = options.think
+    if high > 0:
+        await asyncio.sleep(min(rng.uniform(low, high), max(0.0, deadline - time.monotonic())))
 
 
 def free_port() -> int:
@@ -144,7 +177,9 @@ async def client(
             url = (
                 f"ws://127.0.0.1:{play_port}/ws/games/{game['game']}?token={game['token']}&lang=fr"
             )
-            async with connect(url, origin=f"http://127.0.0.1:{play_port}") as ws:  # type: ignore[arg-type]
+            # No pings from the client, as a browser (the server's own keep the connection).
+            origin: Any = f"http://127.0.0.1:{play_port}"
+            async with connect(url, origin=origin, ping_interval=None) as ws:
                 if await play_game(ws, rng, deadline, options, tally):
                     return
         except (OSError, WebSocketException, ValueError) as error:
@@ -184,10 +219,12 @@ async def play_game(
                 continue
             tally.deals += 1
             if view["next_deal"]:
+                await think(rng, options, deadline)
                 await ws.send(json.dumps({"type": "next_deal"}))
                 continue
             return False  # the game is over: a new one
         if view["to_move"] == "S" and view["legal"] and sent_at is None:
+            await think(rng, options, deadline)
             sent_step = view["step"]
             sent_at = time.perf_counter()
             await ws.send(json.dumps({"type": "action", "action": rng.choice(view["legal"])}))
@@ -221,7 +258,7 @@ def start_server(port: int, folder: str, options: argparse.Namespace) -> subproc
         "false",
     ]
     server = subprocess.Popen(command, env=env)
-    for _ in range(200):
+    for _ in range(600):  # 30 s: a busy machine takes a while to import the site
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return server
@@ -255,44 +292,97 @@ def report(level: str, tally: Tally, deals: int, elapsed: float) -> None:
     print(f"errors: {sum(tally.errors.values())} {tally.errors or ''}".rstrip())
 
 
-async def run(ports: list[int], pids: list[int], options: argparse.Namespace) -> None:
+async def play_clients(
+    share: int, ports: list[int], options: argparse.Namespace, start: float
+) -> tuple[Tally, Tally]:
+    """Client process ``share``'s clients (every ``--client-processes``-th one, of both
+    groups), from ``start`` to the end of the run: what they saw after the ramp."""
     tally, busy = Tally(), Tally()
-    start = time.monotonic()
     deadline = start + options.ramp + options.seconds
+    step = options.client_processes
     tasks = [
         asyncio.create_task(client(number, ports, options, deadline, tally, options.level))
-        for number in range(options.clients)
+        for number in range(share, options.clients, step)
     ]
     tasks += [
         asyncio.create_task(
             client(options.clients + n, ports, options, deadline, busy, options.busy_level)
         )
-        for n in range(options.busy_clients)
+        for n in range(share, options.busy_clients, step)
     ]
     # Measure after the ramp: every client is playing then.
-    await asyncio.sleep(options.ramp)
-    deals0, busy0 = tally.deals, busy.deals
-    cpu0, wall0 = sum(map(cpu_seconds, pids)), time.monotonic()
+    await asyncio.sleep(max(0.0, start + options.ramp - time.monotonic()))
+    deals0, busy0, cpu0 = tally.deals, busy.deals, time.process_time()
     tally.latencies.clear()
     busy.latencies.clear()
-    await asyncio.wait(tasks, timeout=options.seconds + options.stall + 5)
+    await asyncio.wait(tasks, timeout=max(0.0, deadline - time.monotonic()))
+    tally.cpu = time.process_time() - cpu0
+    tally.deals -= deals0
+    busy.deals -= busy0
     for task in tasks:
         task.cancel()
+    return tally, busy
+
+
+def client_process(
+    share: int, ports: list[int], options: argparse.Namespace, start: float, results: Any
+) -> None:
+    """A client process: its share of the clients, its tallies sent back."""
+    results.put(asyncio.run(play_clients(share, ports, options, start)))
+
+
+async def run(ports: list[int], pids: list[int], options: argparse.Namespace) -> None:
+    start = time.monotonic()  # the same clock in every process (CLOCK_MONOTONIC)
+    measured: asyncio.Future[Any]
+    if options.client_processes > 1:
+        spawn = multiprocessing.get_context("spawn")
+        results: Any = spawn.Queue()
+        children = [
+            spawn.Process(target=client_process, args=(share, ports, options, start, results))
+            for share in range(options.client_processes)
+        ]
+        for child in children:
+            child.start()
+        measured = asyncio.get_running_loop().run_in_executor(
+            None, lambda: [results.get() for _ in children]
+        )
+    else:
+        measured = asyncio.gather(play_clients(0, ports, options, start))
+    await asyncio.sleep(max(0.0, start + options.ramp - time.monotonic()))
+    cpu0, wall0 = sum(map(cpu_seconds, pids)), time.monotonic()
+    await asyncio.sleep(max(0.0, start + options.ramp + options.seconds - time.monotonic()))
     elapsed = time.monotonic() - wall0
     cpu = sum(map(cpu_seconds, pids)) - cpu0
+    outcome = await measured
+    tally, busy = Tally(), Tally()
+    for mine, theirs in outcome:
+        tally.add(mine)
+        busy.add(theirs)
+    low, high = options.think
+    pace = f"think {low:g}-{high:g} s, " if high else ""
     print(
-        f"{options.clients} clients, {options.level} tables ({options.rules}), AI pause "
+        f"{options.clients} clients, {options.level} tables ({options.rules}), {pace}AI pause "
         f"{options.ai_delay} s, {len(ports)} web process(es), {options.ai_workers} AI "
-        f"worker(s), {elapsed:.1f} s measured after a {options.ramp:g} s ramp"
+        f"worker(s), {options.client_processes} client process(es), {elapsed:.1f} s "
+        f"measured after a {options.ramp:g} s ramp"
     )
-    report(options.level, tally, tally.deals - deals0, elapsed)
+    report(options.level, tally, tally.deals, elapsed)
     if options.busy_clients:
         print(f"and {options.busy_clients} clients at {options.busy_level} tables:")
-        report(options.busy_level, busy, busy.deals - busy0, elapsed)
+        report(options.busy_level, busy, busy.deals, elapsed)
+    tables, deals = options.clients + options.busy_clients, tally.deals + busy.deals
     print(
         f"server: {cpu / elapsed * 100:.0f} % of one core, "
         f"{sum(map(resident_mib, pids)):.0f} MiB resident; load average "
-        f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
+        f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; the load client "
+        f"{tally.cpu / elapsed * 100:.0f} % of one core"
+    )
+    actions = len(tally.latencies) + len(busy.latencies)
+    print(
+        f"server CPU: {cpu * 1000 / tables / elapsed:.3f} ms per table per second, "
+        f"{cpu * 1000 / deals if deals else float('nan'):.1f} ms per deal, "
+        f"{cpu * 1000 / actions if actions else float('nan'):.2f} ms per action by South "
+        "(the computer players' answers included)"
     )
 
 
@@ -313,6 +403,12 @@ def main() -> None:
     parser.add_argument("--busy-clients", type=int, default=0, help="more clients, apart")
     parser.add_argument("--busy-level", default="expert", help="the level of their tables")
     parser.add_argument("--ai-workers", type=int, default=0, help="AI worker processes")
+    parser.add_argument(
+        "--think", type=seconds_range, default=(0.0, 0.0), help="a client's pause, s: 2-4"
+    )
+    parser.add_argument(
+        "--client-processes", type=int, default=1, help="processes the clients are spread on"
+    )
     options = parser.parse_args()
     if options.server:
         port, pid = (int(part) for part in options.server.split(":"))

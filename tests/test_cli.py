@@ -203,3 +203,35 @@ def test_a_card_is_read_as_the_table_prints_it() -> None:
         assert code == 0
         assert "unknown card code" not in output
         assert output.replace(f"): {typed}\n", "): 1\n", 1) == by_number
+
+
+# -- analyse ------------------------------------------------------------------------------
+
+
+def test_analyse_takes_the_last_finished_deal_of_a_match_left_unfinished(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    club = find_player("club")
+    match = Match.start(find_rules("coinche"), dealer=Seat.W, rng=rng)
+    while not match.deal.is_over or match.deal.contract is None:
+        if match.deal.is_over:
+            match = match.next_deal(rng=rng)
+            continue
+        seat = match.deal.to_move
+        assert seat is not None
+        match = match.apply(club.decide(match.deal.observation(seat), rng))
+    finished = len(match.deals)
+    match = match.next_deal(rng=rng)
+    for _ in range(6):  # the next deal begun, not finished
+        seat = match.deal.to_move
+        assert seat is not None
+        match = match.apply(club.decide(match.deal.observation(seat), rng))
+    assert not match.deal.is_over
+    path = tmp_path / "match.txt"
+    path.write_text(write_record(Record.from_match(match)), encoding="utf-8")
+    result = runner.invoke(app, ["analyse", str(path), "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert f"Deal {finished + 1} is unfinished: deal {finished} is analysed" in result.output
+    assert f"Contract {match.deals[finished - 1].contract}" in result.output
+    # Asked for by its number, the unfinished deal is still refused.
+    asked = runner.invoke(app, ["analyse", str(path), "--deal", str(finished + 1)])
+    assert asked.exit_code == 1 and "not played to its end" in asked.output

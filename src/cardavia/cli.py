@@ -904,11 +904,32 @@ def analyse(
 
     record = _record_or_exit(file)
     try:
-        analysis = analyse_deal(record, deal=deal - 1, seed=seed, bidding_level=bidding)
+        index = deal - 1
+        if deal == 0:
+            index, note = _last_finished_deal(record)
+            if note:
+                typer.echo(note)
+        analysis = analyse_deal(record, deal=index, seed=seed, bidding_level=bidding)
     except (ValueError, IndexError, RecordError) as error:
         typer.echo(f"error: {file}: {error}", err=True)
         raise typer.Exit(1) from None
     typer.echo(text_report(analysis))
+
+
+def _last_finished_deal(record: Record) -> tuple[int, str]:
+    """The index of the record's last deal played to its end, and a note when that is not
+    the last deal (a match saved with its last deal unfinished): the note says which is
+    analysed. Without such a deal, the last one (whose analysis then says why it cannot)."""
+    deals = record.replay().deals
+    if deals[-1].is_over:
+        return -1, ""
+    finished = [n for n, state in enumerate(deals) if state.is_over and state.contract is not None]
+    if not finished:
+        return -1, ""
+    return finished[-1], (
+        f"Deal {len(deals)} is unfinished: deal {finished[-1] + 1} is analysed, "
+        "the last played to its end.\n"
+    )
 
 
 @app.command("verify-deal")

@@ -64,6 +64,8 @@ class Table:
     observers: list[TableObserver] = field(default_factory=list)
     """Told of each change of the game (a room sends its views, deals the next deal after a
     delay)."""
+    remembered: int = 0
+    """When the service last opened it (its count of tables opened): the latest stay."""
 
     def person_plays(self, seat: Seat) -> bool:
         """Whether a person plays ``seat`` now (else a computer player does)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import logging
 import random
 import secrets
@@ -105,6 +106,8 @@ class TableService:
         self.hints: Callable[[Table, str, Seat], Awaitable[dict[str, Any]]] | None = None
         """What answers a ``hint`` message (:meth:`cardavia.web.learn.Learning.hint`)."""
         self._tables: OrderedDict[str, Table] = OrderedDict()
+        self._remembered = 0
+        """How many times a table was opened or created: each table's last stay."""
         self.people_first = PeopleFirst()
         """The computer players' moves wait while a person's action is handled."""
         self.computers = ComputerSeats(
@@ -377,15 +380,23 @@ class TableService:
 
     def _remember(self, table: Table) -> None:
         """Keep the table in memory (most recent last), dropping idle ones past the cache
-        size: they are saved, and load again when asked for."""
+        size: they are saved, and load again when asked for. The ``cache_size`` tables
+        remembered last are kept, and only the oldest 16 are looked at, a table in play going
+        to the back: with more tables in play than the cache holds, looking at every one on
+        each open cost O(tables), and dropped the games just created (idle until their page
+        connects), loaded again from the store at once."""
+        self._remembered += 1
+        table.remembered = self._remembered
         self._tables[table.game_id] = table
         self._tables.move_to_end(table.game_id)
-        if len(self._tables) > self.cache_size:
-            for game_id, old in list(self._tables.items()):
-                if len(self._tables) <= self.cache_size:
-                    break
-                if old is not table and old.is_idle:
-                    del self._tables[game_id]
+        excess = len(self._tables) - self.cache_size
+        for game_id, old in list(itertools.islice(self._tables.items(), max(0, min(excess, 16)))):
+            if not old.is_idle:
+                self._tables.move_to_end(game_id)  # in play: not one to drop
+            elif old.remembered > self._remembered - self.cache_size:
+                break  # remembered lately (a game just created): kept
+            else:
+                del self._tables[game_id]
 
     # -- views and connections --
 
