@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from cardavia.belote import DealState, Seat, card_code
 from cardavia.web.app import create_app
+from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.limits import Limits
 from cardavia.web.settings import Settings
 
@@ -52,6 +53,8 @@ def make_app(database: str) -> Callable[..., FastAPI]:
             # Tests send messages and create games faster than a person: the rate limits
             # are off unless a test sets them (tests/web/test_fair_use.py).
             "limits": Limits(games_per_minute=0, messages_per_second=0),
+            # The test client sends ``Host: testserver``.
+            "allowed_hosts": (*LOOPBACK_HOSTS, "testserver"),
         }
         options.update(overrides)
         return create_app(Settings(**options))

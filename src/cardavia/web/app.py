@@ -24,10 +24,14 @@ from fastapi.staticfiles import StaticFiles
 from cardavia.ai.decisions import Decisions
 from cardavia.store.db import GameStore
 from cardavia.web.bus import make_bus
-from cardavia.web.http_helpers import install_security_headers
+from cardavia.web.edge import Edge
+from cardavia.web.http_helpers import error_response
+from cardavia.web.i18n import choose_language
 from cardavia.web.learn import Learning
+from cardavia.web.limits import Counters
 from cardavia.web.logs import redact_tokens_in_logs
 from cardavia.web.pages import make_templates
+from cardavia.web.protocol import ClientError
 from cardavia.web.rooms import RoomService, is_room_key
 from cardavia.web.routes import learn, pages, pwa, rules, tables
 from cardavia.web.routes import rooms as room_routes
@@ -71,7 +75,12 @@ async def purge_abandoned_games(
 
 @contextlib.asynccontextmanager
 async def _running(
-    _app: FastAPI, *, service: TableService, rooms: RoomService, store: GameStore
+    _app: FastAPI,
+    *,
+    service: TableService,
+    rooms: RoomService,
+    store: GameStore,
+    counters: Counters,
 ) -> AsyncIterator[None]:
     """The site's life: the bus delivering other processes' changes (a game's to the table
     service, a room's to the rooms), the purge of abandoned games, the GIL handed back
@@ -97,6 +106,7 @@ async def _running(
     rooms.close()
     await service.close()
     await service.bus.close()
+    await counters.close()
     store.close()
 
 
@@ -123,20 +133,39 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     templates = make_templates(settings.templates_dir, catalogs)
     limits = settings.limits
-    rooms = RoomService(service, store=store, writer=service.writer, bus=service.bus, limits=limits)
+    counters = Counters(settings.redis_url)
+    rooms = RoomService(
+        service,
+        store=store,
+        writer=service.writer,
+        bus=service.bus,
+        limits=limits,
+        counters=counters,
+    )
     learning = Learning(service)
     service.hints = learning.hint
-    lifespan = functools.partial(_running, service=service, rooms=rooms, store=store)
-    app = FastAPI(title="Cardavia", lifespan=lifespan, docs_url=None, redoc_url=None)
+    lifespan = functools.partial(
+        _running, service=service, rooms=rooms, store=store, counters=counters
+    )
+    app = FastAPI(
+        title="Cardavia", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )
     # What tests and tools reach for (nothing of the site reads it back).
     app.state.settings = settings
     app.state.store = store
     app.state.tables = service
     app.state.rooms = rooms
     app.state.learning = learning
-    install_security_headers(app)
+    app.add_middleware(
+        Edge,
+        allowed_hosts=settings.allowed_hosts,
+        internal_error=lambda headers: error_response(
+            ClientError("internal"),
+            catalogs.wording(choose_language(None, headers.get("accept-language"))),
+        ),
+    )
     pages.install_errors(app, catalogs)
-    tables.install(app, service, settings, catalogs)
+    tables.install(app, service, settings, catalogs, counters)
     learn.install(app, service, learning, catalogs)
     room_routes.install(app, rooms, settings, catalogs, templates)
     rules.install(app, catalogs, templates)

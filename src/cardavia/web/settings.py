@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Final
 
 from cardavia.ai.environment import DEFAULT_DEADLINE, REDIS_URL_VARIABLE, deadline_from_env
+from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits
 
 WEB_DIR: Final = Path(__file__).parent
@@ -41,6 +42,13 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     """Origins (``https://cardavia.example``) allowed besides the site's own host, for a
     ``POST`` or a WebSocket coming from a browser."""
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    """The names the site answers to (its ``Host``; a port is ignored): the loopback names
+    and the site's own (``CARDAVIA_ALLOWED_HOSTS``); any other is refused, a socket included
+    (DNS rebinding). ``*``: any (a proxy in front checks it)."""
+    trusted_proxies: tuple[str, ...] = ()
+    """The proxies (addresses or networks, ``10.0.0.0/8``) whose ``X-Forwarded-For`` says who
+    the client is (``CARDAVIA_TRUSTED_PROXIES``); none by default: the header is ignored."""
     body_timeout: float = BODY_TIMEOUT
     limits: Limits = DEFAULT_LIMITS
     """Fair use: rate limits, queues, the computer players' budget per client, abandoned
@@ -51,20 +59,22 @@ class Settings:
     @classmethod
     def from_env(cls) -> Settings:
         """The settings of the environment: ``CARDAVIA_DATABASE_URL``, ``CARDAVIA_REDIS_URL``,
-        ``CARDAVIA_AI_DELAY`` (``0.4-0.9``, seconds), ``CARDAVIA_AI_DEADLINE`` (seconds) and
-        ``CARDAVIA_ALLOWED_ORIGINS`` (comma-separated)."""
+        ``CARDAVIA_AI_DELAY`` (``0.4-0.9``, seconds), ``CARDAVIA_AI_DEADLINE`` (seconds),
+        ``CARDAVIA_ALLOWED_ORIGINS``, ``CARDAVIA_ALLOWED_HOSTS`` (added to the loopback names)
+        and ``CARDAVIA_TRUSTED_PROXIES`` (each comma-separated), the limits'."""
         delay = DEFAULT_AI_DELAY
         text = os.environ.get("CARDAVIA_AI_DELAY")
         if text:
             low, _, high = text.partition("-")
             delay = (float(low), float(high or low))
-        origins = os.environ.get("CARDAVIA_ALLOWED_ORIGINS", "")
         return cls(
             database_url=os.environ.get("CARDAVIA_DATABASE_URL"),
             redis_url=os.environ.get(REDIS_URL_VARIABLE) or None,
             ai_delay=delay,
             ai_deadline=deadline_from_env(),
-            allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
+            allowed_origins=_listed("CARDAVIA_ALLOWED_ORIGINS"),
+            allowed_hosts=(*LOOPBACK_HOSTS, *_listed("CARDAVIA_ALLOWED_HOSTS")),
+            trusted_proxies=_listed("CARDAVIA_TRUSTED_PROXIES"),
             limits=Limits.from_env(),
         )
 
@@ -77,6 +87,11 @@ class Settings:
     def static_dir(self) -> Path:
         """CSS, JavaScript modules, card pictures."""
         return self.web_dir / "static"
+
+
+def _listed(variable: str) -> tuple[str, ...]:
+    """The comma-separated items of an environment variable (none when it is unset)."""
+    return tuple(item.strip() for item in os.environ.get(variable, "").split(",") if item.strip())
 
 
 __all__ = ["BODY_TIMEOUT", "DEFAULT_AI_DELAY", "WEB_DIR", "Settings"]

@@ -4,17 +4,34 @@ analysis view, the training problems and the problem of the day."""
 from __future__ import annotations
 
 import asyncio
+import time
+from typing import Final
 
 from fastapi import FastAPI, Request
 from starlette.responses import Response
 
 from cardavia.teach.learning import THEMES, labels
-from cardavia.web.http_helpers import SafeJSONResponse, error_response, request_token
+from cardavia.web.http_helpers import (
+    SafeJSONResponse,
+    error_response,
+    request_token,
+    whole_number,
+)
 from cardavia.web.i18n import choose_language
 from cardavia.web.learn import Learning, daily_problem, problem_data, problems_data, today
 from cardavia.web.protocol import ClientError
 from cardavia.web.tables import TableService
 from cardavia.words import Catalogs, is_language, rules_text
+
+DAY: Final = 86_400
+"""Seconds a day: the words and the problems change with a new version only (a day's cache),
+the problem of the day at midnight UTC."""
+
+
+def public_cache(seconds: int) -> dict[str, str]:
+    """The headers of an answer the same for everyone (in a language): cached ``seconds``,
+    by browsers and proxies alike, apart for each ``Accept-Language``."""
+    return {"Cache-Control": f"public, max-age={seconds}", "Vary": "Accept-Language"}
 
 
 def install(app: FastAPI, service: TableService, learning: Learning, catalogs: Catalogs) -> None:
@@ -31,9 +48,9 @@ def install(app: FastAPI, service: TableService, learning: Learning, catalogs: C
             number_text = request.query_params.get("deal")
             number = None
             if number_text is not None:
-                if not number_text.isdigit() or len(number_text) > 4:
+                number = whole_number(number_text, digits=4)
+                if number is None:
                     raise ClientError("bad_field", {"field": "deal"})
-                number = int(number_text)
             data = await learning.analysis(
                 table, number, asked if asked and is_language(asked) else table.lang
             )
@@ -48,7 +65,8 @@ def install(app: FastAPI, service: TableService, learning: Learning, catalogs: C
             request.query_params.get("lang"), request.headers.get("accept-language")
         )
         text = rules_text(lang)
-        return SafeJSONResponse({"lang": lang, "dir": text.direction} | labels(text))
+        data = {"lang": lang, "dir": text.direction} | labels(text)
+        return SafeJSONResponse(data, headers=public_cache(DAY))
 
     @app.get("/api/problems")
     async def training_problems(request: Request) -> Response:
@@ -62,7 +80,8 @@ def install(app: FastAPI, service: TableService, learning: Learning, catalogs: C
             error = ClientError("bad_field", {"field": "theme"})
             return error_response(error, catalogs.wording(lang))
         data = await asyncio.to_thread(problems_data, catalogs.wording(lang), theme)
-        return SafeJSONResponse({"lang": lang, "themes": list(THEMES), "problems": data})
+        answer = {"lang": lang, "themes": list(THEMES), "problems": data}
+        return SafeJSONResponse(answer, headers=public_cache(DAY))
 
     @app.get("/api/problems/today")
     async def problem_of_the_day(request: Request) -> Response:
@@ -72,7 +91,8 @@ def install(app: FastAPI, service: TableService, learning: Learning, catalogs: C
         )
         problem = daily_problem()
         data = await asyncio.to_thread(problem_data, problem, catalogs.wording(lang))
-        return SafeJSONResponse(data | {"day": today()})
+        until_midnight = DAY - int(time.time()) % DAY
+        return SafeJSONResponse(data | {"day": today()}, headers=public_cache(until_midnight))
 
 
-__all__ = ["install"]
+__all__ = ["DAY", "install", "public_cache"]
