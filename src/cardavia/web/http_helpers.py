@@ -1,17 +1,20 @@
 """What every route of the site shares: refusing a request the protocol's way (its status,
 its WebSocket close code), reading a JSON body within limits, the origin check, who a
-request is from, its seat token, and the security headers of every response."""
+request is from, its seat token, and a number the client wrote (ASCII digits only)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+import contextlib
+import functools
+import ipaddress
+from collections.abc import Mapping
+from ipaddress import IPv4Network, IPv6Network
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse
-from starlette.responses import Response
 
 from cardavia.web.connection import RATE_LIMITED_CLOSE, TOO_SLOW_CLOSE
 from cardavia.web.protocol import ClientError, decode_message, dump_message
@@ -61,29 +64,6 @@ CLOSE_CODES: Final[Mapping[str, int]] = {
 }
 """WebSocket close codes when a connection cannot open a game (after the ``error``
 message that says why)."""
-CONTENT_SECURITY_POLICY: Final = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; "
-    "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
-)
-"""Scripts and styles from the site's own files only: no inline script (the table's strings
-are a JSON ``<script>``, data rather than code) and no inline style attribute (scripts may
-still set styles); images from the site or ``data:`` (the grain's texture); no page may be
-framed by another site."""
-
-
-def install_security_headers(app: FastAPI) -> None:
-    """Every response says: no sniffing, no referrer to other sites, this site's own
-    scripts and styles only (:data:`CONTENT_SECURITY_POLICY`), never framed."""
-
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Callable[[Request], Any]) -> Response:
-        response: Response = await call_next(request)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        return response
 
 
 class SafeJSONResponse(JSONResponse):
@@ -107,8 +87,8 @@ def error_response(error: ClientError, wording: Wording, deck: str = "french") -
 async def read_json_body(request: Request, limit: int, timeout: float) -> dict[str, Any]:
     """The request's body as a JSON object, read no further than ``limit`` bytes and for no
     longer than ``timeout`` seconds; it must say it is JSON (``application/json``)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    declared = whole_number(request.headers.get("content-length", ""))
+    if declared is not None and declared > limit:
         raise ClientError("too_large", {"count": limit})
     media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if media_type != "application/json":
@@ -125,6 +105,18 @@ async def read_json_body(request: Request, limit: int, timeout: float) -> dict[s
     return decode_message(bytes(body), limit=limit)
 
 
+def whole_number(text: str, digits: int = 18) -> int | None:
+    """The whole number ``text`` writes in ASCII digits (at most ``digits`` of them), else
+    ``None``: ``str.isdigit`` also says yes to ``²`` and ``٣``, which ``int`` refuses or reads.
+
+    >>> whole_number("12"), whole_number("\u00b2"), whole_number("\u0663"), whole_number("-1")
+    (12, None, None, None)
+    """
+    if not (0 < len(text) <= digits and text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
 def origin_allowed(headers: Mapping[str, str], allowed: tuple[str, ...] = ()) -> bool:
     """Whether a request may act: no ``Origin`` (not a browser's cross-site request), or the
     site's own (the ``Host`` it was sent to), or one of ``allowed``."""
@@ -137,10 +129,65 @@ def origin_allowed(headers: Mapping[str, str], allowed: tuple[str, ...] = ()) ->
     return parts.scheme in ("http", "https") and parts.netloc == headers.get("host", "")
 
 
-def client_key(connection: Request | WebSocket) -> str:
-    """Who a request is from, for the fair-use limits: the client's address (behind a
-    proxy, uvicorn's ``--proxy-headers`` makes it the forwarded one)."""
-    return connection.client.host if connection.client is not None else "unknown"
+def client_key(connection: Request | WebSocket, trusted_proxies: tuple[str, ...] = ()) -> str:
+    """Who a request is from, for the fair-use limits (:func:`client_of`): its peer, or the
+    client a trusted proxy forwards it for."""
+    peer = connection.client.host if connection.client is not None else "unknown"
+    return client_of(peer, connection.headers.get("x-forwarded-for", ""), trusted_proxies)
+
+
+def client_of(peer: str, forwarded_for: str, trusted_proxies: tuple[str, ...] = ()) -> str:
+    """The client an address stands for: ``peer`` itself, unless it is one of the
+    ``trusted_proxies``: then the last address of ``X-Forwarded-For`` not of a trusted proxy
+    (the one the nearest untrusted hop was seen from; ``X-Forwarded-For`` is ignored from
+    anyone else). An IPv6 client is its /64 (one machine's usual share).
+
+    >>> client_of("203.0.113.9", "198.51.100.1"), client_of("10.0.0.2", "1.2.3.4", ("10.0.0.0/8",))
+    ('203.0.113.9', '1.2.3.4')
+    >>> client_of("2001:db8:1:2:aaaa::1", "")
+    '2001:db8:1:2::/64'
+    """
+    address = peer
+    if trusted_proxies and is_trusted_proxy(peer, trusted_proxies):
+        for hop in reversed([hop.strip() for hop in forwarded_for.split(",") if hop.strip()]):
+            address = hop
+            if not is_trusted_proxy(hop, trusted_proxies):
+                break
+    return _client_network(address)
+
+
+def is_trusted_proxy(address: str, trusted: tuple[str, ...]) -> bool:
+    """Whether ``address`` is one of the ``trusted`` proxies (an address, a network, or a
+    name matched as it is)."""
+    if address in trusted:
+        return True
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in _networks(trusted))
+
+
+@functools.lru_cache(maxsize=8)
+def _networks(trusted: tuple[str, ...]) -> tuple[IPv4Network | IPv6Network, ...]:
+    networks = []
+    for item in trusted:
+        with contextlib.suppress(ValueError):  # a name (a test client's): matched as it is
+            networks.append(ipaddress.ip_network(item, strict=False))
+    return tuple(networks)
+
+
+@functools.lru_cache(maxsize=4096)
+def _client_network(address: str) -> str:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def request_token(request: Request) -> str | None:
@@ -154,13 +201,14 @@ def request_token(request: Request) -> str | None:
 
 __all__ = [
     "CLOSE_CODES",
-    "CONTENT_SECURITY_POLICY",
     "HTTP_STATUS",
     "SafeJSONResponse",
     "client_key",
+    "client_of",
     "error_response",
-    "install_security_headers",
+    "is_trusted_proxy",
     "origin_allowed",
     "read_json_body",
     "request_token",
+    "whole_number",
 ]

@@ -1,19 +1,25 @@
 """Fair use: what one client may ask of the site, so that no client can starve the others
 (docs/web.md, "Fair use").
 
-- :class:`RateLimiter`: token buckets by key (a client's address for game creation, a
-  connection for its messages).
+- :class:`RateLimiter`: token buckets by key (a connection for its messages, a seat for its
+  phrases), in this process.
+- :class:`SiteLimiter`: token buckets by client counted site-wide (game and room creation,
+  code lookups): on Redis when the site has it (:class:`Counters`), so that several
+  processes allow a client what one would; in this process otherwise, or while Redis fails.
 - :class:`Limits`: the numbers, from the environment (``CARDAVIA_GAMES_PER_MINUTE``, …).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
+
+log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES: Final = 4096
 """The longest client message accepted (a WebSocket message, a request's body); a real one
@@ -58,6 +64,14 @@ class Limits:
     """Quick phrases one seat of a room may say per minute (bursts up to
     :attr:`phrases_burst`)."""
     phrases_burst: int = 3
+    header_bytes: int = 16_384
+    """The longest request head (its line and headers) read; past it the request is refused
+    with 431 before the rest is read (:mod:`cardavia.web.server`)."""
+    header_timeout: float = 10.0
+    """Seconds a request head may take to arrive: past them the connection is closed (408)."""
+    connections_per_address: int = 100
+    """Connections one client address may hold open on one process at once (a trusted
+    proxy's excepted); past them a new one is refused (429) as it opens."""
 
     ENVIRONMENT: ClassVar[Mapping[str, str]] = {
         "games_per_minute": "CARDAVIA_GAMES_PER_MINUTE",
@@ -76,6 +90,9 @@ class Limits:
         "sockets_per_room": "CARDAVIA_SOCKETS_PER_ROOM",
         "phrases_per_minute": "CARDAVIA_PHRASES_PER_MINUTE",
         "phrases_burst": "CARDAVIA_PHRASES_BURST",
+        "header_bytes": "CARDAVIA_HEADER_BYTES",
+        "header_timeout": "CARDAVIA_HEADER_TIMEOUT",
+        "connections_per_address": "CARDAVIA_CONNECTIONS_PER_ADDRESS",
     }
 
     @classmethod
@@ -135,4 +152,76 @@ class RateLimiter:
         return max(1, int((1.0 - bucket.tokens) / self.rate + 0.999))
 
 
-__all__ = ["MAX_MESSAGE_BYTES", "Limits", "RateLimiter"]
+TAKE_TOKEN: Final = """
+local now = redis.call('TIME')
+now = tonumber(now[1]) + tonumber(now[2]) / 1000000
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local saved = redis.call('HMGET', KEYS[1], 't', 's')
+local tokens = tonumber(saved[1]) or burst
+local stamp = tonumber(saved[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+local allowed = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 's', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+if allowed == 1 then return 0 end
+return math.max(1, math.ceil((1 - tokens) / rate))
+"""
+"""A token bucket on Redis, taken in one step (a Lua script, Redis's clock): 0 if a token
+was there, else the whole seconds until one is."""
+KEY_PREFIX: Final = "cardavia:limit:"
+
+
+class SiteLimiter:
+    """A token bucket per client counted for the whole site: ``rate`` tokens a second, at
+    most ``burst`` saved up (a rate of 0 allows everything). Made by :class:`Counters`."""
+
+    def __init__(self, name: str, rate: float, burst: int, redis: Any = None) -> None:
+        self.name = name
+        self.local = RateLimiter(rate, burst)
+        """The buckets of this process: alone, or while Redis fails."""
+        self._redis = redis
+
+    async def take(self, key: str) -> int:
+        """Take a token for ``key``: 0 if it had one, else the seconds to wait for one."""
+        if self.local.rate <= 0:
+            return 0
+        if self._redis is not None:
+            try:
+                args = (self.local.rate, self.local.burst)
+                waited = await self._redis.eval(
+                    TAKE_TOKEN, 1, f"{KEY_PREFIX}{self.name}:{key}", *args
+                )
+                return int(waited)
+            except Exception as error:  # Redis down: count in this process meanwhile
+                log.warning("limit %s counted in this process: Redis failed (%s)", self.name, error)
+        if self.local.allow(key):
+            return 0
+        return self.local.retry_after(key)
+
+
+class Counters:
+    """Where the site-wide limits count: on Redis at ``redis_url`` (shared by every process
+    of the site), or in this process when there is none."""
+
+    def __init__(self, redis_url: str | None = None) -> None:
+        self._redis: Any = None
+        if redis_url:
+            import redis.asyncio
+
+            self._redis = redis.asyncio.Redis.from_url(redis_url, socket_timeout=2.0)
+
+    def limiter(self, name: str, rate: float, burst: int) -> SiteLimiter:
+        """A limiter named ``name`` (its keys on Redis start with it)."""
+        return SiteLimiter(name, rate, burst, self._redis)
+
+    async def close(self) -> None:
+        """Close the connection to Redis, if any."""
+        if self._redis is not None:
+            await self._redis.aclose()
+
+
+__all__ = ["MAX_MESSAGE_BYTES", "Counters", "Limits", "RateLimiter", "SiteLimiter"]

@@ -38,7 +38,7 @@ from cardavia.store.db import (
 )
 from cardavia.web.bus import LocalBus
 from cardavia.web.connection import Listener
-from cardavia.web.limits import Limits, RateLimiter
+from cardavia.web.limits import Counters, Limits
 from cardavia.web.protocol import ClientError, check_fields, dump_message, seat_field, state_message
 from cardavia.web.room import Room
 from cardavia.web.room_state import (
@@ -86,6 +86,7 @@ class RoomService:
         writer: GameWriter,
         bus: LocalBus,
         limits: Limits,
+        counters: Counters | None = None,
     ) -> None:
         self.tables = tables
         self.store = store
@@ -95,13 +96,17 @@ class RoomService:
         self.rooms: dict[str, Room] = {}
         self._observers: dict[str, TableObserver] = {}
         """Each room's observer of its table (one per room: observing twice is once)."""
-        self.creation = RateLimiter(
-            limits.rooms_per_minute / 60.0, max(1, int(limits.rooms_per_minute))
+        counters = counters or Counters()
+        self.creation = counters.limiter(
+            "rooms", limits.rooms_per_minute / 60.0, max(1, int(limits.rooms_per_minute))
         )
-        self.lookups = RateLimiter(
-            limits.room_lookups_per_minute / 60.0, max(1, int(limits.room_lookups_per_minute))
+        """Rooms created per client, site-wide."""
+        self.lookups = counters.limiter(
+            "lookups",
+            limits.room_lookups_per_minute / 60.0,
+            max(1, int(limits.room_lookups_per_minute)),
         )
-        """Failed code lookups per client: guessing codes is slow."""
+        """Failed code lookups per client, site-wide: guessing codes is slow."""
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def _background(self, job: Coroutine[Any, Any, None]) -> None:
@@ -226,7 +231,7 @@ class RoomService:
         settings = RoomSettings.from_request(data, lang)
         name = clean_name(data.get("name"))
         seat = seat_field(data.get("seat", "S"))
-        if not self.creation.allow(client):
+        if await self.creation.take(client):
             raise ClientError("too_many_rooms")
         if self.limits.rooms_per_client > 0:
             count = await self._store(self.store.rooms_of, client)
@@ -259,7 +264,7 @@ class RoomService:
             return room
         stored = await self._store(self.store.load_room, normal) if normal else None
         if stored is None:
-            if not self.lookups.allow(client):
+            if await self.lookups.take(client):
                 raise ClientError("too_many_attempts")
             raise ClientError("room_not_found")
         room = self.rooms.get(stored.code)

@@ -97,7 +97,9 @@ def install_api(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: 
         try:
             data = await body(request)
             lang = _language(request, data)
-            joined = await rooms.create(data, lang, client=client_key(request))
+            joined = await rooms.create(
+                data, lang, client=client_key(request, settings.trusted_proxies)
+            )
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
         return _joined(joined, lang)
@@ -108,7 +110,9 @@ def install_api(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: 
         try:
             data = await body(request)
             lang = _language(request, data)
-            joined = await rooms.join(code, data, client=client_key(request))
+            joined = await rooms.join(
+                code, data, client=client_key(request, settings.trusted_proxies)
+            )
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
         return _joined(joined, lang)
@@ -120,7 +124,7 @@ def install_api(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: 
         lang = _language(request)
         wording = catalogs.wording(lang)
         try:
-            room = await rooms.open(code, client=client_key(request))
+            room = await rooms.open(code, client=client_key(request, settings.trusted_proxies))
             token = request_token(request)
             seat = room.seat_of_token(token) if token else None
             if token and seat is None:
@@ -150,9 +154,11 @@ def install_socket(
         try:
             if not origin_allowed(websocket.headers, settings.allowed_origins):
                 raise ClientError("bad_origin")
-            room = await rooms.open(code, client=client_key(websocket))
+            room = await rooms.open(code, client=client_key(websocket, settings.trusted_proxies))
             token = websocket.query_params.get("token")
-            listener = rooms.connect(room, token, wording, client=client_key(websocket))
+            listener = rooms.connect(
+                room, token, wording, client=client_key(websocket, settings.trusted_proxies)
+            )
         except ClientError as error:
             await websocket.send_text(dump_message(error.message(wording, "french")))
             await websocket.close(code=CLOSE_CODES.get(error.code, 1008))

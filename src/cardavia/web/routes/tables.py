@@ -21,7 +21,7 @@ from cardavia.web.http_helpers import (
     request_token,
 )
 from cardavia.web.i18n import choose_language
-from cardavia.web.limits import RateLimiter
+from cardavia.web.limits import Counters
 from cardavia.web.protocol import ClientError, check_fields, dump_message, seat_field
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
@@ -36,10 +36,12 @@ def install(
     service: TableService,
     settings: Settings,
     catalogs: Catalogs,
+    counters: Counters,
 ) -> None:
-    """Add the table's API (create a game, read its view) and its socket to ``app``."""
+    """Add the table's API (create a game, read its view) and its socket to ``app``; games
+    created per client are counted site-wide on ``counters``."""
     limits = settings.limits
-    game_creation = RateLimiter(limits.games_per_minute / 60.0, limits.games_burst)
+    game_creation = counters.limiter("games", limits.games_per_minute / 60.0, limits.games_burst)
 
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> Response:
@@ -49,9 +51,10 @@ def install(
         try:
             if not origin_allowed(request.headers, settings.allowed_origins):
                 raise ClientError("bad_origin")
-            if not game_creation.allow(client_key(request)):
+            client = client_key(request, settings.trusted_proxies)
+            wait = await game_creation.take(client)
+            if wait:
                 response = error_response(ClientError("too_many_games"), catalogs.wording(lang))
-                wait = game_creation.retry_after(client_key(request))
                 response.headers["Retry-After"] = str(wait)
                 return response
             data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
@@ -63,7 +66,7 @@ def install(
                 data.get("level", "club"),
                 data.get("lang", lang),
                 data.get("deck"),
-                client=client_key(request),
+                client=client,
                 seat=seat_field(data["seat"]) if "seat" in data else Seat.S,
             )
         except ClientError as error:
@@ -104,7 +107,10 @@ def install_socket(
             table = await service.open(game_id, websocket.query_params.get("token"))
             lang = asked if asked and is_language(asked) else table.lang
             listener = service.listen(
-                table, lang, seat=table.token_seat, client=client_key(websocket)
+                table,
+                lang,
+                seat=table.token_seat,
+                client=client_key(websocket, settings.trusted_proxies),
             )
         except ClientError as error:
             lang = choose_language(asked, websocket.headers.get("accept-language"))
