@@ -841,22 +841,18 @@ def arena(
 def serve_site(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    workers: Annotated[
+        int, typer.Option(help="Web processes (several need CARDAVIA_REDIS_URL: docs/deploy.md).")
+    ] = 1,
 ) -> None:
     """Run the website: the table and the rules pages (CARDAVIA_DATABASE_URL: where games are
-    saved, SQLite cardavia.db by default)."""
+    saved, SQLite cardavia.db by default), in one process or several, each with the same
+    limits (cardavia.web.server)."""
     import uvicorn
 
-    # Client messages are under 4 KiB (docs/web.md): refuse huge frames before reading them.
-    # No permessage-deflate: a state is 1-3 KB, and compressing it cost the server more CPU
-    # than everything else an action does (bench/load.py).
-    uvicorn.run(
-        "cardavia.web.app:create_app",
-        factory=True,
-        host=host,
-        port=port,
-        ws_max_size=65536,
-        ws_per_message_deflate=False,
-    )
+    from cardavia.web.server import server_options
+
+    uvicorn.run(**server_options(host, port, workers))
 
 
 @app.command("ai-worker")
