@@ -6,6 +6,7 @@ and who a client is behind a trusted proxy (``X-Forwarded-For`` ignored from any
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from tests.web.test_hardening import _disk_full
 from tests.web.test_rooms import Seated, create_room, room_url
 
 from cardavia.web.edge import SECURITY_HEADERS
@@ -169,3 +171,21 @@ def test_forwarded_for_is_ignored_unless_the_peer_is_trusted(
             for n in range(4)
         ]
         assert codes == [201] * 4
+
+
+def test_a_refused_write_logs_one_line_with_the_reason(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = client.app.state.store  # type: ignore[attr-defined]
+    monkeypatch.setattr(store._sessions, "begin", _disk_full)
+    monkeypatch.setattr(store.engine, "begin", _disk_full)
+    with caplog.at_level(logging.WARNING, logger="cardavia"):
+        for _ in range(3):
+            assert client.post("/api/games", json={"rules": "cardavia"}).status_code == 503
+    said = [r for r in caplog.records if r.name.startswith("cardavia")]
+    creations = [r for r in said if "could not be created" in r.getMessage()]
+    assert len(creations) == 3
+    for record in said:
+        assert record.exc_info is None and "\n" not in record.getMessage()
+    for record in creations:
+        assert record.getMessage().endswith("(database or disk is full)")

@@ -22,14 +22,14 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from cardavia.ai.decisions import Decisions
-from cardavia.store.db import GameStore
+from cardavia.store.db import GameStore, StoreUnavailableError
 from cardavia.web.bus import make_bus
 from cardavia.web.edge import Edge
 from cardavia.web.http_helpers import error_response
 from cardavia.web.i18n import choose_language
 from cardavia.web.learn import Learning
 from cardavia.web.limits import Counters
-from cardavia.web.logs import redact_tokens_in_logs
+from cardavia.web.logs import reason, redact_tokens_in_logs
 from cardavia.web.pages import make_templates
 from cardavia.web.protocol import ClientError
 from cardavia.web.rooms import RoomService, is_room_key
@@ -66,6 +66,8 @@ async def purge_abandoned_games(
                 closed = await rooms()
                 if closed:
                     log.info("%d rooms closed (nobody there for a day)", closed)
+        except (StoreUnavailableError, ClientError) as error:
+            log.warning("abandoned games could not be deleted (%s)", reason(error))
         except Exception:
             log.warning("abandoned games could not be deleted", exc_info=True)
         if days <= 0 and rooms is None:

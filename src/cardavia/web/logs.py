@@ -1,4 +1,6 @@
-"""The site's logs keep no secret: seat tokens in the URLs uvicorn logs are hidden."""
+"""The site's logs keep no secret (seat tokens in the URLs uvicorn logs are hidden), and say
+an expected failure (the database or Redis out of reach) in one line, its reason, rather than
+a traceback."""
 
 from __future__ import annotations
 
@@ -32,4 +34,14 @@ def redact_tokens_in_logs() -> None:
             logger.addFilter(RedactTokens())
 
 
-__all__ = ["RedactTokens", "redact_tokens_in_logs"]
+def reason(error: BaseException) -> str:
+    """Why ``error`` happened, in one line: its message's first line, else its kind.
+
+    >>> reason(OSError("disk full\\nDETAIL: …")), reason(TimeoutError())
+    ('disk full', 'TimeoutError')
+    """
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
+__all__ = ["RedactTokens", "reason", "redact_tokens_in_logs"]
