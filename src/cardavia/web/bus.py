@@ -20,6 +20,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+from cardavia.web.logs import reason
+
 log = logging.getLogger(__name__)
 
 CHANNEL_PREFIX: Final = "cardavia:table:"
@@ -121,9 +123,9 @@ class RedisBus(LocalBus):
     async def publish(self, game_id: str, revision: int) -> None:
         try:
             await self.redis.publish(CHANNEL_PREFIX + game_id, f"{self.origin} {revision}")
-        except Exception:
+        except Exception as error:
             # The change is saved: the others catch up at their next action or connection.
-            log.warning("game %s: the change could not be published", game_id, exc_info=True)
+            log.warning("game %s: the change could not be published (%s)", game_id, reason(error))
 
     async def claim(self, game_id: str) -> bool:
         now = time.monotonic()
@@ -137,10 +139,10 @@ class RedisBus(LocalBus):
                 held = holder is not None and _text(holder) == self.origin
                 if held:
                     await self.redis.pexpire(key, self.lease_ms)
-        except Exception:
+        except Exception as error:
             # Redis out of reach: play on; the store's revision check still keeps two
             # processes from both saving a move.
-            log.warning("game %s: the lease could not be taken", game_id, exc_info=True)
+            log.warning("game %s: the lease could not be taken (%s)", game_id, reason(error))
             return True
         if held:
             self._held[game_id] = now + self.lease

@@ -39,6 +39,7 @@ from cardavia.store.db import (
 from cardavia.web.bus import LocalBus
 from cardavia.web.connection import Listener
 from cardavia.web.limits import Counters, Limits
+from cardavia.web.logs import reason
 from cardavia.web.protocol import ClientError, check_fields, dump_message, seat_field, state_message
 from cardavia.web.room import Room
 from cardavia.web.room_state import (
@@ -128,8 +129,8 @@ class RoomService:
         connection write at a time: two writing threads would wait on each other)."""
         try:
             return await self.writer.call(functools.partial(call, *args, **kwargs))
-        except StoreUnavailableError:
-            log.warning("rooms: the database is unavailable", exc_info=True)
+        except StoreUnavailableError as error:
+            log.warning("rooms: the database is unavailable (%s)", reason(error))
             raise ClientError("unavailable") from None
 
     async def _save(self, room: Room, state: RoomState, *, human: bool = True) -> None:

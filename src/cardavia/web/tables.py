@@ -40,6 +40,7 @@ from cardavia.web.bus import LocalBus
 from cardavia.web.computer_seats import ComputerSeats
 from cardavia.web.connection import Listener
 from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits
+from cardavia.web.logs import reason
 from cardavia.web.protocol import (
     ClientError,
     Dispatcher,
@@ -211,8 +212,10 @@ class TableService:
                     seat=seat.name if seat is not None else None,
                 )
             )
-        except StoreUnavailableError:
-            log.warning("a game could not be created: the database is unavailable", exc_info=True)
+        except StoreUnavailableError as error:
+            log.warning(
+                "a game could not be created: the database is unavailable (%s)", reason(error)
+            )
             raise ClientError("unavailable") from None
         table = self._table(stored, match, rng, seating)
         table.commitments[1] = commitment
@@ -268,8 +271,8 @@ class TableService:
         room checks)."""
         try:
             stored = await asyncio.to_thread(self.store.load, game_id)
-        except StoreUnavailableError:
-            log.warning("game %s: the database is unavailable", game_id, exc_info=True)
+        except StoreUnavailableError as error:
+            log.warning("game %s: the database is unavailable (%s)", game_id, reason(error))
             raise ClientError("unavailable") from None
         if stored is None:
             raise ClientError("game_not_found")
@@ -345,8 +348,8 @@ class TableService:
         whole game should they not follow on. Answers whether anything changed."""
         try:
             events = await asyncio.to_thread(self.store.events_since, table.game_id, table.revision)
-        except StoreUnavailableError:
-            log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
+        except StoreUnavailableError as error:
+            log.warning("game %s: the database is unavailable (%s)", table.game_id, reason(error))
             return False
         if not events:
             return False
@@ -544,8 +547,8 @@ class TableService:
                 Append(table.game_id, event, table.revision, finished=match.is_over),
                 first=person,
             )
-        except StoreUnavailableError:
-            log.warning("game %s: the database is unavailable", table.game_id, exc_info=True)
+        except StoreUnavailableError as error:
+            log.warning("game %s: the database is unavailable (%s)", table.game_id, reason(error))
             raise ClientError("unavailable") from None
         except StaleGameError:
             if await self._catch_up(table):
