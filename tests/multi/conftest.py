@@ -206,7 +206,7 @@ def own_postgres(session_postgres: PostgresServer | None) -> Callable[[], None]:
 
 @dataclass
 class WebProcess:
-    """One web process of the site (uvicorn), on its own port."""
+    """One web process of the site (``cardavia serve``), on its own port."""
 
     port: int
     process: subprocess.Popen[bytes]
@@ -241,16 +241,19 @@ def web_process(postgres_url: str, redis_url: str) -> Iterator[Callable[..., Web
     """Start web processes joined by the session's PostgreSQL and Redis."""
     started: list[WebProcess] = []
 
-    def start(ai_delay: str = "0.02") -> WebProcess:
+    def start(ai_delay: str = "0.02", **environment: str) -> WebProcess:
+        """A web process started as a site's are (``cardavia serve``), with ``environment``'s
+        variables besides the servers'."""
         port = free_port()
         env = {
             **os.environ,
             "CARDAVIA_DATABASE_URL": postgres_url,
             "CARDAVIA_REDIS_URL": redis_url,
             "CARDAVIA_AI_DELAY": ai_delay,
+            **environment,
         }
-        command = [sys.executable, "-m", "uvicorn", "cardavia.web.app:create_app", "--factory"]
-        command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+        command = [sys.executable, "-c", "from cardavia.cli import app; app()", "serve"]
+        command += ["--host", "127.0.0.1", "--port", str(port)]
         web = WebProcess(port, subprocess.Popen(command, env=env))
         started.append(web)
         wait_for_port(port, web.process, "the web process")
