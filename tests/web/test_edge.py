@@ -5,6 +5,7 @@ and who a client is behind a trusted proxy (``X-Forwarded-For`` ignored from any
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from tests.web.test_rooms import Seated, create_room, room_url
 
 from cardavia.web.edge import SECURITY_HEADERS
 from cardavia.web.http_helpers import client_of, whole_number
-from cardavia.web.limits import Limits
+from cardavia.web.limits import Counters, Limits, SiteLimiter
 
 EVIL = {"Host": "rebind.evil.example", "Origin": "http://rebind.evil.example"}
 
@@ -189,3 +190,19 @@ def test_a_refused_write_logs_one_line_with_the_reason(
         assert record.exc_info is None and "\n" not in record.getMessage()
     for record in creations:
         assert record.getMessage().endswith("(database or disk is full)")
+
+
+def test_a_site_limiter_counts_in_the_process_while_redis_fails(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Down:
+        async def eval(self, *_args: Any) -> int:
+            raise ConnectionError("Redis is restarting\nmore")
+
+    limiter = SiteLimiter("games", rate=1 / 60, burst=2, redis=Down())
+    with caplog.at_level(logging.WARNING, logger="cardavia"):
+        waits = [asyncio.run(limiter.take("203.0.113.1")) for _ in range(4)]
+    assert waits[:2] == [0, 0] and all(wait > 0 for wait in waits[2:])
+    said = [r.getMessage() for r in caplog.records]
+    assert said == ["limit games counted in this process: Redis is restarting"]
+    assert asyncio.run(Counters().limiter("games", 0, 1).take("x")) == 0

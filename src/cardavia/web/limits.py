@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Final
 
+from cardavia.web.logs import reason
+
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -184,6 +186,8 @@ class SiteLimiter:
         self.local = RateLimiter(rate, burst)
         """The buckets of this process: alone, or while Redis fails."""
         self._redis = redis
+        self._failing = False
+        """Whether Redis failed last time (said once, not at every request)."""
 
     async def take(self, key: str) -> int:
         """Take a token for ``key``: 0 if it had one, else the seconds to wait for one."""
@@ -192,12 +196,17 @@ class SiteLimiter:
         if self._redis is not None:
             try:
                 args = (self.local.rate, self.local.burst)
-                waited = await self._redis.eval(
-                    TAKE_TOKEN, 1, f"{KEY_PREFIX}{self.name}:{key}", *args
-                )
-                return int(waited)
+                key_on_redis = f"{KEY_PREFIX}{self.name}:{key}"
+                waited = int(await self._redis.eval(TAKE_TOKEN, 1, key_on_redis, *args))
             except Exception as error:  # Redis down: count in this process meanwhile
-                log.warning("limit %s counted in this process: Redis failed (%s)", self.name, error)
+                if not self._failing:
+                    log.warning("limit %s counted in this process: %s", self.name, reason(error))
+                self._failing = True
+            else:
+                if self._failing:
+                    log.warning("limit %s counted on Redis again", self.name)
+                self._failing = False
+                return waited
         if self.local.allow(key):
             return 0
         return self.local.retry_after(key)
