@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.web.test_rooms import Seated, create_room, join_room, play_deal, room_url
 
 from cardavia.web.app import create_app
+from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.limits import Limits
 from cardavia.web.settings import Settings
 
@@ -46,7 +47,11 @@ def main() -> None:
         games_per_minute=0, messages_per_second=0, rooms_per_client=0, rooms_per_minute=0
     )
     settings = Settings(
-        database_url=f"sqlite:///{folder}/bench.db", ai_delay=(0.0, 0.0), seed=1, limits=limits
+        database_url=f"sqlite:///{folder}/bench.db",
+        ai_delay=(0.0, 0.0),
+        seed=1,
+        limits=limits,
+        allowed_hosts=(*LOOPBACK_HOSTS, "testserver"),  # the test client's Host
     )
     with TestClient(create_app(settings)) as client, ExitStack() as stack:
         rooms: list[tuple[Seated, Seated]] = []
