@@ -12,6 +12,7 @@ any seat and turned for the screen in one place.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -47,12 +48,20 @@ def screen_of(bottom: Seat) -> dict[str, str]:
     >>> screen_of(Seat.N)
     {'bottom': 'N', 'right': 'E', 'top': 'S', 'left': 'W'}
     """
+    return dict(_SCREENS[bottom])
+
+
+def _screen(bottom: Seat) -> dict[str, str]:
     return {
         "bottom": SEAT_CODES[bottom],
         "right": SEAT_CODES[bottom.next],
         "top": SEAT_CODES[bottom.next.next],
         "left": SEAT_CODES[bottom.next.next.next],
     }
+
+
+_SCREENS: Final[Mapping[Seat, Mapping[str, str]]] = {seat: _screen(seat) for seat in Seat}
+"""Each seat's :func:`screen_of`, worked out once (every view has one)."""
 
 
 def names_of(seating: Seating, now: float) -> dict[str, dict[str, Any]]:
@@ -86,6 +95,14 @@ def _trick(trick: CompletedTrick) -> dict[str, Any]:
 
 
 def _bid_entry(action: Action, wording: Wording, deck: str) -> dict[str, Any]:
+    """One bid of the auction as the view shows it (a copy: the view's own)."""
+    return dict(_written_bid(action, wording, deck))
+
+
+@functools.lru_cache(maxsize=4096)
+def _written_bid(action: Action, wording: Wording, deck: str) -> Mapping[str, Any]:
+    """A bid written out once for every view that shows it: the auction is sent again with
+    every card of the deal, and its words are the dearest part of a view."""
     entry = {"seat": SEAT_CODES[action.seat], **encode_action(action)}
     strain = entry.get("strain")
     value = action.value if isinstance(action, Bid) else None
@@ -100,13 +117,12 @@ def refusals(observation: Observation, wording: Wording) -> dict[str, dict[str, 
     if not observation.is_my_turn_to_play:
         return {}
     choice = observation.card_choice()
+    if not choice.refused:
+        return {}
     reason = choice.reason
+    message = wording.reason(reason, observation.rules.deck)  # one reason for every card
     return {
-        card_code(card): {
-            "code": reason.code,
-            "message": wording.reason(reason, observation.rules.deck),
-            "args": dict(reason.args),
-        }
+        card_code(card): {"code": reason.code, "message": message, "args": dict(reason.args)}
         for card in choice.refused
     }
 
