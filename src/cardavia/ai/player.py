@@ -50,6 +50,11 @@ LEVELS: dict[str, str | PlayerFactory] = {
 first use) or the factory itself."""
 
 
+_PLAYER_CLASSES: set[type] = set()
+"""The classes already seen to make players: checking the protocol (dear: every method of it
+looked up) once per class rather than at every decision."""
+
+
 def register_player(level: str, factory: str | PlayerFactory) -> None:
     """Add (or replace) a level: ``factory`` is a ``"module:attr"`` path or a callable."""
     LEVELS[level.strip().lower()] = factory
@@ -73,8 +78,10 @@ def find_player(level: str) -> Player:
         factory = getattr(importlib.import_module(module_name), attr)
         assert callable(factory)
     player = factory()
-    if not isinstance(player, Player):
-        raise TypeError(f"level {level!r} made {player!r}, which is not a Player")
+    if type(player) not in _PLAYER_CLASSES:
+        if not isinstance(player, Player):
+            raise TypeError(f"level {level!r} made {player!r}, which is not a Player")
+        _PLAYER_CLASSES.add(type(player))
     return player
 
 
