@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,6 +25,9 @@ from cardavia.belote import Match, parse_card
 from cardavia.belote import parse_action as parse_notation
 
 log = logging.getLogger(__name__)
+
+_PLAIN = re.compile(r"[ !#-\[\]-~]*")
+"""Text that JSON writes as it is: printable ASCII but ``"`` and ``\\``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +52,11 @@ Event = ActionEvent | DealEvent
 
 
 def action_event(action: str) -> str:
-    """The event of one action, in the record's notation (``str(action)``)."""
+    """The event of one action, in the record's notation (``str(action)``): written as
+    :func:`json.dumps` would (``{"action": "S 7H"}``), by hand when the action needs no
+    escape (every action of the engine: one per move, on the hot path)."""
+    if _PLAIN.fullmatch(action):
+        return f'{{"action": "{action}"}}'
     return json.dumps({"action": action}, ensure_ascii=False)
 
 
