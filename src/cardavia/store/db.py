@@ -24,7 +24,8 @@ import hmac
 import logging
 import os
 import secrets
-from collections.abc import Iterator, Sequence
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
@@ -32,6 +33,7 @@ from typing import Any, Final, cast
 
 from sqlalchemy import (
     Boolean,
+    Connection,
     DateTime,
     Engine,
     ForeignKey,
@@ -299,6 +301,70 @@ def _add_missing_columns(engine: Engine) -> None:
             connection.execute(text("ALTER TABLE games ADD COLUMN seat VARCHAR(1) DEFAULT 'S'"))
 
 
+@dataclass(frozen=True, slots=True)
+class _CoreWrites:
+    """A group's appends through SQLAlchemy Core's compiled statements (any database)."""
+
+    connection: Connection
+    now: datetime
+    advance_statement: Any
+    append_statement: Any
+
+    def advance(self, appends: Sequence[Append]) -> int:
+        """Move each game on by one revision, if still at its append's: how many moved."""
+        advances = [
+            {"id_": a.game_id, "revision": a.revision, "now": self.now, "finished": a.finished}
+            for a in appends
+        ]
+        return int(self.connection.execute(self.advance_statement, advances).rowcount)
+
+    def append(self, appends: Sequence[Append]) -> None:
+        """Add each append's event to its game's record."""
+        self.connection.execute(self.append_statement, [a.event_row() for a in appends])
+
+
+@dataclass(frozen=True, slots=True)
+class _CursorWrites:
+    """A group's appends by the SQLite driver's own cursor, in the transaction SQLAlchemy
+    opened: the same two statements, written once as SQL. SQLAlchemy's execution of them
+    cost more than SQLite's own work (a group of one: 0.19 ms of CPU, 0.11 ms so), and the
+    writer runs one group per action at a person's pace."""
+
+    connection: Connection
+    sql: tuple[str, str]
+    values: Callable[[Append], tuple[Any, ...]]
+
+    def advance(self, appends: Sequence[Append]) -> int:
+        """Move each game on by one revision, if still at its append's: how many moved."""
+        with _driver_unavailable():
+            cursor = self.connection.connection.cursor()
+            try:
+                cursor.executemany(self.sql[0], [self.values(a) for a in appends])
+                return int(cursor.rowcount)
+            finally:
+                cursor.close()
+
+    def append(self, appends: Sequence[Append]) -> None:
+        """Add each append's event to its game's record."""
+        with _driver_unavailable():
+            cursor = self.connection.connection.cursor()
+            try:
+                rows = [(a.game_id, a.revision + 1, a.event) for a in appends]
+                cursor.executemany(self.sql[1], rows)
+            finally:
+                cursor.close()
+
+
+@contextmanager
+def _driver_unavailable() -> Iterator[None]:
+    """SQLite's own "cannot serve now" errors (disk full, read-only), which SQLAlchemy does
+    not see on the driver's cursor, as :class:`StoreUnavailableError`."""
+    try:
+        yield
+    except (sqlite3.OperationalError, sqlite3.InternalError, sqlite3.InterfaceError) as error:
+        raise StoreUnavailableError(str(error)) from error
+
+
 class GameStore:
     """The games in a database. Every method is one short transaction; they block, so the
     web server calls them from a worker thread."""
@@ -340,6 +406,24 @@ class GameStore:
         )
         self._append_statement = insert(events)
         self._create_statement = insert(games)
+        self._cursor_sql: tuple[str, str] | None = None
+        if is_sqlite:
+            self._cursor_sql = (
+                f"UPDATE {games.name} SET revision = revision + 1, updated_at = ?, finished = ?"
+                " WHERE id = ? AND revision = ?",
+                f"INSERT INTO {events.name} (game_id, seq, event) VALUES (?, ?, ?)",
+            )
+        dialect = engine.dialect
+        stamp = games.c.updated_at.type.dialect_impl(dialect).bind_processor(dialect)
+        flag = games.c.finished.type.dialect_impl(dialect).bind_processor(dialect)
+        self._stamp: Callable[[Any], Any] = stamp or (lambda value: value)
+        self._flag: Callable[[Any], Any] = flag or (lambda value: value)
+
+    def _cursor_values(self, now: datetime) -> Callable[[Append], tuple[Any, ...]]:
+        """An append's parameters of the SQLite update, as SQLAlchemy would bind them."""
+        stamp = self._stamp(now)
+        flag = self._flag
+        return lambda a: (stamp, flag(a.finished), a.game_id, a.revision)
 
     def close(self) -> None:
         """Close the database's connections."""
@@ -420,30 +504,34 @@ class GameStore:
         if not appends:
             return []
         now = _now()
-        advances = [
-            {"id_": a.game_id, "revision": a.revision, "now": now, "finished": a.finished}
-            for a in appends
-        ]
         with _unavailable():
             try:
                 # Usually every game is where its append expects: two statements for all.
                 with self.engine.begin() as connection:
-                    advanced = connection.execute(self._advance_statement, advances).rowcount
-                    if advanced != len(appends):
+                    writes = self._writes(connection, now)
+                    if writes.advance(appends) != len(appends):
                         raise _SomeStaleError
-                    connection.execute(self._append_statement, [a.event_row() for a in appends])
+                    writes.append(appends)
                 return [a.revision + 1 for a in appends]
             except _SomeStaleError:
                 pass  # rolled back: each one alone tells which
             outcomes: list[int | None] = []
             with self.engine.begin() as connection:
-                for append, advance in zip(appends, advances, strict=True):
-                    if connection.execute(self._advance_statement, advance).rowcount != 1:
+                writes = self._writes(connection, now)
+                for append in appends:
+                    if writes.advance([append]) != 1:
                         outcomes.append(None)
                         continue
                     outcomes.append(append.revision + 1)
-                    connection.execute(self._append_statement, append.event_row())
+                    writes.append([append])
             return outcomes
+
+    def _writes(self, connection: Connection, now: datetime) -> _CoreWrites | _CursorWrites:
+        """How appends are written in ``connection``'s transaction: SQLite's own cursor, or
+        SQLAlchemy Core's compiled statements (any other database)."""
+        if self._cursor_sql is None:
+            return _CoreWrites(connection, now, self._advance_statement, self._append_statement)
+        return _CursorWrites(connection, self._cursor_sql, self._cursor_values(now))
 
     def events_since(self, game_id: str, revision: int) -> list[tuple[int, str]]:
         """The events appended after ``revision``, ``(seq, event)`` in order: what another
