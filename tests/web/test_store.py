@@ -5,6 +5,7 @@ one SQLite file)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -317,3 +318,28 @@ def test_a_group_of_appends_checks_each_game_on_its_own(database: str) -> None:
     assert store.load(second.id).revision == 2
     assert store.append_all([]) == []
     store.close()
+
+
+def test_appends_write_the_rows_sqlalchemy_would(database: str) -> None:
+    """SQLite's appends go by the driver's cursor: the game's row is moved on exactly as
+    SQLAlchemy writes it elsewhere (its time stamp in SQLAlchemy's format, the flag 0 or 1)."""
+    store = GameStore(database)
+    game = store.create(rules="c", level="l", lang="en", token="t", record='{"deals": [{}]}')
+    assert store.append_all([Append(game.id, action_event("N pass"), 0, finished=True)]) == [1]
+    engine = create_engine(database)
+    with engine.connect() as connection:
+        row = connection.execute(
+            text("SELECT revision, finished, updated_at, created_at FROM games")
+        ).one()
+    engine.dispose()
+    assert (row.revision, row.finished) == (1, True)
+    if database.startswith("sqlite"):
+        assert len(row.updated_at) == len(row.created_at)  # no time zone, as SQLAlchemy's
+    assert store.load(game.id).updated_at >= store.load(game.id).created_at
+    store.close()
+
+
+def test_an_action_event_is_json_as_it_always_was() -> None:
+    """Actions are written by hand when no character needs escaping, as json.dumps would."""
+    for action in ("N pass", "S 7H +announce", 'W "odd"', "E \\ é\t"):
+        assert action_event(action) == json.dumps({"action": action}, ensure_ascii=False)
