@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+from cardavia.metrics import service_failed
 from cardavia.web.logs import reason
 
 log = logging.getLogger(__name__)
@@ -114,9 +115,10 @@ class RedisBus(LocalBus):
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
-            except Exception:
+            except Exception as error:
+                service_failed("redis")
                 if not lost:
-                    log.warning("the bus could not be read; trying again", exc_info=True)
+                    log.warning("the bus could not be read (%s); trying again", reason(error))
                 lost = True
                 await asyncio.sleep(RETRY_SECONDS)
 
@@ -124,6 +126,7 @@ class RedisBus(LocalBus):
         try:
             await self.redis.publish(CHANNEL_PREFIX + game_id, f"{self.origin} {revision}")
         except Exception as error:
+            service_failed("redis")
             # The change is saved: the others catch up at their next action or connection.
             log.warning("game %s: the change could not be published (%s)", game_id, reason(error))
 
@@ -140,6 +143,7 @@ class RedisBus(LocalBus):
                 if held:
                     await self.redis.pexpire(key, self.lease_ms)
         except Exception as error:
+            service_failed("redis")
             # Redis out of reach: play on; the store's revision check still keeps two
             # processes from both saving a move.
             log.warning("game %s: the lease could not be taken (%s)", game_id, reason(error))
