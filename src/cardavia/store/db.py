@@ -54,6 +54,7 @@ from sqlalchemy.exc import IntegrityError, InterfaceError, InternalError, Operat
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from cardavia.metrics import service_failed
 from cardavia.store.events import fold_events
 from cardavia.store.read_only import forced_read_only, read_only_url
 
@@ -268,6 +269,7 @@ def _unavailable() -> Iterator[None]:
     try:
         yield
     except _UNAVAILABLE as error:
+        service_failed("database")
         raise StoreUnavailableError(str(error.orig or error)) from error
 
 
