@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Final
 
+from cardavia.metrics import service_failed
 from cardavia.web.logs import reason
 
 log = logging.getLogger(__name__)
@@ -205,6 +206,7 @@ class SiteLimiter:
                 key_on_redis = f"{KEY_PREFIX}{self.name}:{key}"
                 waited = int(await self._redis.eval(TAKE_TOKEN, 1, key_on_redis, *args))
             except Exception as error:  # Redis down: count in this process meanwhile
+                service_failed("redis")
                 if not self._failing:
                     log.warning("limit %s counted in this process: %s", self.name, reason(error))
                 self._failing = True
