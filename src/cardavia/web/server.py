@@ -28,6 +28,7 @@ from typing import Any, Final
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from cardavia.web.http_helpers import client_of, is_trusted_proxy
+from cardavia.web.logs import LOG_CONFIG
 from cardavia.web.settings import Settings
 
 APP: Final = "cardavia.web.app:create_app"
@@ -219,6 +220,7 @@ def server_options(host: str = "127.0.0.1", port: int = 8000, workers: int = 1) 
         "ws_per_message_deflate": False,
         "proxy_headers": False,
         "server_header": False,
+        "log_config": LOG_CONFIG,
     }
 
 
