@@ -28,9 +28,12 @@ log = logging.getLogger(__name__)
 CHANNEL_PREFIX: Final = "cardavia:table:"
 MAX_CONNECTIONS: Final = 32
 """Connections to Redis per process (publishing, leases); more callers wait their turn."""
-LEASE_SECONDS: Final = 5.0
+LEASE_SECONDS: Final = 2.5
 """How long a process may play a table's computer seats without renewing its lease: a
-process killed mid-deal lets another one take the table over after at most this long."""
+process killed mid-deal lets another one take the table over after at most this long (its
+next move then within the 5 s the audit allows a table to be silent after a fault: 5.04 s
+with a 5 s lease, tests/multi/test_faults.py). Shorter costs nothing but a renewal per move;
+a lease lapsing during a long decision is safe (the revision check refuses a second save)."""
 
 OnChange = Callable[[str, int], Awaitable[None]]
 """Called with a game's id and the revision another process saved."""
