@@ -1,7 +1,7 @@
 """The metrics (issue 18): ``cardavia serve --workers 2`` with ``CARDAVIA_METRICS_PORT``
 serves the figures of both web processes on that port alone (prometheus-client's
-multiprocess mode), none of them on the site's routes; a person's action, a refusal and the
-writer's commits are counted."""
+multiprocess mode), none of them on the site's routes; a person's action, refusals (of a
+message, of a ``Host``, of a head too large) and the writer's commits are counted."""
 
 from __future__ import annotations
 
@@ -60,6 +60,11 @@ def test_the_metrics_of_two_web_processes_on_their_own_port(site: tuple[int, int
     with pytest.raises(urllib.error.HTTPError) as not_public:
         urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10)
     assert not_public.value.code == 404
+    for headers, status in (({"Host": "evil.example"}, 400), ({"X-Big": "x" * 20_000}, 431)):
+        refused = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers=headers)
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(refused, timeout=10)
+        assert answer.value.code == status
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}/api/games",
         data=json.dumps({"rules": "cardavia", "level": "beginner"}).encode(),
@@ -86,7 +91,9 @@ def test_the_metrics_of_two_web_processes_on_their_own_port(site: tuple[int, int
         time.sleep(0.5)
     assert figures["cardavia_actions_total"] >= 1
     assert figures["cardavia_action_seconds_count"] >= 1
-    assert sum(v for k, v in figures.items() if k.startswith("cardavia_refused_total{")) >= 1
+    assert figures['cardavia_refused_total{code="unknown_kind"}'] == 1
+    assert figures['cardavia_refused_total{code="bad_host"}'] == 1
+    assert figures['cardavia_refused_total{code="head_too_large"}'] == 1
     assert figures["cardavia_writer_group_size_count"] >= 2
     assert figures['cardavia_decision_seconds_count{level="beginner"}'] >= 1
     assert figures["cardavia_tables_in_play"] >= 1
