@@ -847,11 +847,15 @@ def serve_site(
 ) -> None:
     """Run the website: the table and the rules pages (CARDAVIA_DATABASE_URL: where games are
     saved, SQLite cardavia.db by default), in one process or several, each with the same
-    limits (cardavia.web.server)."""
+    limits (cardavia.web.server); their metrics summed on CARDAVIA_METRICS_PORT when set
+    (cardavia.metrics)."""
     import uvicorn
 
+    from cardavia.metrics import metrics_port, serve_metrics
     from cardavia.web.server import server_options
 
+    if (port_of_metrics := metrics_port()) is not None:
+        serve_metrics(port_of_metrics)
     uvicorn.run(**server_options(host, port, workers))
 
 

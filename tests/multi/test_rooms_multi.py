@@ -108,3 +108,31 @@ def test_a_room_played_across_two_processes(web_process: Callable[..., WebProces
         bo = Player(stack, first, code, friend["token"], "N")
         bo.read_until(lambda m: m["type"] == "room" and not m["room"]["seats"]["N"]["away"])
         ana.read_until(lambda m: m["type"] == "room" and not m["room"]["seats"]["N"]["computer"])
+
+
+def test_watchers_on_two_processes_cannot_crowd_out_a_seat(
+    web_process: Callable[..., WebProcess],
+) -> None:
+    """Issue 18, item 3, on two processes: each counts the connections it holds; watchers
+    filling their share on both leave the player's tab its room on either."""
+    limits = {"CARDAVIA_WATCHERS_PER_ROOM": "3", "CARDAVIA_SOCKETS_PER_SEAT": "1"}
+    first, second = web_process(**limits), web_process(**limits)
+    room = first.post(
+        "/api/rooms", {"name": "Ana", "level": "beginner", "next_delay": 3600, "watchers": True}
+    )
+    code = room["room"]
+
+    def first_message(web: WebProcess, token: str | None = None) -> tuple[ClientConnection, str]:
+        url = f"{web.ws}/ws/rooms/{code}?lang=en" + (f"&token={token}" if token else "")
+        ws = stack.enter_context(connect(url, open_timeout=10))
+        message = json.loads(ws.recv(timeout=READ_SECONDS))
+        return ws, message.get("code") or message["type"]
+
+    with ExitStack() as stack:
+        for web in (first, second):
+            assert [first_message(web)[1] for _ in range(3)] == ["room"] * 3
+            assert first_message(web)[1] == "too_many_sockets"
+        for web in (first, second):
+            tab, answer = first_message(web, room["token"])
+            assert answer == "room"
+            tab.close()

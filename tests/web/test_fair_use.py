@@ -9,6 +9,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from datetime import timedelta
 from typing import Any
 
@@ -257,3 +258,30 @@ def test_abandoned_games_are_deleted_and_finished_ones_kept(database: str) -> No
     assert finished is not None
     assert finished.record == '{"deals": [{"actions": ["N pass"]}]}'
     store.close()
+
+
+def test_watchers_cannot_keep_a_player_out_of_their_room(
+    limited: Callable[..., TestClient],
+) -> None:
+    """Issue 18, item 3: watchers fill their own share of a room's connections; a player's
+    tabs (up to ``sockets_per_seat``) always find room."""
+    client = limited(sockets_per_seat=2, watchers_per_room=3)
+    body = {"name": "Ana", "rules": "maison", "level": "beginner", "lang": "en", "watchers": True}
+    room = client.post("/api/rooms", json=body).json()
+    code, token = room["room"], room["token"]
+    with ExitStack() as stack:
+        for _ in range(3):
+            watcher = stack.enter_context(client.websocket_connect(f"/ws/rooms/{code}?lang=en"))
+            assert watcher.receive_json()["type"] == "room"
+        with client.websocket_connect(f"/ws/rooms/{code}?lang=pl") as one_too_many:
+            error = one_too_many.receive_json()
+            assert error["code"] == "too_many_sockets"
+            assert error["message"] == CATALOGS.wording("pl").error("too_many_sockets")
+        for _ in range(2):  # the player's tabs, however many watchers wait
+            tab = stack.enter_context(client.websocket_connect(f"/ws/rooms/{code}?token={token}"))
+            assert tab.receive_json()["type"] == "room"
+        with client.websocket_connect(f"/ws/rooms/{code}?token={token}") as third_tab:
+            assert third_tab.receive_json()["code"] == "too_many_sockets"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third_tab.receive_json()
+            assert closed.value.code == 4429

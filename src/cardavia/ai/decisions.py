@@ -54,6 +54,7 @@ from cardavia.ai.player import find_player, told_the_score
 from cardavia.ai.pool import DecisionPool, Kind
 from cardavia.ai.queue import DecisionQueue, QueueUnreachableError
 from cardavia.belote import Action, Observation
+from cardavia.metrics import deciding, service_failed
 
 CHEAP_LEVELS: Final = frozenset({"beginner", "club"})
 """The levels decided at once, on the event loop (the only definition in the project)."""
@@ -161,11 +162,14 @@ class Decisions:
         find_player(key)  # an unknown level fails here, not in a lane
         lane = self.lane(key)
         try:
-            if lane is Lane.CHEAP:
-                action = _decide_now(key, observation, randomness, match_scores)
-            else:
-                async with self.budget.slot(client):
-                    action = await self._in_lane(lane, key, observation, randomness, match_scores)
+            with deciding(key):
+                if lane is Lane.CHEAP:
+                    action = _decide_now(key, observation, randomness, match_scores)
+                else:
+                    async with self.budget.slot(client):
+                        action = await self._in_lane(
+                            lane, key, observation, randomness, match_scores
+                        )
         except Exception as error:
             return self._fallback(key, observation, randomness, match_scores, _failure(error))
         if action not in observation.legal_actions:
@@ -190,6 +194,7 @@ class Decisions:
             try:
                 return await self.queue.decide(level, observation, seed, match_scores)
             except QueueUnreachableError as error:
+                service_failed("redis")
                 # Known at once (nothing was queued): the same decision, made here.
                 log.warning("%s decision: %s; decided in this process", level, error)
         return await self.pool.decide(level, observation, seed, match_scores=match_scores)

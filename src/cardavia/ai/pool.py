@@ -33,10 +33,12 @@ import asyncio
 import multiprocessing
 import os
 import random
+import threading
+import time
 from collections.abc import Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from cardavia.ai.player import find_player, told_the_score
 from cardavia.ai.spread import Cores, lending
@@ -75,10 +77,24 @@ _here: list[Cores] = []
 """In a pool process: the cores shared with the pool's other processes."""
 
 
+PARENT_CHECK_SECONDS: Final = 1.0
+"""How often a pool process checks that the process that started it is alive."""
+
+
 def _start_process(count: int, condition: Any, counts: Any, levels: tuple[str, ...]) -> None:
     _here.append(Cores(count, condition=condition, counts=counts))
+    parent = os.getppid()
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     for level in levels:  # imported now rather than at the first decision
         find_player(level)
+
+
+def _exit_with(parent: int) -> None:
+    """End this pool process once ``parent`` is gone: a web process or an AI worker killed
+    (kill -9) tells its pool nothing, and its processes would otherwise stay, idle, for good."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 def _ready() -> bool:

@@ -56,7 +56,9 @@ from sqlalchemy.exc import IntegrityError, InterfaceError, InternalError, Operat
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from cardavia.metrics import service_failed
 from cardavia.store.events import fold_events
+from cardavia.store.read_only import forced_read_only, read_only_url
 
 log = logging.getLogger(__name__)
 
@@ -269,6 +271,7 @@ def _unavailable() -> Iterator[None]:
     try:
         yield
     except _UNAVAILABLE as error:
+        service_failed("database")
         raise StoreUnavailableError(str(error.orig or error)) from error
 
 
@@ -365,32 +368,53 @@ def _driver_unavailable() -> Iterator[None]:
         raise StoreUnavailableError(str(error)) from error
 
 
+def _engine(url: str) -> Engine:
+    """An engine on ``url``: SQLite's connections shared across threads, waiting for locks
+    and in write-ahead-log mode; other databases' checked before use."""
+    is_sqlite = url.startswith("sqlite")
+    in_memory = is_sqlite and url in ("sqlite://", "sqlite:///:memory:")
+    options: dict[str, Any] = {}
+    if is_sqlite:
+        options["connect_args"] = {"check_same_thread": False}
+    if in_memory:
+        # One shared connection, or each thread would see its own empty database.
+        options["poolclass"] = StaticPool
+    else:
+        options["pool_pre_ping"] = not is_sqlite
+    engine: Engine = create_engine(url, **options)
+    if is_sqlite and not in_memory:
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
 class GameStore:
     """The games in a database. Every method is one short transaction; they block, so the
     web server calls them from a worker thread."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, read_only: bool | None = None) -> None:
+        """The games at ``url`` (:func:`database_url`); a SQLite file opened read-only when
+        ``read_only`` (``None``: ``CARDAVIA_DATABASE_READ_ONLY``) or when it cannot be
+        written (:mod:`cardavia.store.read_only`)."""
         url = database_url(url)
-        is_sqlite = url.startswith("sqlite")
-        in_memory = is_sqlite and url in ("sqlite://", "sqlite:///:memory:")
-        options: dict[str, Any] = {}
-        if is_sqlite:
-            options["connect_args"] = {"check_same_thread": False}
-        if in_memory:
-            # One shared connection, or each thread would see its own empty database.
-            options["poolclass"] = StaticPool
-        else:
-            options["pool_pre_ping"] = not is_sqlite
-        engine: Engine = create_engine(url, **options)
-        if is_sqlite and not in_memory:
-            event.listen(engine, "connect", _sqlite_pragmas)
+        forced = forced_read_only() if read_only is None else read_only
+        opened = read_only_url(url, forced=forced)
+        self.read_only = opened is not None
+        """Whether the database was opened read-only (every write answers unavailable)."""
+        engine = _engine(opened or url)
         try:
             Base.metadata.create_all(engine)
             _add_missing_columns(engine)
-        except _UNAVAILABLE:
-            # A read-only database whose tables exist still serves its saved games; one that
-            # cannot be reached at all fails on first use, with a clear error then.
-            log.warning("the database's tables could not be checked", exc_info=True)
+        except _UNAVAILABLE as error:
+            fallback = None if self.read_only else read_only_url(url, failed=True)
+            if fallback is None:
+                # A read-only database whose tables exist still serves its saved games; one
+                # that cannot be reached at all fails on first use, with a clear error then.
+                log.warning("the database's tables could not be checked: %s", error.orig)
+            else:
+                log.warning("the database is opened read-only: %s", error.orig)
+                engine.dispose()
+                engine = _engine(fallback)
+                self.read_only = True
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         # The statements of an action, compiled once (SQLAlchemy Core: no ORM per action).
@@ -407,7 +431,7 @@ class GameStore:
         self._append_statement = insert(events)
         self._create_statement = insert(games)
         self._cursor_sql: tuple[str, str] | None = None
-        if is_sqlite:
+        if engine.dialect.name == "sqlite":
             self._cursor_sql = (
                 f"UPDATE {games.name} SET revision = revision + 1, updated_at = ?, finished = ?"
                 " WHERE id = ? AND revision = ?",

@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from cardavia.ai.decisions import Decisions
+from cardavia.metrics import in_play, process_stopped
 from cardavia.store.db import GameStore, StoreUnavailableError
 from cardavia.web.bus import make_bus
 from cardavia.web.edge import Edge
@@ -54,6 +55,8 @@ allocations found them alive and moved them on to the costly older generations. 
 own objects (modules, catalogs, templates) are frozen at start: never looked at again."""
 PURGE_INTERVAL: Final = 3600.0
 """Seconds between two purges of abandoned games."""
+IN_PLAY_INTERVAL: Final = 5.0
+"""Seconds between two counts of the tables and rooms in play (:mod:`cardavia.metrics`)."""
 
 
 async def purge_abandoned_games(
@@ -81,6 +84,13 @@ async def purge_abandoned_games(
         await asyncio.sleep(PURGE_INTERVAL)
 
 
+async def count_in_play(service: TableService, rooms: RoomService) -> None:
+    """Tell the metrics the tables and rooms open here, every :data:`IN_PLAY_INTERVAL`."""
+    while True:
+        in_play(service.in_play, len(rooms.rooms))
+        await asyncio.sleep(IN_PLAY_INTERVAL)
+
+
 @contextlib.asynccontextmanager
 async def _running(
     _app: FastAPI,
@@ -105,6 +115,7 @@ async def _running(
     purger = asyncio.create_task(
         purge_abandoned_games(store, service.limits.abandoned_days, rooms.purge)
     )
+    counter = asyncio.create_task(count_in_play(service, rooms))
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     thresholds = gc.get_threshold()
@@ -115,14 +126,16 @@ async def _running(
     gc.set_threshold(*thresholds)
     gc.unfreeze()
     sys.setswitchinterval(interval)
-    purger.cancel()
-    with contextlib.suppress(BaseException):
-        await purger
+    for task in (purger, counter):
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
     rooms.close()
     await service.close()
     await service.bus.close()
     await counters.close()
     store.close()
+    process_stopped()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+from cardavia.metrics import service_failed
 from cardavia.web.logs import reason
 
 log = logging.getLogger(__name__)
@@ -27,9 +28,12 @@ log = logging.getLogger(__name__)
 CHANNEL_PREFIX: Final = "cardavia:table:"
 MAX_CONNECTIONS: Final = 32
 """Connections to Redis per process (publishing, leases); more callers wait their turn."""
-LEASE_SECONDS: Final = 5.0
+LEASE_SECONDS: Final = 2.5
 """How long a process may play a table's computer seats without renewing its lease: a
-process killed mid-deal lets another one take the table over after at most this long."""
+process killed mid-deal lets another one take the table over after at most this long (its
+next move then within the 5 s the audit allows a table to be silent after a fault: 5.04 s
+with a 5 s lease, tests/multi/test_faults.py). Shorter costs nothing but a renewal per move;
+a lease lapsing during a long decision is safe (the revision check refuses a second save)."""
 
 OnChange = Callable[[str, int], Awaitable[None]]
 """Called with a game's id and the revision another process saved."""
@@ -114,9 +118,10 @@ class RedisBus(LocalBus):
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
-            except Exception:
+            except Exception as error:
+                service_failed("redis")
                 if not lost:
-                    log.warning("the bus could not be read; trying again", exc_info=True)
+                    log.warning("the bus could not be read (%s); trying again", reason(error))
                 lost = True
                 await asyncio.sleep(RETRY_SECONDS)
 
@@ -124,6 +129,7 @@ class RedisBus(LocalBus):
         try:
             await self.redis.publish(CHANNEL_PREFIX + game_id, f"{self.origin} {revision}")
         except Exception as error:
+            service_failed("redis")
             # The change is saved: the others catch up at their next action or connection.
             log.warning("game %s: the change could not be published (%s)", game_id, reason(error))
 
@@ -140,6 +146,7 @@ class RedisBus(LocalBus):
                 if held:
                     await self.redis.pexpire(key, self.lease_ms)
         except Exception as error:
+            service_failed("redis")
             # Redis out of reach: play on; the store's revision check still keeps two
             # processes from both saving a move.
             log.warning("game %s: the lease could not be taken (%s)", game_id, reason(error))

@@ -19,6 +19,8 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cardavia.metrics import refused
+
 log = logging.getLogger(__name__)
 
 LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1", "[::1]")
@@ -113,6 +115,7 @@ class Edge:
             await self.internal_error(headers)(scope, receive, secured)
 
     async def _refuse_host(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refused("bad_host")
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": BAD_HOST_CLOSE})
             return

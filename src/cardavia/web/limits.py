@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Final
 
+from cardavia.metrics import service_failed
 from cardavia.web.logs import reason
 
 log = logging.getLogger(__name__)
@@ -60,8 +61,13 @@ class Limits:
     """Codes of no room one client may try per minute (guessing codes is slow)."""
     room_idle_days: float = 1.0
     """A room nobody has been at for this many days closes (its game is deleted)."""
-    sockets_per_room: int = 24
-    """Connections open on one room at once (four players' tabs, the watchers)."""
+    sockets_per_seat: int = 4
+    """Connections one seat's player may have open on their room at once (tabs, a phone):
+    reserved to them, so that no watcher can take their place."""
+    watchers_per_room: int = 16
+    """Watchers' connections (tokenless) open on one room at once, counted apart from the
+    players' (:attr:`sockets_per_seat`): however many watchers come, a player's tab finds
+    room. Counted by each web process for the connections it holds."""
     phrases_per_minute: float = 30.0
     """Quick phrases one seat of a room may say per minute (bursts up to
     :attr:`phrases_burst`)."""
@@ -89,7 +95,8 @@ class Limits:
         "rooms_per_minute": "CARDAVIA_ROOMS_PER_MINUTE",
         "room_lookups_per_minute": "CARDAVIA_ROOM_LOOKUPS_PER_MINUTE",
         "room_idle_days": "CARDAVIA_ROOM_IDLE_DAYS",
-        "sockets_per_room": "CARDAVIA_SOCKETS_PER_ROOM",
+        "sockets_per_seat": "CARDAVIA_SOCKETS_PER_SEAT",
+        "watchers_per_room": "CARDAVIA_WATCHERS_PER_ROOM",
         "phrases_per_minute": "CARDAVIA_PHRASES_PER_MINUTE",
         "phrases_burst": "CARDAVIA_PHRASES_BURST",
         "header_bytes": "CARDAVIA_HEADER_BYTES",
@@ -199,6 +206,7 @@ class SiteLimiter:
                 key_on_redis = f"{KEY_PREFIX}{self.name}:{key}"
                 waited = int(await self._redis.eval(TAKE_TOKEN, 1, key_on_redis, *args))
             except Exception as error:  # Redis down: count in this process meanwhile
+                service_failed("redis")
                 if not self._failing:
                     log.warning("limit %s counted in this process: %s", self.name, reason(error))
                 self._failing = True

@@ -40,6 +40,7 @@ from cardavia.belote import (
     parse_bid_value,
     parse_card,
 )
+from cardavia.metrics import refused
 from cardavia.web.limits import MAX_MESSAGE_BYTES
 from cardavia.words import Wording
 
@@ -87,7 +88,9 @@ class ClientError(Exception):
         return cls(reason.code, dict(reason.args), reason=reason)
 
     def message(self, wording: Wording, deck: str) -> dict[str, Any]:
-        """The ``error`` message of the protocol, in ``wording``'s language."""
+        """The ``error`` message of the protocol, in ``wording``'s language (counted as
+        refused: :func:`cardavia.metrics.refused`)."""
+        refused(self.code)
         if self.reason is not None:
             text = wording.reason(self.reason, deck)
         else:

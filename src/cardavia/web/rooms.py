@@ -313,12 +313,19 @@ class RoomService:
             seat = None
         else:
             raise ClientError("missing_token")
-        limit = self.limits.sockets_per_room
-        if limit > 0 and len(room.connections) >= limit:
+        if self._crowded(room, seat):
             raise ClientError("too_many_sockets")
         listener = Listener(wording, limit=self.limits.queue_messages, client=client, seat=seat)
         room.connections[listener] = hash_token(token) if token and seat is not None else None
         return listener
+
+    def _crowded(self, room: Room, seat: Seat | None) -> bool:
+        """Whether ``seat`` (``None``: the watchers) has all its connections open here: each
+        seat's are its player's own, the watchers' are capped apart, so that no crowd of
+        watchers can keep a player out of their room."""
+        limit = self.limits.watchers_per_room if seat is None else self.limits.sockets_per_seat
+        open_here = sum(1 for listener in room.connections if listener.seat == seat)
+        return limit > 0 and open_here >= limit
 
     async def arrive(self, room: Room, listener: Listener) -> None:
         """A connection opened: it is sent the room (and its view of the game); a player

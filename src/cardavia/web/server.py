@@ -27,7 +27,9 @@ from typing import Any, Final
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from cardavia.metrics import refused
 from cardavia.web.http_helpers import client_of, is_trusted_proxy
+from cardavia.web.logs import LOG_CONFIG
 from cardavia.web.settings import Settings
 
 APP: Final = "cardavia.web.app:create_app"
@@ -59,6 +61,12 @@ def _response(status: bytes, text: bytes) -> bytes:
 HEAD_TOO_LARGE: Final = _response(b"431 Request Header Fields Too Large", b"Headers too large")
 HEAD_TIMEOUT: Final = _response(b"408 Request Timeout", b"Request timeout")
 TOO_MANY_CONNECTIONS: Final = _response(b"429 Too Many Requests", b"Too many connections")
+REFUSED_CODES: Final = {
+    HEAD_TOO_LARGE: "head_too_large",
+    HEAD_TIMEOUT: "head_timeout",
+    TOO_MANY_CONNECTIONS: "too_many_connections",
+}
+"""The reason each refusal at the edge is counted under (:func:`cardavia.metrics.refused`)."""
 
 
 class EdgeProtocol(HttpToolsProtocol):
@@ -182,6 +190,7 @@ class EdgeProtocol(HttpToolsProtocol):
         self._cancel_timer()
         if not self.transport.is_closing():
             if answer:
+                refused(REFUSED_CODES[answer])
                 self.transport.write(answer)
             self.transport.close()
 
@@ -219,6 +228,7 @@ def server_options(host: str = "127.0.0.1", port: int = 8000, workers: int = 1) 
         "ws_per_message_deflate": False,
         "proxy_headers": False,
         "server_header": False,
+        "log_config": LOG_CONFIG,
     }
 
 

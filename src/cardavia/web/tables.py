@@ -27,6 +27,7 @@ from typing import Any, Final
 from cardavia.ai.decisions import Decisions
 from cardavia.ai.player import player_levels
 from cardavia.belote import DECKS, PRESETS, Action, Match, Observation, Seat, card_code, find_rules
+from cardavia.metrics import person_acted
 from cardavia.store.db import (
     Append,
     GameStore,
@@ -454,6 +455,11 @@ class TableService:
         for observer in list(table.observers):
             observer.changed(table)
 
+    @property
+    def in_play(self) -> int:
+        """The tables open in this process (in memory: played or watched lately)."""
+        return len(self._tables)
+
     # -- messages --
 
     def _dispatcher(self) -> Dispatcher[Seated]:
@@ -501,6 +507,7 @@ class TableService:
         """Apply a player's action if the engine allows it: save, tell every connection, then
         let the computer players answer. :class:`ClientError` with the engine's reason
         otherwise."""
+        started = time.perf_counter()
         with self.people_first.person_acting():
             async with table.lock:
                 reason = table.match.deal.refusal(action)
@@ -508,6 +515,7 @@ class TableService:
                     raise ClientError.refused(reason)
                 match, event = table.match.apply(action), action_event(str(action))
                 await self._commit(table, match, event, person=True)
+        person_acted(time.perf_counter() - started)
         self.ensure_runner(table)
 
     async def next_deal(self, table: Table) -> None:

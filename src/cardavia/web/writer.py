@@ -26,6 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final, TypeVar
 
+from cardavia.metrics import writer_group
 from cardavia.store.db import Append, GameStore, StaleGameError, StoreUnavailableError
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,7 @@ class GameWriter:
             while self._people or self._computers:
                 group = self._next_group()
                 appends = [append for append, _future in group]
+                writer_group(len(appends))
                 outcomes = await loop.run_in_executor(self._thread, self._write, appends)
                 for (_append, future), outcome in zip(group, outcomes, strict=True):
                     if future.done():  # its caller is gone (cancelled): the write stands
