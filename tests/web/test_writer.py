@@ -197,3 +197,26 @@ def test_a_computer_move_waits_for_the_people_but_not_for_ever() -> None:
             await asyncio.wait_for(impatient.computer_turn(), 1)
 
     asyncio.run(main())
+
+
+def test_a_write_after_the_writer_stopped_is_told_unavailable(database: str) -> None:
+    """Once the site stops (its writer's thread shut down), a move still arriving is refused
+    as unavailable, and the writer's task ends without an error nobody reads."""
+    store = GameStore(database)
+    (game,) = new_games(store, 1)
+    writer = GameWriter(store)
+    writer.shutdown()
+
+    async def main() -> None:
+        pending = asyncio.ensure_future(writer.append(Append(game, action_event("N pass"), 0)))
+        await asyncio.sleep(0)  # the append is queued, the writer's task started
+        task = writer._writing
+        assert task is not None
+        with pytest.raises(StoreUnavailableError):
+            await pending
+        await asyncio.wait([task])
+        assert task.exception() is None
+
+    asyncio.run(main())
+    assert store.load(game) is not None and store.load(game).revision == 0  # type: ignore[union-attr]
+    store.close()

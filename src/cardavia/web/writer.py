@@ -98,7 +98,10 @@ class GameWriter:
                 if not future.done():
                     future.set_exception(StoreUnavailableError(f"not written: {error!r}"))
             self._people, self._computers = [], []
-            raise
+            if not isinstance(error, Exception):
+                raise  # cancelled: the cancellation goes on
+            # The thread shut down (the site stopping): the callers are told; nothing more
+            # for the task to say.
         finally:
             self._writing = None
 
