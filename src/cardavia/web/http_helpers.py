@@ -199,6 +199,13 @@ def request_token(request: Request) -> str | None:
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
+async def refuse_socket(websocket: WebSocket, error: ClientError, wording: Wording) -> None:
+    """A socket that cannot open its game or room: told why in the player's language (the
+    protocol's ``error``), then closed with the code of :data:`CLOSE_CODES`."""
+    await websocket.send_text(dump_message(error.message(wording, "french")))
+    await websocket.close(code=CLOSE_CODES.get(error.code, 1008))
+
+
 __all__ = [
     "CLOSE_CODES",
     "HTTP_STATUS",
@@ -209,6 +216,7 @@ __all__ = [
     "is_trusted_proxy",
     "origin_allowed",
     "read_json_body",
+    "refuse_socket",
     "request_token",
     "whole_number",
 ]

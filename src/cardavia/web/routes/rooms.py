@@ -13,17 +13,17 @@ from starlette.responses import JSONResponse, Response
 
 from cardavia.web.connection import serve_connection
 from cardavia.web.http_helpers import (
-    CLOSE_CODES,
     SafeJSONResponse,
     client_key,
     error_response,
     origin_allowed,
     read_json_body,
+    refuse_socket,
     request_token,
 )
 from cardavia.web.i18n import choose_language
 from cardavia.web.pages import not_found_page, page_context
-from cardavia.web.protocol import ClientError, dump_message
+from cardavia.web.protocol import ClientError
 from cardavia.web.room_messages import RoomMessages
 from cardavia.web.room_state import normal_code
 from cardavia.web.rooms import Joined, RoomService
@@ -160,8 +160,7 @@ def install_socket(
                 room, token, wording, client=client_key(websocket, settings.trusted_proxies)
             )
         except ClientError as error:
-            await websocket.send_text(dump_message(error.message(wording, "french")))
-            await websocket.close(code=CLOSE_CODES.get(error.code, 1008))
+            await refuse_socket(websocket, error, wording)
             return
 
         async def handle(data: str | bytes) -> None:

@@ -12,17 +12,17 @@ from starlette.responses import Response
 from cardavia.belote import Seat
 from cardavia.web.connection import serve_connection
 from cardavia.web.http_helpers import (
-    CLOSE_CODES,
     SafeJSONResponse,
     client_key,
     error_response,
     origin_allowed,
     read_json_body,
+    refuse_socket,
     request_token,
 )
 from cardavia.web.i18n import choose_language
 from cardavia.web.limits import Counters
-from cardavia.web.protocol import ClientError, check_fields, dump_message, seat_field
+from cardavia.web.protocol import ClientError, check_fields, seat_field
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
 from cardavia.words import Catalogs, is_language
@@ -114,8 +114,7 @@ def install_socket(
             )
         except ClientError as error:
             lang = choose_language(asked, websocket.headers.get("accept-language"))
-            await websocket.send_text(dump_message(error.message(catalogs.wording(lang), "french")))
-            await websocket.close(code=CLOSE_CODES.get(error.code, 1008))
+            await refuse_socket(websocket, error, catalogs.wording(lang))
             return
         service.ensure_runner(table)
 
