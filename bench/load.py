@@ -15,17 +15,20 @@ measured apart: how much the search levels' thinking slows the club players down
 ``--ai-workers N`` (with ``--redis``) starts N AI worker processes (``cardavia ai-worker``)
 that decide the search levels' moves from the queue.
 
-**At a person's pace** (``--think 2-4 --ai-delay 0.4-0.9``): each client thinks 2 to 4 s
-before each of its actions (a card, a bid, the next deal) and the computer players keep their
-real pauses, so most tables are idle most of the time; the figure that matters is then the
-server's CPU per table and second. ``--client-processes N`` spreads the clients over N
-processes (one keeps up with about 2,000 tables at that pace) and sums their tallies.
+**At a person's pace** (``--think 2-4 --pace normal``): each client shows each change as the
+table's page does (``--pace``: each move alone on the table for the page's pace, a finished
+trick longer: ``static/js/table.js`` ``PACES``), then thinks 2 to 4 s before each of its actions
+(a card, a bid, the next deal), so most tables are idle most of the time; the figure that
+matters is then the server's CPU per table and second. (``--ai-delay 0.4-0.9`` instead adds
+a pause on the server before each computer move, as the site once did.)
+``--client-processes N`` spreads the clients over N processes (one keeps up with about 2,000
+tables at that pace) and sums their tallies.
 
 Prints deals/s, action latency p50/p95/p99, errors, and the server's CPU (share of one core,
 its pool's processes and the AI workers included; per table and second, per deal) and memory
 (resident, at the end). Run: ``uv run python bench/load.py --clients 200 --seconds 30 --level
 club``, or at a person's pace ``uv run python bench/load.py --clients 1000 --think 2-4
---ai-delay 0.4-0.9 --ramp 30 --seconds 60 --client-processes 2``.
+--pace normal --ramp 30 --seconds 60 --client-processes 2``.
 """
 
 from __future__ import annotations
@@ -76,6 +79,39 @@ class Tally:
             self.errors[kind] = self.errors.get(kind, 0) + count
 
 
+PACES: dict[str, tuple[float, float]] = {
+    "none": (0.0, 0.0),
+    "slow": (0.95, 1.7),
+    "normal": (0.52, 1.0),
+    "fast": (0.22, 0.5),
+}
+"""How long the table's page shows each move alone, and a finished trick, s (its ``PACES``)."""
+
+
+@dataclass
+class Display:
+    """The page's display of the views it is sent: each change shown for the pace's time
+    before the next, as ``static/js/table.js`` ``pump`` does."""
+
+    move: float
+    hold: float
+    free_at: float = 0.0
+    previous: dict[str, Any] | None = None
+
+    def show(self, view: dict[str, Any]) -> float:
+        """When ``view`` is shown (now, or once the changes before it have been)."""
+        shown = max(time.monotonic(), self.free_at)
+        previous, self.previous = self.previous, view
+        if previous is not None:
+            if sum(view["tricks_won"].values()) > sum(previous["tricks_won"].values()):
+                self.free_at = shown + self.hold
+            elif len(view["trick"]) != len(previous["trick"]) or len(view["bids"]) != len(
+                previous["bids"]
+            ):
+                self.free_at = shown + self.move
+        return shown
+
+
 def seconds_range(text: str) -> tuple[float, float]:
     """``2-4`` (a pause drawn between 2 and 4 s) or ``0`` (none)."""
     low, _, high = text.partition("-")
@@ -87,6 +123,11 @@ async def think(rng: random.Random, options: argparse.Namespace, deadline: float
     low, high = options.think
     if high > 0:
         await asyncio.sleep(min(rng.uniform(low, high), max(0.0, deadline - time.monotonic())))
+
+
+async def until(moment: float, deadline: float) -> None:
+    """Wait until ``moment`` (the page showing a change), at most until the deadline."""
+    await asyncio.sleep(max(0.0, min(moment, deadline) - time.monotonic()))
 
 
 def free_port() -> int:
@@ -193,6 +234,7 @@ async def play_game(
     """Play a game's deals; answers whether the run is over."""
     sent_at: float | None = None
     sent_step = -1
+    display = Display(*PACES[options.pace])
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0 or tally.deals >= options.max_deals:
@@ -210,6 +252,7 @@ async def play_game(
             await ws.send(json.dumps({"type": "sync"}))
             continue
         view = message["view"]
+        shown = display.show(view)
         if sent_at is not None and view["step"] > sent_step:
             tally.latencies.append(time.perf_counter() - sent_at)
             tally.actions += 1
@@ -218,12 +261,14 @@ async def play_game(
             if sent_at is not None:
                 continue
             tally.deals += 1
+            await until(shown, deadline)
             if view["next_deal"]:
                 await think(rng, options, deadline)
                 await ws.send(json.dumps({"type": "next_deal"}))
                 continue
             return False  # the game is over: a new one
         if view["to_move"] == "S" and view["legal"] and sent_at is None:
+            await until(shown, deadline)
             await think(rng, options, deadline)
             sent_step = view["step"]
             sent_at = time.perf_counter()
@@ -258,7 +303,7 @@ def start_server(port: int, folder: str, options: argparse.Namespace) -> subproc
         "false",
     ]
     server = subprocess.Popen(command, env=env)
-    for _ in range(600):  # 30 s: a busy machine takes a while to import the site
+    for _ in range(1200):  # 60 s: a busy machine takes a while to import the site
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return server
@@ -359,7 +404,7 @@ async def run(ports: list[int], pids: list[int], options: argparse.Namespace) ->
         tally.add(mine)
         busy.add(theirs)
     low, high = options.think
-    pace = f"think {low:g}-{high:g} s, " if high else ""
+    pace = f"think {low:g}-{high:g} s, page's pace {options.pace}, " if high else ""
     print(
         f"{options.clients} clients, {options.level} tables ({options.rules}), {pace}AI pause "
         f"{options.ai_delay} s, {len(ports)} web process(es), {options.ai_workers} AI "
@@ -408,6 +453,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--client-processes", type=int, default=1, help="processes the clients are spread on"
+    )
+    parser.add_argument(
+        "--pace", choices=sorted(PACES), default="none", help="the page's display of each move"
     )
     options = parser.parse_args()
     if options.server:

@@ -18,7 +18,7 @@ from cardavia.store.db import (
     StoreUnavailableError,
 )
 from cardavia.store.events import action_event
-from cardavia.web.turns import PeopleFirst
+from cardavia.web.turns import BEAT, PeopleFirst, on_beat, sleep_until
 from cardavia.web.writer import GROUP, GameWriter
 
 
@@ -220,3 +220,35 @@ def test_a_write_after_the_writer_stopped_is_told_unavailable(database: str) -> 
     asyncio.run(main())
     assert store.load(game) is not None and store.load(game).revision == 0  # type: ignore[union-attr]
     store.close()
+
+
+def test_computer_moves_whose_pauses_end_within_one_beat_are_made_in_one_turn() -> None:
+    """The beat: pauses ending anywhere within one beat wait for its end, and every wait for
+    it ends in the same turn of the event loop (their moves then go to the writer together);
+    a pause ending just after it waits for the next beat."""
+
+    async def main() -> tuple[list[str], list[float], float]:
+        loop = asyncio.get_running_loop()
+        start = on_beat(loop.time()) + BEAT  # a beat, a little ahead
+        dues = [on_beat(start + offset) for offset in (0.001, 0.02, BEAT - 0.001)]
+        later = on_beat(start + BEAT + 0.001)
+        order: list[str] = []
+
+        async def move(name: str, due: float) -> None:
+            await sleep_until(due)
+            order.append(name)
+            if name == "a":
+                # Runs at the next turn of the loop: after every move of this beat, whichever
+                # resumed first.
+                loop.call_soon(order.append, "next turn")
+
+        await asyncio.gather(
+            move("a", dues[0]), move("b", dues[1]), move("c", dues[2]), move("d", later)
+        )
+        return order, dues, later - start
+
+    order, dues, later = asyncio.run(main())
+    assert len(set(dues)) == 1
+    assert later == pytest.approx(2 * BEAT)
+    assert set(order[:3]) == {"a", "b", "c"}
+    assert order[3:] == ["next turn", "d"]

@@ -15,7 +15,7 @@ from cardavia.store.events import action_event
 from cardavia.web.bus import LocalBus
 from cardavia.web.protocol import ClientError
 from cardavia.web.table import Table
-from cardavia.web.turns import PeopleFirst
+from cardavia.web.turns import PeopleFirst, on_beat, sleep_until
 
 log = logging.getLogger(__name__)
 
@@ -97,12 +97,15 @@ class ComputerSeats:
             # bus; should it die, its lease runs out and this one takes over.
             await asyncio.sleep(self.bus.retry_seconds)
             return True
-        started = loop.time()
+        pause = self._pause(table)
+        # Shown on the beat after its pause: every table's moves of that beat made at once.
+        due = on_beat(loop.time() + pause) if pause > 0 else 0.0
         # People first: under load, a person's action goes ahead of this move (the wait is
         # part of the pause).
         await self.people_first.computer_turn()
         action = await self.decide(table, seat, observation)
-        await asyncio.sleep(max(0.0, self._pause(table) - (loop.time() - started)))
+        if loop.time() < due:
+            await sleep_until(due)
         async with table.lock:
             if table.match is not match or table.person_plays(seat):
                 return True  # the game moved on meanwhile (or its player is back)

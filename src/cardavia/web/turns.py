@@ -1,4 +1,6 @@
-"""People first: a person's move is handled ahead of the computer players' moves.
+"""The computer players' turns: people first, and the beat their moves fall on.
+
+**People first**: a person's move is handled ahead of the computer players' moves.
 
 A person who plays a card waits for the table to show it; a computer player waits anyway,
 for its natural pause (``CARDAVIA_AI_DELAY``, 0.4–0.9 s), before its move is shown. So when
@@ -9,17 +11,50 @@ and under load moves the queue's wait from the people's clicks to the computer p
 thinking, where nobody sees it. The total work is the same: deals per second do not change,
 the people's latency does (``bench/load.py``). Whatever the load, a computer player waits at
 most ``patience`` per move, so a table with no person to act is never starved.
+
+**The beat** (:func:`on_beat`): a computer player's move is shown when its pause is over,
+rounded up to the next :data:`BEAT` of the process's clock. Nobody sees a pause of 0.62 s
+become 0.65 s, but the moves of every table of the process whose pauses end within one beat
+are then made in one turn of the event loop: saved in one transaction (one trip to the
+writer's thread, :class:`~cardavia.web.writer.GameWriter`) and sent together. At a person's
+pace each move otherwise woke the process, the writer's thread and the database on its own,
+which made a deal cost twice the CPU it costs when tables play flat out (``bench/load.py
+--think 2-4``). With no pause (``CARDAVIA_AI_DELAY=0``) there is nothing to round.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections.abc import Iterator
 from typing import Final
 
 PATIENCE: Final = 0.25
 """The longest a computer player's move waits for the people's actions to be handled, s."""
+BEAT: Final = 0.05
+"""The computer players' moves fall on the process's clock every 50 ms (:func:`on_beat`)."""
+
+
+def on_beat(when: float, beat: float = BEAT) -> float:
+    """The first beat at or after ``when`` (a time of the event loop's clock).
+
+    >>> on_beat(10.01), on_beat(10.05), on_beat(3.0, beat=0.25)
+    (10.05, 10.05, 3.0)
+    """
+    return round(math.ceil(round(when / beat, 9)) * beat, 9)
+
+
+async def sleep_until(when: float) -> None:
+    """Wait until the event loop's clock reads ``when``: every wait for the same ``when``
+    ends in the same turn of the loop."""
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+    timer = loop.call_at(when, _release, future)
+    try:
+        await future
+    finally:
+        timer.cancel()
 
 
 class PeopleFirst:
@@ -67,4 +102,4 @@ def _release(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
-__all__ = ["PATIENCE", "PeopleFirst"]
+__all__ = ["BEAT", "PATIENCE", "PeopleFirst", "on_beat", "sleep_until"]
