@@ -13,8 +13,8 @@ the people's latency does (``bench/load.py``). Whatever the load, a computer pla
 most ``patience`` per move, so a table with no person to act is never starved.
 
 **The beat** (:func:`on_beat`): a computer player's move is shown when its pause is over,
-rounded up to the next :data:`BEAT` of the process's clock. Nobody sees a pause of 0.62 s
-become 0.65 s, but the moves of every table of the process whose pauses end within one beat
+rounded up to the next :data:`BEAT` of the process's clock. Nobody sees it (the page shows
+each move at the player's own pace, slower than the beat), but the moves of every table of the process whose pauses end within one beat
 are then made in one turn of the event loop: saved in one transaction (one trip to the
 writer's thread, :class:`~cardavia.web.writer.GameWriter`) and sent together. At a person's
 pace each move otherwise woke the process, the writer's thread and the database on its own,
@@ -32,15 +32,18 @@ from typing import Final
 
 PATIENCE: Final = 0.25
 """The longest a computer player's move waits for the people's actions to be handled, s."""
-BEAT: Final = 0.05
-"""The computer players' moves fall on the process's clock every 50 ms (:func:`on_beat`)."""
+BEAT: Final = 0.1
+"""The computer players' moves fall on the process's clock every 100 ms (:func:`on_beat`):
+less than the page's fastest pace, which is what a player sees (``bench/load.py --think 2-4
+--pace normal``, 1,000 tables: 27 ms of server CPU a deal with a 50 ms beat, 22–25 with
+100 ms, as more tables share each beat)."""
 
 
 def on_beat(when: float, beat: float = BEAT) -> float:
     """The first beat at or after ``when`` (a time of the event loop's clock).
 
-    >>> on_beat(10.01), on_beat(10.05), on_beat(3.0, beat=0.25)
-    (10.05, 10.05, 3.0)
+    >>> on_beat(10.01), on_beat(10.1), on_beat(3.0, beat=0.25)
+    (10.1, 10.1, 3.0)
     """
     return round(math.ceil(round(when / beat, 9)) * beat, 9)
 
