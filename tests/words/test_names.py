@@ -97,9 +97,9 @@ def test_spanish_deck_names() -> None:
     assert name("7D", "es", "spanish") == "cuatro de oros"
     assert name("KD", "ar", "spanish") == "12 الدهب"  # seed 002: "12 الدهب"
     assert name("JD", "fr", "spanish") == "valet de deniers"
-    assert name("JS", "fr", "spanish") == "valet d'épée"
+    assert name("JS", "fr", "spanish") == "valet d'épées"
     assert name("QH", "en", "spanish") == "knight of cups"
-    assert name("KD", "pl", "spanish") == "Król oros"
+    assert name("KD", "pl", "spanish") == "Król monet"  # Polish names of the Spanish suits
     assert name("AD", "hi", "spanish") == "ओरोस का इक्का"
     assert [card_short(parse_card(c), "es", "spanish") for c in ("7D", "JD", "KD", "AD")] == [
         "4 oros",

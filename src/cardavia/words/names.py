@@ -259,13 +259,13 @@ _SUITS: Final[dict[tuple[str, str], tuple[SuitWords, ...]]] = {
         SuitWords("carreau", du="du carreau", of="de carreau"),
         SuitWords("trèfle", du="du trèfle", of="de trèfle"),
     ),
-    # The French names of the Spanish suits, as on the old French-suited packs' cousins:
-    # deniers, coupe, épée, bâton ("as de deniers", "valet d'épée").
+    # The French names of the Spanish suits, all four in the plural as the tarot de Marseille
+    # names them: épées, coupes, deniers, bâtons ("as de deniers", "valet d'épées").
     ("fr", "spanish"): (
-        SuitWords("épée", du="de l'épée", of="d'épée"),
-        SuitWords("coupe", du="de la coupe", of="de coupe"),
+        SuitWords("épées", du="des épées", of="d'épées"),
+        SuitWords("coupes", du="des coupes", of="de coupes"),
         SuitWords("deniers", du="des deniers", of="de deniers"),
-        SuitWords("bâton", du="du bâton", of="de bâton"),
+        SuitWords("bâtons", du="des bâtons", of="de bâtons"),
     ),
     ("en", "french"): (
         SuitWords("spades"),
@@ -297,11 +297,13 @@ _SUITS: Final[dict[tuple[str, str], tuple[SuitWords, ...]]] = {
         SuitWords("karo"),
         SuitWords("trefl"),
     ),
+    # The Spanish suits by their Polish names; after a rank, in the genitive plural
+    # ("Koń pałek", "As monet"), as the French suits' names are used uninflected ("Król pik").
     ("pl", "spanish"): (
-        SuitWords("espadas"),
-        SuitWords("copas"),
-        SuitWords("oros"),
-        SuitWords("bastos"),
+        SuitWords("miecze", of="mieczy"),
+        SuitWords("kielichy", of="kielichów"),
+        SuitWords("monety", of="monet"),
+        SuitWords("pałki", of="pałek"),
     ),
     ("ar", "french"): (
         SuitWords("البستوني", bare="بستوني"),
@@ -387,6 +389,8 @@ def _rank_with_article(lang: str, words: RankWords) -> str:
         name = ("الـ" + name) if name[0].isdigit() else "ال" + name
     elif lang in ("fr", "es", "en"):
         name = _with_article(lang, words, name)
+    elif lang == "pl":
+        name = words.nom or name.lower()  # in a sentence: "król", "siódemka"
     return f"{name} ({words.word})" if words.word else name
 
 
@@ -456,13 +460,14 @@ def card_name(card: Card, lang: str, deck: str = "french", *, form: CardForm = "
         text = f"{words.name} of {suit_w.name}"
         return _with_article(lang, words, text) if form not in ("name", "nom") else text
     if lang == "pl":
+        suit_text = suit_w.form("of")
         if form == "nom":
-            return f"{words.nom or words.name.lower()} {suit_w.name}"
+            return f"{words.nom or words.name.lower()} {suit_text}"
         if form == "acc":
-            return f"{words.acc} {suit_w.name}"
+            return f"{words.acc} {suit_text}"
         if form == "ins":
-            return f"{words.ins} {suit_w.name}"
-        return f"{words.name} {suit_w.name}"
+            return f"{words.ins} {suit_text}"
+        return f"{words.name} {suit_text}"
     if lang == "ar":
         return f"{words.name} {suit_w.name}"
     # Hindi: the suit, then का (की before a feminine rank; के in the oblique), then the rank.
