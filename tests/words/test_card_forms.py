@@ -9,28 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from cardavia.belote import Reason, parse_card
-from cardavia.web.app import create_app
-from cardavia.web.edge import LOOPBACK_HOSTS
-from cardavia.web.limits import Limits
-from cardavia.web.settings import Settings
 from cardavia.words import card_forms, card_name, load_catalogs
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> TestClient:
-    settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'cardavia.db'}",
-        limits=Limits(games_per_minute=0, messages_per_second=0),
-        allowed_hosts=(*LOOPBACK_HOSTS, "testserver"),
-    )
-    return TestClient(create_app(settings))
 
 
 def page_strings(client: TestClient, lang: str) -> dict[str, Any]:

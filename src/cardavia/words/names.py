@@ -392,6 +392,8 @@ def rank_name(rank: int, lang: str, deck: str = "french", *, form: RankForm = "n
         return _rank_with_article(lang, words)
     if form == "acc":
         return words.acc or words.name
+    if form == "name" and lang == "pl":
+        return words.name.lower()  # in a sentence: "walet, dama, król i as"
     return words.name if form in ("name", "acc") else words.plural
 
 
