@@ -309,6 +309,15 @@ BRACKETED = r"""() => {
       const close = box(open + m[0].length - 1);
       found.push({text: m[0], open: box(open), digits, word, close});
     }
+    // A number then its bracketed value ("الـ12 (100)"): the number is read first, so it
+    // stands right of the bracket; recorded as a bracket with no word (word: null).
+    for (const m of text.matchAll(/[\u0621-\u064A](\d+) \((\d+)\)/g)) {
+      const first = m.index + 1, digits = [];
+      for (let k = 0; k < m[1].length; k++) digits.push(box(first + k));
+      const open = box(first + m[1].length + 1);
+      const close = box(first + m[0].length - 2);
+      found.push({text: m[0].slice(1), open, digits, word: null, close});
+    }
   }
   return found;
 }"""
@@ -320,6 +329,14 @@ def bracket_order_faults(found: list[dict[str, Any]]) -> list[str]:
     Arabic word to its left, then the closing bracket leftmost."""
     faults = []
     for item in found:
+        if item["word"] is None:  # "12 (100)": the number right of its whole bracketed value
+            boxes = [*item["digits"], item["open"], item["close"]]
+            if max(b["y"] for b in boxes) - min(b["y"] for b in boxes) > 4:
+                continue
+            digits = [b["x"] for b in item["digits"]]
+            if not min(digits) > max(item["open"]["x"], item["close"]["x"]):
+                faults.append(item["text"])
+            continue
         boxes = [item["open"], *item["digits"], item["word"], item["close"]]
         if max(b["y"] for b in boxes) - min(b["y"] for b in boxes) > 4:
             continue  # broken across lines: no order to compare
@@ -343,7 +360,7 @@ def test_bracketed_numbers_read_in_order_in_arabic(browser: Browser, server: Ser
         page = context.new_page()
         page.set_default_timeout(10_000)
         checked = 0
-        for name in ("announcements", "scoring", "coinche", "maghreb", "maison"):
+        for name in ("announcements", "scoring", "coinche", "maghreb", "maison", "cardavia"):
             page.goto(f"{server.url}/ar/rules/{name}")
             found = page.evaluate(BRACKETED)
             assert bracket_order_faults(found) == [], name
@@ -360,5 +377,9 @@ def test_bracketed_numbers_read_in_order_in_arabic(browser: Browser, server: Ser
             '<main><p dir="rtl" lang="ar">الإعلان (<bdi dir="ltr">20</bdi> نقطة) هنا</p></main>'
         )
         assert bracket_order_faults(page.evaluate(BRACKETED)) == []
+        page.set_content(
+            '<main><p dir="rtl" lang="ar">وكاري الـ<bdi dir="ltr">12 (100)</bdi> هنا</p></main>'
+        )
+        assert bracket_order_faults(page.evaluate(BRACKETED)) == ["12 (100)"]
     finally:
         context.close()

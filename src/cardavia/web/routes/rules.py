@@ -58,7 +58,23 @@ def isolate(text: object, direction: str = "ltr") -> Markup:
     escaped = str(escape(str(text)))
     if direction != "rtl":
         return Markup(escaped)
-    return Markup(_LTR_RUN.sub(lambda m: _isolate_run(m.group(0)), escaped))
+    return Markup(_LTR_RUN.sub(lambda m: _isolate_runs(m.group(0)), escaped))
+
+
+_NEW_GROUP: Final = re.compile(r"(?<=[0-9A-Z])( +)(?=\()")
+"""A bracket after a number with no sign between them opens a group of its own: in
+"كاري الـ12 (100)" the 12 is a name and (100) its value, two runs in the sentence's order."""
+
+
+def _isolate_runs(run: str) -> str:
+    """A run of numbers and signs, split where a bracketed group follows a number without a
+    sign between them, each part isolated (:func:`_isolate_run`).
+
+    >>> _isolate_runs("12 (100)")
+    '<bdi dir="ltr">12</bdi> <bdi dir="ltr">(100)</bdi>'
+    """
+    parts = _NEW_GROUP.split(run)
+    return "".join(part if index % 2 else _isolate_run(part) for index, part in enumerate(parts))
 
 
 def _isolate_run(run: str) -> str:
