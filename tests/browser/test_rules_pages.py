@@ -195,9 +195,12 @@ def check_scoring(visit: Visit) -> None:
         example = examples[key]
         visit.check_example(example, key)
         assert example["calculation"], key
-        # The eight tricks, each card by its short name in the page's language and deck.
+        # The eight tricks, each card by its short name in the page's language and deck,
+        # between the language's own list separator (Arabic "، ").
         assert example["tricks"] == [
-            ", ".join(
+            rules_text(visit.lang)
+            .gettext(", ")
+            .join(
                 card_short(parse_card(c), visit.lang, ex.deck) for c in trick.split(":")[1].split()
             )
             for trick in ex.tricks
