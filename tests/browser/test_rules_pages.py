@@ -195,9 +195,12 @@ def check_scoring(visit: Visit) -> None:
         example = examples[key]
         visit.check_example(example, key)
         assert example["calculation"], key
-        # The eight tricks, each card by its short name in the page's language and deck.
+        # The eight tricks, each card by its short name in the page's language and deck,
+        # between the language's own list separator (Arabic "، ").
         assert example["tricks"] == [
-            ", ".join(
+            rules_text(visit.lang)
+            .gettext(", ")
+            .join(
                 card_short(parse_card(c), visit.lang, ex.deck) for c in trick.split(":")[1].split()
             )
             for trick in ex.tricks
@@ -278,5 +281,108 @@ def test_rules_pages_fit_a_phone_in_arabic(
                 assert left >= -0.5 and right <= 360.5, (name, tag, css, left, right)
         page.screenshot(path=str(screenshots / "rules-scoring-ar-phone.png"), full_page=True)
         assert visit.errors == []
+    finally:
+        context.close()
+
+
+# Every bracketed number of a paragraph read from the page, in the order of its glyph boxes:
+# for each "(" that opens a number inside an Arabic sentence ("(20 نقطة)"), the box of the
+# bracket, of each digit after it, of the first Arabic letter after them and of the closing
+# bracket. Boxes come from a Range on each character, as the browser laid them out.
+BRACKETED = r"""() => {
+  const found = [];
+  for (const p of document.querySelectorAll('main p, main li, main td, main dd')) {
+    const chars = [];
+    const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.data.length; i++) chars.push([node, i, node.data[i]]);
+    }
+    const text = chars.map(c => c[2]).join('');
+    const box = (k) => {
+      const range = document.createRange();
+      range.setStart(chars[k][0], chars[k][1]);
+      range.setEnd(chars[k][0], chars[k][1] + 1);
+      const r = range.getBoundingClientRect();
+      return {x: r.left + r.width / 2, y: r.top + r.height / 2};
+    };
+    for (const m of text.matchAll(/\((\d+) ([\u0621-\u064A][^()]*)\)/g)) {
+      const open = m.index, digits = [];
+      for (let k = 0; k < m[1].length; k++) digits.push(box(open + 1 + k));
+      const word = box(open + 2 + m[1].length);
+      const close = box(open + m[0].length - 1);
+      found.push({text: m[0], open: box(open), digits, word, close});
+    }
+    // A number then its bracketed value ("الـ12 (100)"): the number is read first, so it
+    // stands right of the bracket; recorded as a bracket with no word (word: null).
+    for (const m of text.matchAll(/[\u0621-\u064A](\d+) \((\d+)\)/g)) {
+      const first = m.index + 1, digits = [];
+      for (let k = 0; k < m[1].length; k++) digits.push(box(first + k));
+      const open = box(first + m[1].length + 1);
+      const close = box(first + m[0].length - 2);
+      found.push({text: m[0].slice(1), open, digits, word: null, close});
+    }
+  }
+  return found;
+}"""
+
+
+def bracket_order_faults(found: list[dict[str, Any]]) -> list[str]:
+    """The bracketed numbers whose glyphs are not in logical right-to-left order: on one line,
+    the opening bracket rightmost, then the number (its digits left to right), then the
+    Arabic word to its left, then the closing bracket leftmost."""
+    faults = []
+    for item in found:
+        if item["word"] is None:  # "12 (100)": the number right of its whole bracketed value
+            boxes = [*item["digits"], item["open"], item["close"]]
+            if max(b["y"] for b in boxes) - min(b["y"] for b in boxes) > 4:
+                continue
+            digits = [b["x"] for b in item["digits"]]
+            if not min(digits) > max(item["open"]["x"], item["close"]["x"]):
+                faults.append(item["text"])
+            continue
+        boxes = [item["open"], *item["digits"], item["word"], item["close"]]
+        if max(b["y"] for b in boxes) - min(b["y"] for b in boxes) > 4:
+            continue  # broken across lines: no order to compare
+        digits = [b["x"] for b in item["digits"]]
+        ok = (
+            item["open"]["x"] > max(digits)
+            and digits == sorted(digits)
+            and min(digits) > item["word"]["x"] > item["close"]["x"]
+        )
+        if not ok:
+            faults.append(item["text"])
+    return faults
+
+
+def test_bracketed_numbers_read_in_order_in_arabic(browser: Browser, server: Server) -> None:
+    """ "(20 نقطة)" in an Arabic sentence shows its bracket, number and word in the logical
+    order (the number isolated left to right, the brackets enclosing both), on every rules
+    page that has one: compared by the position of each glyph's box."""
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        checked = 0
+        for name in ("announcements", "scoring", "coinche", "maghreb", "maison", "cardavia"):
+            page.goto(f"{server.url}/ar/rules/{name}")
+            found = page.evaluate(BRACKETED)
+            assert bracket_order_faults(found) == [], name
+            checked += len(found)
+        assert checked >= 5  # the pages do have bracketed numbers to check
+        # The check itself sees the fault it is for: a number isolated with its opening
+        # bracket, as the pages once did.
+        page.set_content(
+            '<p dir="rtl" lang="ar">الإعلان <bdi dir="ltr">(20</bdi> نقطة) هنا</p>'
+            '<main><p dir="rtl" lang="ar">الإعلان <bdi dir="ltr">(20</bdi> نقطة) هنا</p></main>'
+        )
+        assert bracket_order_faults(page.evaluate(BRACKETED)) == ["(20 نقطة)"]
+        page.set_content(
+            '<main><p dir="rtl" lang="ar">الإعلان (<bdi dir="ltr">20</bdi> نقطة) هنا</p></main>'
+        )
+        assert bracket_order_faults(page.evaluate(BRACKETED)) == []
+        page.set_content(
+            '<main><p dir="rtl" lang="ar">وكاري الـ<bdi dir="ltr">12 (100)</bdi> هنا</p></main>'
+        )
+        assert bracket_order_faults(page.evaluate(BRACKETED)) == ["12 (100)"]
     finally:
         context.close()

@@ -97,9 +97,9 @@ def test_spanish_deck_names() -> None:
     assert name("7D", "es", "spanish") == "cuatro de oros"
     assert name("KD", "ar", "spanish") == "12 الدهب"  # seed 002: "12 الدهب"
     assert name("JD", "fr", "spanish") == "valet de deniers"
-    assert name("JS", "fr", "spanish") == "valet d'épée"
+    assert name("JS", "fr", "spanish") == "valet d'épées"
     assert name("QH", "en", "spanish") == "knight of cups"
-    assert name("KD", "pl", "spanish") == "Król oros"
+    assert name("KD", "pl", "spanish") == "Król monet"  # Polish names of the Spanish suits
     assert name("AD", "hi", "spanish") == "ओरोस का इक्का"
     assert [card_short(parse_card(c), "es", "spanish") for c in ("7D", "JD", "KD", "AD")] == [
         "4 oros",
@@ -124,7 +124,9 @@ def test_suit_and_rank_names() -> None:
     ]
     assert suit_name(1, "ar", form="bare") == "كبّة"
     assert [rank_name(r, "ar") for r in (7, 6, 5, 4)] == ["آس", "شايب", "بنت", "ولد"]
-    assert [rank_name(r, "pl") for r in (7, 6, 5, 4)] == ["As", "Król", "Dama", "Walet"]
+    # Polish ranks in a sentence are lower case ("walet, dama, król i as"); a card keeps its
+    # capital as a name of its own ("Walet kier", seed 001).
+    assert [rank_name(r, "pl") for r in (7, 6, 5, 4)] == ["as", "król", "dama", "walet"]
     assert [rank_name(r, "hi") for r in (7, 6, 5, 4)] == ["इक्का", "बादशाह", "बेगम", "गुलाम"]
     assert [rank_name(r, "es", "spanish") for r in (4, 5, 6, 7)] == ["sota", "caballo", "rey", "as"]
     assert rank_name(4, "pl", form="plural") == "waletów"

@@ -470,7 +470,7 @@ def legal_view(result: LegalResult, text: Wording) -> LegalView:
         hand=tuple(card_view(c, text, highlight=c in result.legal) for c in ex.hand),
         legal_label=text.format(
             "Legal cards: {cards}",
-            cards=text.join([text.expand(c=CardArg(c))["c"] for c in result.legal]),
+            cards=text.join([text.expand(c=CardArg(c))["c_nom"] for c in result.legal]),
         ),
         legal=tuple(card_view(c, text, highlight=True) for c in result.legal),
         explanation=legal_explanation(result, text),

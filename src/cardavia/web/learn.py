@@ -42,7 +42,7 @@ ANALYSIS_SEED: Final = 0
 def action_text(action: Action, wording: Wording, deck: str) -> str:
     """An action in words: a card's name, or a bid as the bidding history says it."""
     if isinstance(action, Play):
-        return wording.card(action.card, deck)
+        return wording.card(action.card, deck, form="nom")  # Polish: "król pik", in words
     entry = encode_action(action)
     return wording.bid(
         entry["kind"],

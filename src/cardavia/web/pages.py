@@ -25,6 +25,10 @@ from cardavia.words import (
     suit_name,
     text_direction,
 )
+from cardavia.words.names import CardForm
+
+TABLE_FORMS: tuple[CardForm, ...] = ("the", "acc", "gen", "nom")
+"""The forms of a card's name the table's sentences use (``{card_the}``, ``{card_gen}`` …)."""
 
 
 def make_templates(directory: Path, catalogs: Catalogs) -> Jinja2Templates:
@@ -89,6 +93,17 @@ def page_context(lang: str, wording: Wording, templates: Jinja2Templates) -> dic
         "levels": [{"key": key, "name": wording.level(key)} for key in player_levels()],
         "card_names": {
             deck: {card_code(card): card_name(card, lang, deck) for card in ALL_CARDS}
+            for deck in DECKS
+        },
+        # The forms a sentence of the table puts a card in ("Impossible de jouer l'as de
+        # pique.", "Nie możesz zagrać damy kier."), each from cardavia.words.names.card_name.
+        "card_forms": {
+            deck: {
+                card_code(card): {
+                    form: card_name(card, lang, deck, form=form) for form in TABLE_FORMS
+                }
+                for card in ALL_CARDS
+            }
             for deck in DECKS
         },
         "suit_names": {

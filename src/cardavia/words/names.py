@@ -39,14 +39,15 @@ from cardavia.words.languages import LANGUAGES
 
 DECK_KEYS: Final = ("french", "spanish")
 
-CardForm = Literal["name", "the", "acc", "ins", "obl", "nom"]
+CardForm = Literal["name", "the", "acc", "gen", "ins", "obl", "nom"]
 """``name``: as written on a list ("Walet kier", "valet de cœur"); ``the``: with a definite
 article where the language has one (fr, es, en); ``acc``/``ins``: Polish accusative and
-instrumental ("waleta kier", "waletem kier"); ``obl``: the Hindi oblique, before a postposition
+instrumental ("waleta kier", "waletem kier"); ``gen``: the Polish genitive, after a negated verb
+("Nie możesz zagrać damy kier"); ``obl``: the Hindi oblique, before a postposition
 ("पान के गुलाम"); ``nom``: the Polish nominative in words, as the subject of a sentence
 ("dziewiątka karo", "walet kier"), the name elsewhere. A form a language does not have is
 its ``the`` form."""
-CARD_FORMS: Final[tuple[CardForm, ...]] = ("name", "the", "acc", "ins", "obl", "nom")
+CARD_FORMS: Final[tuple[CardForm, ...]] = ("name", "the", "acc", "gen", "ins", "obl", "nom")
 
 SuitForm = Literal["name", "bare", "du", "of"]
 """``name``: the suit as a word of its own (Arabic with its article, "الكبّة"); ``bare``:
@@ -79,6 +80,8 @@ class RankWords:
     """Grammatical gender where it matters: French and Spanish articles, Hindi का/की."""
     acc: str = ""
     """Polish accusative ("waleta"), lower case."""
+    gen: str = ""
+    """Polish genitive ("waleta", "damy", "siódemki"), lower case."""
     ins: str = ""
     """Polish instrumental ("waletem"), lower case."""
     nom: str = ""
@@ -120,7 +123,17 @@ def _r(
     nom: str = "",
     word: str = "",
 ) -> RankWords:
-    return RankWords(name, plural, label, f, acc, ins, nom, word)
+    return RankWords(
+        name, plural, label, f, acc=acc, gen=_genitive(acc), ins=ins, nom=nom, word=word
+    )
+
+
+def _genitive(acc: str) -> str:
+    """The Polish genitive of a rank from its accusative: a masculine rank's is the same
+    ("waleta", "króla"), a feminine one's ends in -i after k, else in -y ("siódemki", "damy")."""
+    if not acc.endswith("ę"):
+        return acc
+    return acc[:-1] + ("i" if acc[-2] == "k" else "y")
 
 
 # Ranks are listed in the engine's order: 7 8 9 10 J Q K A (Spanish deck: 4 5 6 7 10 11 12 1),
@@ -259,13 +272,13 @@ _SUITS: Final[dict[tuple[str, str], tuple[SuitWords, ...]]] = {
         SuitWords("carreau", du="du carreau", of="de carreau"),
         SuitWords("trèfle", du="du trèfle", of="de trèfle"),
     ),
-    # The French names of the Spanish suits, as on the old French-suited packs' cousins:
-    # deniers, coupe, épée, bâton ("as de deniers", "valet d'épée").
+    # The French names of the Spanish suits, all four in the plural as the tarot de Marseille
+    # names them: épées, coupes, deniers, bâtons ("as de deniers", "valet d'épées").
     ("fr", "spanish"): (
-        SuitWords("épée", du="de l'épée", of="d'épée"),
-        SuitWords("coupe", du="de la coupe", of="de coupe"),
+        SuitWords("épées", du="des épées", of="d'épées"),
+        SuitWords("coupes", du="des coupes", of="de coupes"),
         SuitWords("deniers", du="des deniers", of="de deniers"),
-        SuitWords("bâton", du="du bâton", of="de bâton"),
+        SuitWords("bâtons", du="des bâtons", of="de bâtons"),
     ),
     ("en", "french"): (
         SuitWords("spades"),
@@ -297,11 +310,13 @@ _SUITS: Final[dict[tuple[str, str], tuple[SuitWords, ...]]] = {
         SuitWords("karo"),
         SuitWords("trefl"),
     ),
+    # The Spanish suits by their Polish names; after a rank, in the genitive plural
+    # ("Koń pałek", "As monet"), as the French suits' names are used uninflected ("Król pik").
     ("pl", "spanish"): (
-        SuitWords("espadas"),
-        SuitWords("copas"),
-        SuitWords("oros"),
-        SuitWords("bastos"),
+        SuitWords("miecze", of="mieczy"),
+        SuitWords("kielichy", of="kielichów"),
+        SuitWords("monety", of="monet"),
+        SuitWords("pałki", of="pałek"),
     ),
     ("ar", "french"): (
         SuitWords("البستوني", bare="بستوني"),
@@ -377,6 +392,8 @@ def rank_name(rank: int, lang: str, deck: str = "french", *, form: RankForm = "n
         return _rank_with_article(lang, words)
     if form == "acc":
         return words.acc or words.name
+    if form == "name" and lang == "pl":
+        return words.name.lower()  # in a sentence: "walet, dama, król i as"
     return words.name if form in ("name", "acc") else words.plural
 
 
@@ -387,6 +404,8 @@ def _rank_with_article(lang: str, words: RankWords) -> str:
         name = ("الـ" + name) if name[0].isdigit() else "ال" + name
     elif lang in ("fr", "es", "en"):
         name = _with_article(lang, words, name)
+    elif lang == "pl":
+        name = words.nom or name.lower()  # in a sentence: "król", "siódemka"
     return f"{name} ({words.word})" if words.word else name
 
 
@@ -456,13 +475,16 @@ def card_name(card: Card, lang: str, deck: str = "french", *, form: CardForm = "
         text = f"{words.name} of {suit_w.name}"
         return _with_article(lang, words, text) if form not in ("name", "nom") else text
     if lang == "pl":
+        suit_text = suit_w.form("of")
         if form == "nom":
-            return f"{words.nom or words.name.lower()} {suit_w.name}"
+            return f"{words.nom or words.name.lower()} {suit_text}"
         if form == "acc":
-            return f"{words.acc} {suit_w.name}"
+            return f"{words.acc} {suit_text}"
+        if form == "gen":
+            return f"{words.gen} {suit_text}"
         if form == "ins":
-            return f"{words.ins} {suit_w.name}"
-        return f"{words.name} {suit_w.name}"
+            return f"{words.ins} {suit_text}"
+        return f"{words.name} {suit_text}"
     if lang == "ar":
         return f"{words.name} {suit_w.name}"
     # Hindi: the suit, then का (की before a feminine rank; के in the oblique), then the rank.
@@ -475,8 +497,13 @@ def card_name(card: Card, lang: str, deck: str = "french", *, form: CardForm = "
 
 
 def card_forms(card: Card, lang: str, deck: str = "french") -> dict[str, str]:
-    """Every form of a card's name, keyed ``""`` (the name), ``_the``, ``_acc``, ``_ins``,
-    ``_obl``: the suffixes a sentence template adds to a placeholder (``{card_the}``)."""
+    """Every form of a card's name, keyed ``""`` (the name), ``_the``, ``_acc``, ``_gen``,
+    ``_ins``, ``_obl``, ``_nom``: the suffixes a sentence template adds to a placeholder
+    (``{card_the}``).
+
+    >>> card_forms(13, "pl")["_gen"], card_forms(13, "fr")["_the"], card_forms(7, "es")["_the"]
+    ('damy kier', 'la dame de cœur', 'el as de picas')
+    """
     return {
         ("" if form == "name" else "_" + form): card_name(card, lang, deck, form=form)
         for form in CARD_FORMS

@@ -34,9 +34,9 @@ from babel.lists import format_list
 
 from cardavia.belote import Card, Reason, Suit, parse_card
 from cardavia.words.catalogs import LOCALE_DIR, MESSAGES, RULES, Catalog, read_catalogs
-from cardavia.words.filling import contract, expand, format_text
+from cardavia.words.filling import CardArg, contract, expand, format_text
 from cardavia.words.languages import DEFAULT_LANGUAGE, is_language, text_direction
-from cardavia.words.names import card_name, seat_name, suit_name
+from cardavia.words.names import CARD_FORMS, CardForm, card_name, seat_name, suit_name
 from cardavia.words.phrases import (
     ANNOUNCEMENT_NAMES,
     BELOTE_WORDS,
@@ -58,6 +58,15 @@ log = logging.getLogger(__name__)
 
 _SEAT_CODES = "NESW"
 _SUIT_CODES = "SHDC"
+
+
+def _is_card_code(code: str) -> bool:
+    """Whether ``code`` is a card's code (``JH``)."""
+    try:
+        parse_card(code)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +144,14 @@ class Wording:
 
     # -- names --
 
-    def card(self, card: Card | str, deck: str | None = None) -> str:
-        """A card's name, from its number or its code (an unknown code is shown as it is)."""
+    def card(self, card: Card | str, deck: str | None = None, *, form: CardForm = "name") -> str:
+        """A card's name, from its number or its code (an unknown code is shown as it is), in
+        the form the sentence needs (:data:`~cardavia.words.names.CardForm`: "l'as de pique",
+        "waleta kier").
+
+        >>> load_catalogs().wording("fr").card("AS", form="the")
+        "l'as de pique"
+        """
         if isinstance(card, str):
             try:
                 number = parse_card(card)
@@ -144,7 +159,7 @@ class Wording:
                 return card
         else:
             number = card
-        return card_name(number, self.lang, deck or self.deck)
+        return card_name(number, self.lang, deck or self.deck, form=form)
 
     def suit(self, suit: Suit | int | str, deck: str | None = None) -> str:
         """A suit's name, from its number or its code."""
@@ -187,8 +202,14 @@ class Wording:
         if template is None:
             log.warning("no wording for the refusal %r", reason.code)
             return reason.message
-        words = {key: self._reason_arg(key, value, deck) for key, value in args.items()}
-        return self.gettext(template, **words)
+        words: dict[str, object] = {
+            key: self._reason_arg(key, value, deck) for key, value in args.items()
+        }
+        if _is_card_code(args.get("card", "")):
+            words["card"] = CardArg(args["card"])  # every form: {card_the}, {card_gen} …
+        elif "card" in args:
+            words |= {f"card_{form}": args["card"] for form in CARD_FORMS}
+        return self.with_deck(deck or self.deck).gettext(template, **words)
 
     def _reason_arg(self, key: str, value: str, deck: str | None) -> str:
         """One argument of a refusal in words: a card, suit, seat, strain or bid value."""

@@ -39,6 +39,7 @@ NO_PEEKING_DIR: Final = "no_peeking"
 _TOKEN: Final = r"(?:[0-9]+|(?<![A-Za-z])[A-Z](?![A-Za-z]))"
 """A number, or a rank letter standing alone (J 9 A 10 K Q 8 7)."""
 _LTR_RUN: Final = re.compile(rf"\(?{_TOKEN}(?:[ ()+=×→>\-–.,:]*{_TOKEN})*\)?")
+_TOKEN_RE: Final = re.compile(_TOKEN)
 
 
 def isolate(text: object, direction: str = "ltr") -> Markup:
@@ -49,13 +50,65 @@ def isolate(text: object, direction: str = "ltr") -> Markup:
     '<bdi dir="ltr">11 + 10 = 21</bdi> نقطة'
     >>> str(isolate("الترتيب: J 9 A 10 K Q 8 7.", "rtl"))
     'الترتيب: <bdi dir="ltr">J 9 A 10 K Q 8 7</bdi>.'
+    >>> str(isolate("الإعلان (20 نقطة)", "rtl"))
+    'الإعلان (<bdi dir="ltr">20</bdi> نقطة)'
     >>> str(isolate("a < b", "ltr"))
     'a &lt; b'
     """
     escaped = str(escape(str(text)))
     if direction != "rtl":
         return Markup(escaped)
-    return Markup(_LTR_RUN.sub(lambda m: f'<bdi dir="ltr">{m.group(0)}</bdi>', escaped))
+    return Markup(_LTR_RUN.sub(lambda m: _isolate_runs(m.group(0)), escaped))
+
+
+_NEW_GROUP: Final = re.compile(r"(?<=[0-9A-Z])( +)(?=\()")
+"""A bracket after a number with no sign between them opens a group of its own: in
+"كاري الـ12 (100)" the 12 is a name and (100) its value, two runs in the sentence's order."""
+
+
+def _isolate_runs(run: str) -> str:
+    """A run of numbers and signs, split where a bracketed group follows a number without a
+    sign between them, each part isolated (:func:`_isolate_run`).
+
+    >>> _isolate_runs("12 (100)")
+    '<bdi dir="ltr">12</bdi> <bdi dir="ltr">(100)</bdi>'
+    """
+    parts = _NEW_GROUP.split(run)
+    return "".join(part if index % 2 else _isolate_run(part) for index, part in enumerate(parts))
+
+
+def _isolate_run(run: str) -> str:
+    """One run of numbers and signs in ``<bdi dir="ltr">``, its brackets balanced: a bracket
+    whose partner lies outside the run ("(20" of "(20 نقطة)") stays outside the isolation, in
+    the sentence's own direction, so that the pair still encloses what it encloses.
+
+    >>> _isolate_run("(20")
+    '(<bdi dir="ltr">20</bdi>'
+    >>> _isolate_run("(160 + 90) × 2")
+    '<bdi dir="ltr">(160 + 90) × 2</bdi>'
+    """
+    opened: list[int] = []
+    unmatched: list[int] = []
+    for index, char in enumerate(run):
+        if char == "(":
+            opened.append(index)
+        elif char == ")":
+            if opened:
+                opened.pop()
+            else:
+                unmatched.append(index)
+    cuts = sorted(unmatched + opened)
+    pieces, start = [], 0
+    for cut in [*cuts, len(run)]:
+        piece = run[start:cut]
+        core = piece.strip(" ")
+        if _TOKEN_RE.search(core):
+            lead = piece[: len(piece) - len(piece.lstrip(" "))]
+            trail = piece[len(piece.rstrip(" ")) :]
+            piece = f'{lead}<bdi dir="ltr">{core}</bdi>{trail}'
+        pieces.append(piece + run[cut : cut + 1])
+        start = cut + 1
+    return "".join(pieces)
 
 
 def no_peeking_source(path: str) -> str | None:

@@ -118,6 +118,16 @@ function cardName(code) {
   return code;
 }
 
+/** A card's name in every form the table's sentences use: {card} and {card_the} ("l'as de
+ *  pique"), {card_acc}, {card_gen} and {card_nom} ("asa pik", "damy kier", "dama kier"). */
+function cardWords(code) {
+  const name = cardName(code);
+  const forms = S.forms?.[deck()]?.[code] ?? {};
+  const words = { card: name };
+  for (const form of ["the", "acc", "gen", "nom"]) words[`card_${form}`] = forms[form] ?? name;
+  return words;
+}
+
 function strainName(strain) {
   if (strain === "NT") return t("no_trump");
   if (strain === "AT") return t("all_trump");
@@ -654,7 +664,7 @@ function announce(view, prev, change) {
   if (change === "card" || change === "trick_done") {
     const plays = change === "card" ? playsOf(view.trick) : playsOf(view.last_trick);
     const last = plays[plays.length - 1];
-    if (last && last.seat !== view.seat) lines.push(t("plays", { seat: seatName(last.seat), card: cardName(last.card) }));
+    if (last && last.seat !== view.seat) lines.push(t("plays", { seat: seatName(last.seat), ...cardWords(last.card) }));
     if (change === "trick_done") {
       const winner = winnerOf(view.last_trick);
       if (winner) lines.push(t("trick_won_by", { seat: seatName(winner) }));
@@ -940,7 +950,7 @@ function onCard(code, button) {
   const legal = legalPlays(view).some((a) => a.card === code);
   if (!legal) {
     const reason = view.refusals?.[code]?.message || t("not_allowed");
-    setStatus([t("may_not_play", { card: cardName(code) }), reason], "refusal");
+    setStatus([t("may_not_play", cardWords(code)), reason], "refusal");
     return;
   }
   if (!loadSettings().confirm || state.selected === code) {
@@ -989,7 +999,7 @@ function renderControls(view) {
       confirm.setAttribute("aria-labelledby", "confirm-what");
       const what = el("span", "confirm-what");
       what.id = "confirm-what";
-      what.append(tNode("pick_confirm", { card: cardName(state.selected) }));
+      what.append(tNode("pick_confirm", cardWords(state.selected)));
       const play = el("button", "primary", t("confirm"));
       play.type = "button";
       play.dataset.action = "confirm";
@@ -1191,7 +1201,7 @@ function renderInfo(view) {
   }
   for (const event of view.belote ?? []) {
     const item = el("li", "belote-said");
-    item.append(tNode("belote_said", { seat: seatName(event.seat), word: beloteWord(event, view), card: cardName(event.card) }));
+    item.append(tNode("belote_said", { seat: seatName(event.seat), word: beloteWord(event, view), ...cardWords(event.card) }));
     anns.append(item);
   }
   $("announcements-box").hidden = !anns.childElementCount;
@@ -1446,7 +1456,7 @@ function renderReplay(view) {
   const counter = $("replay-step");
   counter.replaceChildren(tNode("replay_step", { n: step, total: plays.length }));
   const last = plays[step - 1];
-  $("replay-said").textContent = last ? t("plays", { seat: seatName(last.seat), card: cardName(last.card) }) : "";
+  $("replay-said").textContent = last ? t("plays", { seat: seatName(last.seat), ...cardWords(last.card) }) : "";
   $("replay-first").disabled = step === 0;
   $("replay-prev").disabled = step === 0;
   $("replay-next").disabled = step >= plays.length;
