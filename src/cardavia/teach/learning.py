@@ -159,7 +159,7 @@ LABELS: Final[Mapping[str, str]] = {
     "trick_n": "Trick {n}",
     "strain": "Trumps",
     "takers": "Takers",
-    "card_points": "Card points",
+    "card_points": "Card points won",
     "highest_bid": "Highest bid made",
     "score_of": "Score {team}",
     "previous": "Previous card",
@@ -204,8 +204,9 @@ def reason_text(text: Wording, code: str, args: Mapping[str, object]) -> str:
 def simulation_text(text: Wording, values: Sequence[tuple[str, float]]) -> str:
     """A bidding problem's why, from its simulation: each action (in words) and its average
     deal-score margin, the best first ("Passe +12 ; Coinche −180")."""
-    shown = [f"{name} {round(value):+d}".replace("-", "−") for name, value in values]
-    separator = " ; " if text.lang == "fr" else "; "
+    # Each signed figure isolated left to right: "+27", not "27+", in Arabic.
+    shown = [f"{name} \u2066{round(value):+d}\u2069".replace("-", "−") for name, value in values]
+    separator = {"fr": " ; ", "ar": "؛ "}.get(text.lang, "; ")
     return text.format(SIMULATION_SENTENCE, values=separator.join(shown))
 
 
