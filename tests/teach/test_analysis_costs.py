@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from cardavia.ai.analysis import analyse, analysis_data
+from cardavia.ai.analysis import analyse, analysis_data, deal_worth
 from cardavia.ai.player import find_player, play_deal
 from cardavia.belote import DealState, Record, Seat, find_rules
 from cardavia.teach import learning
@@ -38,7 +38,7 @@ def test_no_cost_exceeds_what_the_deal_could_be_worth(rules_name: str, count: in
     costly = 0
     for state, record in played_deals(rules_name, count):
         assert state.result is not None
-        worth = learning.deal_worth(state.rules, state.result)
+        worth = deal_worth(state)
         assert worth >= max(state.result.scores)
         worded = learning.word_analysis(analysis_data(analyse(record, seed=0, worlds=8)), text)
         for card in worded["cards"]:

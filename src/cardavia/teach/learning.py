@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from cardavia.belote import Rules, Team, capot_value, parse_card
-from cardavia.belote.scoring import DealScore, deal_outcome, round_score
+from cardavia.belote import parse_card
 from cardavia.words import CardArg, Wording, card_name, rules_text, seat_name, team_name
 
 THEMES: Final = ("leads", "trumping", "last_tricks", "defence", "bidding", "play")
@@ -234,32 +233,13 @@ def labels(text: Wording) -> dict[str, str]:
     return words
 
 
-def deal_worth(rules: Rules, result: DealScore) -> int:
-    """The most one side could score in this deal: its contract, belote and announcements
-    with a capot (by either side). No card's cost (:func:`points_lost`) goes beyond it."""
-    contract = result.contract
-    best = 0
-    for team in Team:
-        cards = [0, 0]
-        cards[team] = capot_value(rules, contract.strain)
-        outcome = deal_outcome(
-            rules,
-            contract,
-            cards=(cards[0], cards[1]),
-            capot=team,
-            belote=result.belote,
-            announcements=result.announcements,
-        )
-        best = max(best, *(round_score(score, rules.rounding) for score in outcome.scores))
-    return best
-
-
 def points_lost(review: Mapping[str, Any]) -> int:
     """A card's one cost figure, in points of deal score its side lost against the best card.
 
     The analysis values a card by its side's score *less the other's*: a point that goes to
     the other side instead counts twice there. Half of it is what a side's deal score lost, so
-    the figure stays within what the deal could be worth (:func:`deal_worth`). The light is the
+    the figure stays within what the deal could be worth
+    (:func:`cardavia.ai.analysis.deal_worth`). The light is the
     verdict's: from the player's view for a mistake (or an unclear card), all hands known for
     bad luck; nothing for a card that was the best or the only one."""
     verdict = review["verdict"]
@@ -455,7 +435,6 @@ __all__ = [
     "VERDICT_LABELS",
     "VERDICT_SENTENCES",
     "catalog_messages",
-    "deal_worth",
     "fairness_page",
     "labels",
     "points_lost",

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, Final
 
-from cardavia.ai.analysis import analyse, analysis_data
+from cardavia.ai.analysis import analyse, analysis_data, deal_worth
 from cardavia.ai.hints import hint, hint_data
 from cardavia.ai.problems import Problem, load_problems
 from cardavia.belote import Action, Bid, Match, Observation, Play, Record, Seat, card_code
@@ -81,9 +81,7 @@ def _analyse(match: Match, number: int) -> dict[str, Any] | None:
         return None
     record = Record.from_match(match)
     data = analysis_data(analyse(record, deal=number - 1, seed=ANALYSIS_SEED))
-    result = deal.result
-    worth = learning.deal_worth(deal.rules, result) if result is not None else None
-    return data | {"worth": worth}
+    return data | {"worth": deal_worth(deal)}
 
 
 def _hint(observation: Observation, seed: int) -> dict[str, Any]:
