@@ -309,6 +309,14 @@ def test_the_hint_is_by_the_bid_buttons_with_a_reason(
     assert 0 <= box["y"] - (controls["y"] + controls["height"]) < 120
     if size == "phone":
         assert box["y"] < info["y"]
+    # The suggested bid's button is marked (pass, take and coinche are always on show).
+    action = page.evaluate("() => window.cardaviaLearn.hintAction")
+    if action["kind"] in ("pass", "take", "coinche"):
+        marked = page.locator("#controls .bid-button[data-hinted='true']")
+        page.wait_for_function(
+            "() => document.querySelectorAll(\"#controls .bid-button[data-hinted='true']\").length"
+        )
+        assert marked.count() == 1 and marked.get_attribute("data-kind") == action["kind"]
     # A reason a player can learn from, not "passing pays most".
     words = text.inner_text()
     for dull in ("rapporte le plus.", "يربح أكثر."):

@@ -16,7 +16,7 @@ const HINTS_KEY = "cardavia.hints";
 const SEATS = ["N", "E", "S", "W"];
 const lang = document.documentElement.lang || "en";
 let words = {};
-const state = { analysed: null, checked: null, hintStep: null };
+const state = { analysed: null, checked: null, hintStep: null, hintAction: null };
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -127,7 +127,9 @@ function update() {
   if (text && view && state.hintStep !== null && state.hintStep !== view.step) {
     text.textContent = "";
     state.hintStep = null;
+    state.hintAction = null;
   }
+  markHintedBid();
   for (const b of document.querySelectorAll("#learn-analyse, .learn-analyse-slot")) b.hidden = !over;
   const check = document.getElementById("learn-check");
   if (check) check.hidden = !(view?.fair?.seed);
@@ -162,6 +164,19 @@ export async function checkShuffle() {
 
 // -- hints ---------------------------------------------------------------------------------
 
+/** The bid button the hint suggests, marked as the hinted card is (the controls are drawn
+ * again at each view: marked again each time). */
+function markHintedBid() {
+  const action = state.hintAction;
+  for (const button of document.querySelectorAll("#controls .bid-button")) {
+    const same = !!action && action.kind !== "play" && button.dataset.kind === action.kind &&
+      (button.dataset.strain ?? "") === String(action.strain ?? "") &&
+      (button.dataset.value ?? "") === String(action.value ?? "");
+    if (same) button.dataset.hinted = "true";
+    else delete button.dataset.hinted;
+  }
+}
+
 function askHint() {
   const view = tableView();
   const current = game();
@@ -186,6 +201,8 @@ function askHint() {
     }
     state.hintStep = message.step;
     const given = message.hint;
+    state.hintAction = given?.action ?? null;
+    markHintedBid();
     text.dataset.card = given?.card ?? "";
     text.textContent = given ? `${given.action_text} — ${given.text}` : "";
     for (const card of document.querySelectorAll("[data-hinted]")) delete card.dataset.hinted;
@@ -425,6 +442,9 @@ async function start() {
 window.cardaviaLearn = {
   get analysis() {
     return state.analysed;
+  },
+  get hintAction() {
+    return state.hintAction;
   },
   checkShuffle,
   positionAt,
