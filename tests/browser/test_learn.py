@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Browser, Locator
 
+from cardavia.teach import learning
 from cardavia.web import learn
-from cardavia.words import load_catalogs
+from cardavia.words import load_catalogs, rules_text
 
 if TYPE_CHECKING:
     from conftest import Server
@@ -72,4 +73,40 @@ def test_the_fairness_page_in_arabic(server: Server, browser: Browser) -> None:
     assert page.get_attribute("html", "dir") == "rtl"
     assert page.locator("h1").inner_text() == "توزيعات نزيهة"
     assert page.locator("[data-section]").count() == 3
+    context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (360, 740)], ids=["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["fr", "ar"])
+def test_a_bidding_problem_as_a_player_sees_it(
+    server: Server, browser: Browser, axe: Any, lang: str, size: tuple[int, int]
+) -> None:
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{server.url}/{lang}/rules/problems")
+    labels = learning.problem_labels(rules_text(lang))
+    # The problem of the day is shown once, at the top, not again under its theme.
+    ids = page.eval_on_selector_all("[data-problem]", "els => els.map(e => e.dataset.problem)")
+    assert len(ids) == len(set(ids)) == len(learn.problems())
+    wording = load_catalogs().wording(lang)
+    bidding = [p for p in learn.problems() if p.theme == "bidding"]
+    assert bidding
+    for problem in bidding:
+        data = learn.problem_data(problem, wording)
+        article = page.locator(f"[data-problem='{problem.id}']")
+        # The turned card, the key fact, where the table has one.
+        if data["view"]["turned"]:
+            assert article.locator(f"[data-turned='{data['view']['turned']}'] svg").count() == 1
+        # The hand is shown plainly: nothing greyed, nothing to press; only bids to choose.
+        hand = article.locator(".problem-hand")
+        assert hand.locator("svg").count() == len(data["view"]["hand"])
+        assert hand.locator("button, [disabled]").count() == 0
+        assert article.locator(".problem-prompt").inner_text().rstrip(": ") == labels["find_bid"]
+        assert article.locator(".problem-bids .problem-choice").count() == len(data["legal_bids"])
+        # The solution says why, from the simulation: each action's average.
+        article.locator("summary").click()
+        why = article.locator(".problem-solution p").last.inner_text()
+        for action, _ in problem.values:
+            assert learn.action_text(action, wording, data["view"]["deck"]) in why
+    assert axe(page) == []
     context.close()

@@ -73,3 +73,21 @@ def test_translations_keep_the_placeholders(lang: str) -> None:
 def test_the_problem_of_the_day_goes_round() -> None:
     ids = ["b", "a", "c"]
     assert [learning.problem_of_the_day(ids, day) for day in range(4)] == ["a", "b", "c", "a"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_reasons_a_player_can_learn_from(lang: str) -> None:
+    text = rules_text(lang)
+    # The partner's winning card is named when it is known.
+    plain = learning.reason_text(text, "partner_holds_trick", {"card": "7H"})
+    named = learning.reason_text(text, "partner_holds_trick", {"card": "7H", "winning": "AH"})
+    assert named != plain
+    assert learning.card_title(text, "AH").split()[0].lower() in named.lower()
+    # A bid's reason says what the simulation found, beyond "this bid pays most".
+    for code in ("bid_pays", "pass_pays", "coinche_pays"):
+        assert learning.reason_text(text, code, {}) == text.gettext(
+            learning.RICHER_REASONS[code][1]
+        )
+    # A bidding problem's averages, each signed figure kept left to right.
+    said = learning.simulation_text(text, [("A", 27.2), ("B", -34.0)])
+    assert "\u2066+27\u2069" in said and "\u2066−34\u2069" in said

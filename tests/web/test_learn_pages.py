@@ -64,8 +64,9 @@ def test_the_problems_page(client: TestClient, lang: str) -> None:
     for problem in problems:
         assert f'data-problem="{problem.id}"' in html
     daily = learn.daily_problem()
-    assert html.count(f'data-problem="{daily.id}"') == 2  # the problem of the day, and in its theme
-    assert html.count("data-solution=") == len(problems) + 1
+    # The problem of the day is shown once, at the top (issue 19: not again in its theme).
+    assert html.count(f'data-problem="{daily.id}"') == 1
+    assert html.count("data-solution=") == len(problems)
     assert '<script type="module" src="/static/js/problems.js"></script>' in html
     assert "{value}" not in html and "{strain}" not in html
     _no_inline_code(html)

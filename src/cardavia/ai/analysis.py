@@ -168,6 +168,30 @@ def deal_margin(
     return mine - theirs + (reserve if outcome.made is None and contract.team != team else 0)
 
 
+def deal_worth(state: DealState) -> int:
+    """The most one side could score in a finished deal: its contract (coinched or not), belote
+    and announcements with a capot, by either side. A card's cost, halved to what a side's
+    deal score lost (the site's figure), stays within it."""
+    result = state.result
+    if result is None:
+        raise ValueError("the deal is not over")
+    rules, contract = state.rules, result.contract
+    best = 0
+    for team in Team:
+        cards = [0, 0]
+        cards[team] = capot_value(rules, contract.strain)
+        outcome = deal_outcome(
+            rules,
+            contract,
+            cards=(cards[0], cards[1]),
+            capot=team,
+            belote=result.belote,
+            announcements=result.announcements,
+        )
+        best = max(best, *(round_score(score, rules.rounding) for score in outcome.scores))
+    return best
+
+
 def _remaining(
     rules: Rules, strain: Strain, hands: Hands, trick: Sequence[tuple[Seat, Card]]
 ) -> int:
@@ -777,6 +801,7 @@ __all__ = [
     "best_line",
     "contract_values",
     "deal_margin",
+    "deal_worth",
     "review_bidding",
     "review_card",
     "seat_view",

@@ -86,6 +86,37 @@ REASON_SENTENCES: Final[Mapping[str, str]] = {
 }
 """Each reason code of :data:`cardavia.ai.hints.REASONS` in a sentence."""
 
+RICHER_REASONS: Final[Mapping[str, tuple[str, str]]] = {
+    "partner_holds_trick": (
+        "winning",
+        "Your partner's {winning} wins this trick: {card} adds its points to it and keeps your "
+        "stronger cards.",
+    ),
+    "pass_pays": (
+        "",
+        "In deals dealt at random around your hand, passing scores best: no contract your side "
+        "could bid is made often enough to pay.",
+    ),
+    "bid_pays": (
+        "",
+        "In deals dealt at random around your hand, this bid scores best: your side makes it "
+        "often enough to gain more than it risks.",
+    ),
+    "coinche_pays": (
+        "",
+        "In deals dealt at random around your hand, the takers fail often enough: the coinche "
+        "doubles what your side gains.",
+    ),
+}
+"""Reasons said so that a player can learn from them, given the argument each needs (the
+partner's winning card: ``winning``; none for the bids). :func:`reason_text` falls back on
+:data:`REASON_SENTENCES` without it."""
+
+SIMULATION_SENTENCE: Final = (
+    "On average over the simulated deals (your side's score less the opponents'): {values}."
+)
+"""A bidding problem's solution: each action's average over the simulated deals."""
+
 GAIN_SENTENCE: Final = (
     "On average it scores {n} point more than the next best card.",
     "On average it scores {n} points more than the next best card.",
@@ -114,6 +145,27 @@ LABELS: Final[Mapping[str, str]] = {
     "shuffle_bad": "The shuffle does not check out: the seed does not give the hash shown "
     "before the deal or the deck that was dealt.",
     "analysing": "Analysing the deal…",
+    "close": "Close the analysis",
+    "cost_explained": "The cost of a card: the points of deal score its side lost by playing "
+    "it rather than the best card.",
+    "points_lost": "Points lost",
+    "your_cards": "Your cards",
+    "partner_cards": "Your partner's cards",
+    "opponents_cards": "The opponents' cards",
+    "no_moment": "No notable moment: every card was the best one or the only one.",
+    "all_cards": "Every card of the deal",
+    "player": "Player",
+    "trick_n": "Trick {n}",
+    "strain": "Trumps",
+    "takers": "Takers",
+    "card_points": "Card points won",
+    "highest_bid": "Highest bid made",
+    "score_of": "Score {team}",
+    "previous": "Previous card",
+    "next": "Next card",
+    "play_line": "Play the line",
+    "pause": "Pause",
+    "step": "Card {n} of {total}",
 }
 """The words of the analysis view, the hint button and the shuffle check (the table's
 client reads them from the analysis and the view)."""
@@ -137,12 +189,24 @@ def reason_text(text: Wording, code: str, args: Mapping[str, object]) -> str:
     template = REASON_SENTENCES.get(code)
     if template is None:
         return ""
-    card = args.get("card")
-    sentence = text.format(template, card=CardArg(str(card))) if card else text.format(template)
+    needed, richer = RICHER_REASONS.get(code, ("-", ""))
+    if richer and (not needed or args.get(needed)):
+        template = richer
+    cards = {key: CardArg(str(args[key])) for key in ("card", "winning") if args.get(key)}
+    sentence = text.format(template, **cards)
     gain = _number(args.get("gain", 0))
     if gain >= 1:
         sentence += " " + text.nformat(*GAIN_SENTENCE, gain)
     return sentence
+
+
+def simulation_text(text: Wording, values: Sequence[tuple[str, float]]) -> str:
+    """A bidding problem's why, from its simulation: each action (in words) and its average
+    deal-score margin, the best first ("Passe +12 ; Coinche −180")."""
+    # Each signed figure isolated left to right: "+27", not "27+", in Arabic.
+    shown = [f"{name} \u2066{round(value):+d}\u2069".replace("-", "−") for name, value in values]
+    separator = {"fr": " ; ", "ar": "؛ "}.get(text.lang, "; ")
+    return text.format(SIMULATION_SENTENCE, values=separator.join(shown))
 
 
 def verdict_label(text: Wording, verdict: str) -> str:
@@ -169,27 +233,49 @@ def labels(text: Wording) -> dict[str, str]:
     return words
 
 
+def points_lost(review: Mapping[str, Any]) -> int:
+    """A card's one cost figure, in points of deal score its side lost against the best card.
+
+    The analysis values a card by its side's score *less the other's*: a point that goes to
+    the other side instead counts twice there. Half of it is what a side's deal score lost, so
+    the figure stays within what the deal could be worth
+    (:func:`cardavia.ai.analysis.deal_worth`). The light is the
+    verdict's: from the player's view for a mistake (or an unclear card), all hands known for
+    bad luck; nothing for a card that was the best or the only one."""
+    verdict = review["verdict"]
+    if verdict in ("mistake", "unclear"):
+        margin = float(review["seat_view"]["cost"])
+    elif verdict == "bad_luck":
+        margin = float(review["double_dummy"]["cost"])
+    else:
+        return 0
+    return max(0, round(margin / 2))
+
+
 def word_analysis(data: dict[str, Any], text: Wording) -> dict[str, Any]:
     """The analysis data (:func:`cardavia.ai.analysis.analysis_data`) with its words: each
-    card's verdict (``label``, ``text``), each moment's better card, the view's labels."""
+    card's verdict (``label``, ``text``) and its one cost figure (``lost``), each moment's
+    better card and the same figure, the view's labels."""
     cards = []
     for review in data["cards"]:
         verdict = review["verdict"]
-        cost = (
-            review["double_dummy"]["cost"] if verdict == "bad_luck" else review["seat_view"]["cost"]
-        )
+        lost = points_lost(review)
         cards.append(
             review
             | {
+                "lost": lost,
                 "label": verdict_label(text, verdict),
-                "text": verdict_text(text, verdict, cost),
+                "text": verdict_text(text, verdict, lost),
                 "name": card_title(text, review["card"]),
             }
         )
+    by_number = {card["number"]: card for card in cards}
     moments = [
         moment
         | {
+            "lost": by_number[moment["number"]]["lost"],
             "label": verdict_label(text, moment["verdict"]),
+            "why": by_number[moment["number"]]["text"],
             "text": text.format(LABELS["better"], card=CardArg(moment["better"])),
             "better_name": card_title(text, moment["better"]),
             "played_name": card_title(text, moment["played"]),
@@ -303,6 +389,9 @@ def problem_labels(text: Wording) -> dict[str, str]:
         "contract": text.gettext("The contract"),
         "you_are": text.gettext("You play"),
         "find": text.gettext("Choose a card or a bid"),
+        "find_card": text.gettext("Choose a card"),
+        "find_bid": text.gettext("Choose a bid"),
+        "turned": text.gettext("The turned card"),
         "solution": text.gettext("Show the solution"),
         "right": text.gettext("Right: that is the best choice."),
         "wrong": text.gettext("Not this one: try again, or see the solution."),
@@ -331,6 +420,8 @@ def catalog_messages() -> list[str | tuple[str, str]]:
     messages += VERDICT_LABELS.values()
     messages += VERDICT_SENTENCES.values()
     messages += REASON_SENTENCES.values()
+    messages += [sentence for _, sentence in RICHER_REASONS.values()]
+    messages.append(SIMULATION_SENTENCE)
     messages.append(GAIN_SENTENCE)
     messages += LABELS.values()
     return messages
@@ -346,10 +437,12 @@ __all__ = [
     "catalog_messages",
     "fairness_page",
     "labels",
+    "points_lost",
     "problem_labels",
     "problem_of_the_day",
     "reason_text",
     "rules_text",
+    "simulation_text",
     "theme_title",
     "verdict_label",
     "verdict_text",

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, Final
 
-from cardavia.ai.analysis import analyse, analysis_data
+from cardavia.ai.analysis import analyse, analysis_data, deal_worth
 from cardavia.ai.hints import hint, hint_data
 from cardavia.ai.problems import Problem, load_problems
 from cardavia.belote import Action, Bid, Match, Observation, Play, Record, Seat, card_code
@@ -80,7 +80,8 @@ def _analyse(match: Match, number: int) -> dict[str, Any] | None:
     if deal.contract is None:
         return None
     record = Record.from_match(match)
-    return analysis_data(analyse(record, deal=number - 1, seed=ANALYSIS_SEED))
+    data = analysis_data(analyse(record, deal=number - 1, seed=ANALYSIS_SEED))
+    return data | {"worth": deal_worth(deal)}
 
 
 def _hint(observation: Observation, seed: int) -> dict[str, Any]:
@@ -157,6 +158,12 @@ class Learning:
         wording = self.service.wording(lang)
         text = rules_text(lang, table.deck)
         reason = data["reason"]
+        args = dict(reason["args"])
+        if reason["code"] == "partner_holds_trick":
+            # The partner's card, winning the trick: what the player learns to look at.
+            partner = [card for played, card in observation.trick if played == seat.partner]
+            if partner:
+                args["winning"] = card_code(partner[0])
         return {
             "type": "hint",
             "step": step,
@@ -165,7 +172,7 @@ class Learning:
                 "action_text": action_text(action, wording, table.deck),
                 "card": data["card"],
                 "reason": reason,
-                "text": learning.reason_text(text, reason["code"], reason["args"]),
+                "text": learning.reason_text(text, reason["code"], args),
             },
         }
 
@@ -193,6 +200,13 @@ def problem_data(problem: Problem, wording: Wording) -> dict[str, Any]:
     reason = dict(problem.arguments)
     view = view_of(observation, wording)
     solution = problem.solution
+    legal = observation.legal_actions
+    explanation = learning.reason_text(text, problem.explanation, reason)
+    if problem.theme == "bidding" and problem.values:
+        # Why, from the simulation: each action's average, the best first.
+        averages = sorted(problem.values, key=lambda pair: -pair[1])
+        said = [(action_text(action, wording, deck), value) for action, value in averages]
+        explanation += " " + learning.simulation_text(text, said)
     return {
         "id": problem.id,
         "theme": problem.theme,
@@ -203,15 +217,14 @@ def problem_data(problem: Problem, wording: Wording) -> dict[str, Any]:
         "solution": encode_action(solution),
         "solution_card": card_code(solution.card) if isinstance(solution, Play) else None,
         "solution_text": action_text(solution, wording, deck),
-        "explanation": learning.reason_text(text, problem.explanation, reason),
+        "explanation": explanation,
+        "only_bids": not any(isinstance(a, Play) for a in legal),
         "margin": problem.margin,
         "seat_names": {code: wording.seat(code) for code in "NESW"},
-        "legal_cards": sorted(
-            {card_code(a.card) for a in observation.legal_actions if isinstance(a, Play)}
-        ),
+        "legal_cards": sorted({card_code(a.card) for a in legal if isinstance(a, Play)}),
         "legal_bids": [
             {"action": encode_action(a), "text": action_text(a, wording, deck)}
-            for a in observation.legal_actions
+            for a in legal
             if not isinstance(a, Play)
         ],
     }

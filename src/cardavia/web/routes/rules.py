@@ -216,7 +216,11 @@ def _problems_page(text: Wording, catalogs: Catalogs) -> dict[str, Any]:
         deck = problem["view"]["deck"]
         problem["pictures"] = {
             code: Markup(card_svg(code, lang=lang, deck=deck))
-            for code in {*problem["view"]["hand"], *(c["card"] for c in problem["view"]["trick"])}
+            for code in {
+                *problem["view"]["hand"],
+                *(c["card"] for c in problem["view"]["trick"]),
+                *([problem["view"]["turned"]] if problem["view"].get("turned") else []),
+            }
         }
     return {
         "title": text.gettext(learning.PAGE_TITLES["problems"]),
@@ -226,7 +230,8 @@ def _problems_page(text: Wording, catalogs: Catalogs) -> dict[str, Any]:
             {
                 "key": theme,
                 "title": learning.theme_title(text, theme),
-                "problems": [p for p in problems if p["theme"] == theme],
+                # The problem of the day is shown once, at the top.
+                "problems": [p for p in problems if p["theme"] == theme and p["id"] != daily["id"]],
             }
             for theme in learning.THEMES
         ],

@@ -9,13 +9,14 @@
 
 import { makeCard } from "./cards.js";
 import { checkDeal } from "./fair.js";
+import { positionAt, replayBoard } from "./learn_board.js";
 
 const GAME_KEY = "cardavia.game";
 const HINTS_KEY = "cardavia.hints";
 const SEATS = ["N", "E", "S", "W"];
 const lang = document.documentElement.lang || "en";
 let words = {};
-const state = { analysed: null, checked: null, hintStep: null, replayTimer: null };
+const state = { analysed: null, checked: null, hintStep: null, hintAction: null };
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -72,15 +73,15 @@ function buildBar() {
   bar.id = "learn";
   bar.setAttribute("aria-label", words.analysis);
   const toggle = el("label", "learn-toggle");
-  const box = document.createElement("input");
-  box.type = "checkbox";
-  box.id = "learn-hints";
-  box.checked = hintsOn();
-  box.addEventListener("change", () => {
-    localStorage.setItem(HINTS_KEY, box.checked ? "on" : "off");
+  const setting = document.createElement("input");
+  setting.type = "checkbox";
+  setting.id = "learn-hints";
+  setting.checked = hintsOn();
+  setting.addEventListener("change", () => {
+    localStorage.setItem(HINTS_KEY, setting.checked ? "on" : "off");
     update();
   });
-  toggle.append(box, " ", words.hints_setting);
+  toggle.append(setting, " ", words.hints_setting);
   const hint = button("learn-hint", words.hint);
   hint.addEventListener("click", askHint);
   const hintText = el("p", "learn-hint-text");
@@ -93,9 +94,16 @@ function buildBar() {
   const fair = el("p", "learn-fair");
   fair.id = "learn-fair";
   fair.setAttribute("role", "status");
-  bar.append(toggle, hint, hintText, analyse, check, fair);
+  bar.append(toggle, analyse, check, fair);
   const main = document.querySelector("main") || document.body;
   main.append(bar);
+  // The hint sits by the hand and the bid buttons, where the player is looking.
+  const box = el("div", "learn-hint-box");
+  box.id = "learn-hint-box";
+  box.append(hint, hintText);
+  const controls = document.getElementById("controls");
+  if (controls) controls.after(box);
+  else bar.append(box);
   // The end-of-deal panel and the replay get their own "Analyse" button, beside their others.
   for (const slot of document.querySelectorAll("[data-learn-slot]")) {
     const again = button(`learn-analyse-${slot.dataset.learnSlot}`, words.analyse);
@@ -119,7 +127,9 @@ function update() {
   if (text && view && state.hintStep !== null && state.hintStep !== view.step) {
     text.textContent = "";
     state.hintStep = null;
+    state.hintAction = null;
   }
+  markHintedBid();
   for (const b of document.querySelectorAll("#learn-analyse, .learn-analyse-slot")) b.hidden = !over;
   const check = document.getElementById("learn-check");
   if (check) check.hidden = !(view?.fair?.seed);
@@ -154,6 +164,19 @@ export async function checkShuffle() {
 
 // -- hints ---------------------------------------------------------------------------------
 
+/** The bid button the hint suggests, marked as the hinted card is (the controls are drawn
+ * again at each view: marked again each time). */
+function markHintedBid() {
+  const action = state.hintAction;
+  for (const button of document.querySelectorAll("#controls .bid-button")) {
+    const same = !!action && action.kind !== "play" && button.dataset.kind === action.kind &&
+      (button.dataset.strain ?? "") === String(action.strain ?? "") &&
+      (button.dataset.value ?? "") === String(action.value ?? "");
+    if (same) button.dataset.hinted = "true";
+    else delete button.dataset.hinted;
+  }
+}
+
 function askHint() {
   const view = tableView();
   const current = game();
@@ -178,6 +201,8 @@ function askHint() {
     }
     state.hintStep = message.step;
     const given = message.hint;
+    state.hintAction = given?.action ?? null;
+    markHintedBid();
     text.dataset.card = given?.card ?? "";
     text.textContent = given ? `${given.action_text} — ${given.text}` : "";
     for (const card of document.querySelectorAll("[data-hinted]")) delete card.dataset.hinted;
@@ -210,28 +235,27 @@ function headRow(table, labels) {
   table.append(head);
 }
 
-function cardsTable(data, deck) {
+function fill(template, values) {
+  return String(template ?? "").replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all));
+}
+
+/** Every card of the deal, one figure each: the points its side lost (the verdict's light). */
+function cardsTable(data) {
   const wrap = el("div", "learn-wide");
   const table = el("table", "learn-cards");
-  headRow(table, [words.trick, "", words.card, words.verdict, `${words.cost}: ${words.double_dummy}`, `${words.cost}: ${words.seat_view}`]);
+  headRow(table, [words.trick, words.player, words.card, words.verdict, words.points_lost]);
   const body = el("tbody");
   for (const card of data.cards) {
     const row = el("tr");
     row.dataset.verdict = card.verdict;
     row.dataset.number = String(card.number);
-    cell(row, card.trick + 1, "num");
+    cell(row, card.trick, "num");
     cell(row, seatName(card.seat));
-    const face = cell(row, "");
-    const drawn = picture(card.card, deck, card.name);
-    drawn.classList.add("learn-card");
-    face.append(drawn);
+    cell(row, card.name, "learn-card-name");
     const verdict = cell(row, card.label, "learn-verdict");
     verdict.title = card.text;
-    if (card.verdict === "mistake" || card.verdict === "bad_luck" || card.verdict === "unclear") {
-      verdict.append(el("br"), el("small", "learn-why", card.text));
-    }
-    cell(row, Math.round(card.double_dummy.cost), "num");
-    cell(row, Math.round(card.seat_view.cost), "num");
+    const lost = cell(row, "", "num");
+    lost.append(Object.assign(el("bdi", null, card.lost ? `−${card.lost}` : "0"), { dir: "ltr" }));
     body.append(row);
   }
   table.append(body);
@@ -242,7 +266,7 @@ function cardsTable(data, deck) {
 function bidsTable(data) {
   const wrap = el("div", "learn-wide");
   const table = el("table", "learn-bids");
-  headRow(table, ["", words.bidding, words.suggested]);
+  headRow(table, [words.player, words.bidding, words.suggested]);
   const body = el("tbody");
   for (const bid of data.bids) {
     const row = el("tr");
@@ -257,18 +281,25 @@ function bidsTable(data) {
   return wrap;
 }
 
+/** Each contract, all hands known: trumps, takers, card points, the highest bid it makes
+ * (auction tables), and the deal's score for each side. */
 function contractsTable(data) {
   const wrap = el("div", "learn-wide");
   const table = el("table", "learn-contracts");
-  const caption = el("caption", null, words.contracts);
-  table.append(caption);
-  headRow(table, ["", "", "", words.team_NS || "NS", words.team_EW || "EW"]);
+  table.append(el("caption", null, words.contracts));
+  const withBids = data.contracts.some((c) => c.bid !== null && c.bid !== undefined);
+  const score = (team) => fill(words.score_of, { team: words[`team_${team}`] || team });
+  headRow(table, [
+    words.strain, words.takers, words.card_points,
+    ...(withBids ? [words.highest_bid] : []), score("NS"), score("EW"),
+  ]);
   const body = el("tbody");
   for (const c of data.contracts) {
     const row = el("tr");
     cell(row, c.strain_name || c.strain);
     cell(row, words[`team_${c.team}`] || c.team);
-    cell(row, c.bid ?? c.points, "num");
+    cell(row, c.points, "num");
+    if (withBids) cell(row, c.bid ?? "—", "num");
     cell(row, c.scores[0], "num");
     cell(row, c.scores[1], "num");
     body.append(row);
@@ -278,107 +309,101 @@ function contractsTable(data) {
   return wrap;
 }
 
-/** The hands and the trick at a moment, before its better line: every hand shown. */
-export function positionAt(data, hands, number) {
-  const left = Object.fromEntries(SEATS.map((s) => [s, [...(hands[s] ?? [])]]));
-  const before = data.cards.filter((c) => c.number < number);
-  for (const c of before) left[c.seat] = left[c.seat].filter((code) => code !== c.card);
-  const inTrick = before.length % 4;
-  const trick = inTrick ? before.slice(-inTrick).map((c) => [c.seat, c.card]) : [];
-  return { hands: left, trick };
+const NOTABLE = ["mistake", "bad_luck", "unclear"];
+
+/** The player's own cards first, then the partner's, then the opponents'. */
+function groupsOf(me) {
+  const at = Math.max(0, SEATS.indexOf(me));
+  const partner = SEATS[(at + 2) % 4];
+  const others = [SEATS[(at + 1) % 4], SEATS[(at + 3) % 4]];
+  return [
+    { key: "mine", title: words.your_cards, seats: [SEATS[at]] },
+    { key: "partner", title: words.partner_cards, seats: [partner] },
+    { key: "opponents", title: words.opponents_cards, seats: others },
+  ];
 }
 
-function drawBoard(board, position, deck, names) {
-  board.replaceChildren();
-  for (const seat of SEATS) {
-    const hand = el("div", "learn-hand");
-    hand.dataset.seat = seat;
-    hand.append(el("span", "learn-seat", seatName(seat)));
-    for (const code of position.hands[seat]) hand.append(picture(code, deck, names[code]));
-    board.append(hand);
+function notableItem(data, card, moment, deck, me) {
+  const item = el("li", "learn-moment");
+  item.dataset.verdict = card.verdict;
+  item.dataset.number = String(card.number);
+  const head = el("p", "learn-moment-head");
+  head.append(
+    el("span", "learn-trick-n", fill(words.trick_n, { n: card.trick })),
+    " · ",
+    el("span", "learn-seat", seatName(card.seat)),
+    " ",
+    picture(card.card, deck, card.name),
+    " ",
+    el("span", "learn-card-name", card.name),
+    " — ",
+    el("strong", "learn-label", card.label),
+  );
+  item.append(head, el("p", "learn-why", card.text));
+  if (moment) {
+    item.dataset.moment = String(data.moments.indexOf(moment));
+    const better = el("p", "learn-better", moment.text);
+    const replay = el("button", "learn-replay", words.replay_line);
+    replay.type = "button";
+    replay.setAttribute("aria-expanded", "false");
+    replay.addEventListener("click", () => {
+      const open = item.querySelector(".learn-board");
+      if (open) {
+        open.stop?.();
+        open.remove();
+        replay.setAttribute("aria-expanded", "false");
+        return;
+      }
+      const hands = tableView()?.replay?.hands ?? {};
+      const board = replayBoard(data, moment, { hands, me, deck, words, seatName });
+      item.append(board);
+      replay.setAttribute("aria-expanded", "true");
+      board.querySelector(".learn-play")?.click();
+    });
+    better.append(" ", replay);
+    item.append(better);
   }
-  const trick = el("div", "learn-trick");
-  for (const [seat, code] of position.trick) {
-    const played = picture(code, deck, names[code]);
-    played.dataset.seat = seat;
-    trick.append(played);
-  }
-  board.append(trick);
-}
-
-function replayMoment(data, moment, board, deck) {
-  clearTimeout(state.replayTimer);
-  const hands = tableView()?.replay?.hands ?? {};
-  const position = positionAt(data, hands, moment.number);
-  const names = Object.fromEntries(data.cards.map((c) => [c.card, c.name]));
-  board.hidden = false;
-  board.dataset.moment = String(moment.number);
-  board.dataset.done = "false";
-  board.dataset.step = "0";
-  drawBoard(board, position, deck, names);
-  const line = moment.line;
-  let step = 0;
-  const advance = () => {
-    if (step >= line.length) {
-      board.dataset.done = "true";
-      return;
-    }
-    if (position.trick.length === 4) position.trick = [];
-    const [seat, code] = line[step];
-    position.hands[seat] = position.hands[seat].filter((c) => c !== code);
-    position.trick.push([seat, code]);
-    step += 1;
-    board.dataset.step = String(step);
-    drawBoard(board, position, deck, names);
-    state.replayTimer = setTimeout(advance, 350);
-  };
-  state.replayTimer = setTimeout(advance, 350);
+  return item;
 }
 
 function renderAnalysis(dialog, data) {
-  const deck = deckOf(tableView());
+  const view = tableView();
+  const deck = deckOf(view);
+  const me = SEATS.includes(view?.seat) ? view.seat : "S";
   dialog.replaceChildren();
   dialog.setAttribute("dir", data.dir);
   dialog.setAttribute("lang", data.lang);
   dialog.dataset.deal = String(data.deal);
   const title = el("h2", null, data.labels.analysis);
   title.id = "learn-analysis-title";
-  const close = el("button", "learn-close", "×");
+  const close = el("button", "learn-close", data.labels.close);
   close.type = "button";
-  close.setAttribute("aria-label", "×");
   close.addEventListener("click", () => {
-    clearTimeout(state.replayTimer);
+    for (const board of dialog.querySelectorAll(".learn-board")) board.stop?.();
     dialog.close();
   });
-  dialog.append(close, title);
-  dialog.append(el("h3", null, data.labels.moments));
-  const moments = el("ol", "learn-moments");
-  const board = el("div", "learn-board");
-  board.hidden = true;
-  data.moments.forEach((moment, index) => {
-    const item = el("li", "learn-moment");
-    item.dataset.verdict = moment.verdict;
-    item.dataset.index = String(index);
-    item.append(
-      el("span", "learn-seat", seatName(moment.seat)),
-      " ",
-      picture(moment.played, deck, moment.played_name),
-      " ",
-      el("strong", null, moment.label),
-      " — ",
-      el("span", null, moment.text),
-      " ",
-      Object.assign(el("bdi", "num", `−${Math.round(moment.cost)}`), { dir: "ltr" }),
-      " ",
-    );
-    const replay = el("button", "learn-replay", data.labels.replay_line);
-    replay.type = "button";
-    replay.addEventListener("click", () => replayMoment(data, moment, board, deck));
-    item.append(replay);
-    moments.append(item);
-  });
-  dialog.append(moments, board);
-  dialog.append(cardsTable(data, deck));
+  dialog.append(close, title, el("p", "learn-unit", data.labels.cost_explained));
+  const moments = new Map(data.moments.map((m) => [m.number, m]));
+  for (const group of groupsOf(me)) {
+    const section = el("section", "learn-group");
+    section.dataset.group = group.key;
+    section.append(el("h3", null, group.title));
+    const rank = (c) => NOTABLE.indexOf(c.verdict) * 1000 - c.lost;
+    const notable = data.cards
+      .filter((c) => group.seats.includes(c.seat) && NOTABLE.includes(c.verdict))
+      .sort((a, b) => rank(a) - rank(b) || a.number - b.number);
+    if (!notable.length) {
+      section.append(el("p", "learn-none", words.no_moment));
+    } else {
+      const list = el("ol", "learn-moments");
+      for (const card of notable) list.append(notableItem(data, card, moments.get(card.number), deck, me));
+      section.append(list);
+    }
+    dialog.append(section);
+  }
+  const all = el("details", "learn-all");
+  all.append(el("summary", null, words.all_cards), cardsTable(data));
+  dialog.append(all);
   if (data.bids.length) {
     dialog.append(el("h3", null, data.labels.bidding), bidsTable(data));
   }
@@ -417,6 +442,9 @@ async function start() {
 window.cardaviaLearn = {
   get analysis() {
     return state.analysed;
+  },
+  get hintAction() {
+    return state.hintAction;
   },
   checkShuffle,
   positionAt,

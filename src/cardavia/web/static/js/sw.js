@@ -16,6 +16,7 @@ const STATIC = [
   "/static/js/table.js",
   "/static/js/pwa.js",
   "/static/js/learn.js",
+  "/static/js/learn_board.js",
   "/static/js/fair.js",
   "/static/js/problems.js",
   "/static/css/learn.css",

@@ -1215,6 +1215,8 @@ function renderInfo(view) {
     pointsLine.hidden = true;
   }
   // The deal's tricks, viewable again: the last one first, the earlier ones with the arrows.
+  // Each trick keeps its number in the deal (after a reload only the last ones are known).
+  const numbers = state.dealTricks.map((trick, i) => (trick ? i + 1 : 0)).filter(Boolean);
   const tricks = state.dealTricks.filter(Boolean);
   const toggle = $("last-trick-toggle");
   const open = state.lastTrickOpen && tricks.length > 0;
@@ -1228,7 +1230,8 @@ function renderInfo(view) {
   if (open) {
     const index = Math.min(tricks.length - 1, state.reviewIndex ?? tricks.length - 1);
     const shownTrick = tricks[index];
-    $("trick-n").replaceChildren(tNode("trick_n", { n: index + 1, total: tricks.length }));
+    const total = Math.max(tricksDone(view), numbers.at(-1));
+    $("trick-n").replaceChildren(tNode("trick_n", { n: numbers[index], total }));
     $("trick-prev").disabled = index === 0;
     $("trick-next").disabled = index >= tricks.length - 1;
     const cards = el("div", "last-cards");
