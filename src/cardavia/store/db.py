@@ -27,7 +27,7 @@ import secrets
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final, cast
 
@@ -483,7 +483,9 @@ class GameStore:
         # SQLAlchemy Core (one statement compiled once): a new game per deal at the
         # single-deal tables, so its cost counts.
         with _unavailable(), self.engine.begin() as connection:
-            connection.execute(self._create_statement, {**asdict(game), "finished": False})
+            # Its fields as they are (asdict would deep-copy each value for nothing).
+            values = {field.name: getattr(game, field.name) for field in fields(game)}
+            connection.execute(self._create_statement, {**values, "finished": False})
         return game
 
     def load(self, game_id: str) -> StoredGame | None:
