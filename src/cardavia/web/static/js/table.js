@@ -482,7 +482,7 @@ function keepFocus() {
 
 // How long each computer move stays alone on the table, and a finished trick before it is
 // collected: the "Pace of the computer players" setting, as its help in the settings says.
-// The two scale together, and the server's own pause (0.1–0.2 s) is below the fastest, so
+// The two scale together, and the server's own pause (0.15–0.3 s) is below the fastest, so
 // that the three paces are really apart (a deal: about 10 s, 23 s, 46 s; test_table.py).
 const PACES = {
   slow: { move: 1000, hold: 2000 },
@@ -1159,7 +1159,7 @@ function renderFair(view) {
   link.hidden = !fair.seed;
   if (fair.seed) {
     const query = new URLSearchParams({ seed: fair.seed, hash: fair.hash, deck: (fair.deck ?? []).join(" ") });
-    link.href = `/${page.lang}/rules/fairness?${query}#check`;
+    link.href = `/${page.lang}/rules/fairness?${query}#check-deal`;
   }
 }
 
