@@ -710,17 +710,19 @@ def test_the_first_screen_explains_itself(table: Table, lang: str, size: str) ->
     assert table.errors == []
 
 
-# Every change the page draws, with its time: (ms, bids, cards on the table, tricks done).
+# Every change the page draws, with its time: (ms, bids, cards on the table, tricks done,
+# who is to move, the messages already waiting to be drawn).
 WATCH_CHANGES = """() => {
   window.changes = [];
   let last = null;
   const tick = () => {
-    const v = window.cardavia && window.cardavia.view;
+    const c = window.cardavia, v = c && c.view;
     if (v && v !== last) {
       last = v;
       const done = (v.tricks_won ? v.tricks_won.NS + v.tricks_won.EW : 0);
       const plays = v.trick ? (v.trick.plays || v.trick).length : 0;
-      window.changes.push([performance.now(), (v.bids || []).length, plays, done, v.to_move]);
+      window.changes.push(
+        [performance.now(), (v.bids || []).length, plays, done, v.to_move, c.pending]);
     }
     requestAnimationFrame(tick);
   };
@@ -752,10 +754,10 @@ def pauses_at(table: Table, pace: str) -> tuple[float, float]:
     changes = page.evaluate("window.changes")
     card_gaps, trick_gaps = [], []
     # The pause after a computer player's change: a trick finished (the hold), or a card or
-    # a bid (the move). Not after South's own move (the server answers a person first, its
-    # computer players' next moves a moment later), nor before South's turn (the page waits).
+    # a bid (the move); only where the next message had already come (the page's own pause,
+    # not the server's answer, slower on a busy machine), and not before South's turn.
     for earlier, change, after in zip(changes, changes[1:], changes[2:], strict=False):
-        if change[4] in ("S", None) or earlier[4] in ("S", None):
+        if change[4] in ("S", None) or earlier[4] in ("S", None) or not change[5]:
             continue
         gap = after[0] - change[0]
         if change[3] > earlier[3]:
