@@ -34,6 +34,8 @@ const state = {
   selected: null,
   focusCard: null,
   handTurn: false, // the hand was last drawn for the player's turn to play
+  hintsHome: null, // where learn.js put the hints setting (it returns there during a game)
+  placeHints: null, // puts the hints setting where the form's state wants it
   lastTrickOpen: false,
   replayStep: null,
   trickTimer: null,
@@ -451,6 +453,7 @@ function showForm(open, focus = false) {
   section.dataset.open = open ? "on" : "off";
   const details = $("new-game-details");
   if (details) details.open = open;
+  state.placeHints?.();
   // The first thing a new player does is deal: the button has the focus (no Tab needed).
   if (open && focus) $("deal-button")?.focus();
 }
@@ -1609,16 +1612,24 @@ function wire() {
 }
 
 /** The hints setting (drawn by learn.js once its words have come) goes with the form's
- * other settings, where a newcomer chooses them. */
+ * other settings while the form is open, where a newcomer chooses them; during a game, back
+ * beside the hint button, where a player turns hints on or off. */
 function placeHintsSetting() {
   const slot = $("ng-hints-slot");
   if (!slot) return;
   const move = () => {
     const hints = $("learn-hints")?.closest("label");
     if (!hints) return false;
-    slot.append(hints);
+    if (!state.hintsHome) state.hintsHome = { parent: hints.parentElement, next: hints.nextSibling };
+    const open = $("new-game-section")?.dataset.open === "on";
+    if (open && hints.parentElement !== slot) slot.append(hints);
+    if (!open && hints.parentElement === slot) {
+      const { parent, next } = state.hintsHome;
+      parent.insertBefore(hints, next?.parentNode === parent ? next : null);
+    }
     return true;
   };
+  state.placeHints = move;
   if (move()) return;
   const watcher = new MutationObserver(() => {
     if (move()) watcher.disconnect();
