@@ -486,7 +486,7 @@ function keepFocus() {
 // How long each computer move stays alone on the table, and a finished trick before it is
 // collected: the "Pace of the computer players" setting, as its help in the settings says.
 // The two scale together, and the server's own pause (0.15–0.3 s) is below the fastest, so
-// that the three paces are really apart (a deal: about 10 s, 23 s, 46 s; test_table.py).
+// that the three paces are really apart (test_table.py measures them in the browser).
 const PACES = {
   slow: { move: 1000, hold: 2000 },
   normal: { move: 500, hold: 1000 },
