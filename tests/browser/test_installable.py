@@ -81,3 +81,73 @@ def test_installable_and_the_rules_open_offline(browser: Browser, server: Server
         assert page.evaluate(reach) == "unreachable"
     finally:
         context.close()
+
+
+# The scripts and styles a page loads, and every module its scripts import, found in the
+# page itself and in the scripts' text (so that a new import is checked without a list).
+NEEDED = """async () => {
+  const wanted = new Set();
+  for (const s of document.querySelectorAll("script[src]")) wanted.add(new URL(s.src).pathname);
+  for (const l of document.querySelectorAll("link[rel=stylesheet]")) {
+    wanted.add(new URL(l.href).pathname);
+  }
+  const queue = [...wanted].filter((p) => p.endsWith(".js"));
+  while (queue.length) {
+    const path = queue.shift();
+    const text = await (await fetch(path)).text();
+    for (const m of text.matchAll(/(?:import|from)\\s*["'](\\.\\/[\\w.-]+\\.js)["']/g)) {
+      const found = new URL(m[1], location.origin + path).pathname;
+      if (!wanted.has(found)) { wanted.add(found); queue.push(found); }
+    }
+  }
+  return [...wanted];
+}"""
+
+
+def test_offline_every_script_is_kept_and_play_says_it_needs_the_connection(
+    browser: Browser, server: Server
+) -> None:
+    """Item 16: every script the pages need (each module import too) is in the worker's
+    cache; offline, the table page's script runs and says that the rules pages and the
+    problems work and that play needs the connection (its Deal greyed), in French and in
+    Arabic, on a phone and a desktop; a room's page too, and a room's own link never
+    opened before (not the browser's error page)."""
+    errors: list[str] = []
+    for lang, size in (("fr", (360, 740)), ("ar", (1280, 800))):
+        context = browser.new_context(
+            bypass_csp=True, viewport={"width": size[0], "height": size[1]}
+        )
+        try:
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            needed: set[str] = set()
+            for path in ("/", "/room/", "/rules/", "/rules/problems", "/rules/fairness"):
+                page.goto(f"{server.url}/{lang}{path}")
+                needed |= set(page.evaluate(NEEDED))
+            assert {"/static/js/room.js", "/static/js/cards.js", "/static/js/fair.js"} <= needed
+            page.evaluate("navigator.serviceWorker.ready")
+            page.wait_for_function(
+                f"({CACHED})().then((urls) => {sorted(needed)}.every((u) => urls.includes(u)))"
+            )
+            context.set_offline(True)
+            for path in ("/", "/room/", "/room/ABCD-EFGH"):
+                answer = page.goto(f"{server.url}/{lang}{path}")
+                assert answer is not None and answer.ok, path
+                assert page.get_attribute("html", "lang") == lang
+                note = page.locator("#offline-note")
+                note.wait_for(state="visible")
+                assert "\u2026" not in (note.text_content() or "")
+                if path == "/":
+                    assert page.is_disabled("#deal-button")
+                    assert page.evaluate("typeof window.cardavia") == "object"  # table.js ran
+            for path in ("/rules/problems", "/rules/fairness"):
+                answer = page.goto(f"{server.url}/{lang}{path}")
+                assert answer is not None and answer.ok and page.locator("h1").is_visible()
+            # Back online, the note goes and Deal works again.
+            context.set_offline(False)
+            page.goto(f"{server.url}/{lang}/")
+            assert page.locator("#offline-note").is_hidden()
+            assert page.is_enabled("#deal-button")
+            assert errors == []
+        finally:
+            context.close()

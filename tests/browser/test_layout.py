@@ -156,3 +156,82 @@ def test_the_table_fits_and_holds_still(
         assert table.errors == []
     finally:
         context.close()
+
+
+# Boxes that overlap (by more than half a pixel), among those named.
+OVERLAPS = """(selector) => {
+  const boxes = [...document.querySelectorAll(selector)].filter((e) => e.getClientRects().length)
+    .map((e) => [e.id || e.getAttribute("for") || e.tagName, e.getBoundingClientRect()]);
+  const found = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [a, r] = boxes[i], [b, s] = boxes[j];
+    if (r.left < s.right - 0.5 && s.left < r.right - 0.5 && r.top < s.bottom - 0.5
+        && s.top < r.bottom - 0.5) found.push(`${a} over ${b}`);
+  }
+  return found;
+}"""
+
+# Text that wraps: the headings given, each on more than one line.
+WRAPPED = """(selector) => [...document.querySelectorAll(selector)].filter((e) => {
+  if (!e.getClientRects().length || !e.textContent.trim()) return false;
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+  return tops.size > 1;
+}).map((e) => e.textContent)"""
+
+# What a box cuts: its content taller or wider than itself, or a child outside it.
+CUT = """(selector) => [...document.querySelectorAll(selector)].filter((e) =>
+  e.getClientRects().length && (e.scrollHeight > e.clientHeight + 1
+    || e.scrollWidth > e.clientWidth + 1)).map((e) => e.id || e.className)"""
+
+
+@pytest.mark.parametrize("lang", ["fr", "ar"])
+@pytest.mark.parametrize("size", ["phone", "landscape", "desktop"])
+def test_nothing_overlaps_wraps_or_is_cut(
+    browser: Browser, server: Server, make_table: type[Table], lang: str, size: str
+) -> None:
+    """Item 14: the new-game form's menus never overlap (360, 740 and 1366 px); the bids are
+    never cut; a team's name in the score sheets stays on one line; held sideways, the
+    result dialog shows every button without scrolling."""
+    width, height = SIZES[size]
+    phone = size != "desktop"
+    context = browser.new_context(
+        bypass_csp=True,
+        viewport={"width": width, "height": height},
+        is_mobile=phone,
+        has_touch=phone,
+        reduced_motion="reduce",
+    )
+    context.add_init_script("localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));")
+    table = make_table(context, server.url)
+    try:
+        page = table.open(lang)
+        fields = "#new-game .field label, #new-game select, #new-game .field-help, #deal-button"
+        assert page.evaluate(OVERLAPS, fields) == []
+        for select in page.locator("#new-game select").all():
+            box = select.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width
+        table.new_game("coinche")
+        view = table.bid_until_play()
+        if view["phase"] == "playing":
+            assert page.evaluate(CUT, "#bids, #bids-box") == []
+            last = page.locator("#bids li").last.bounding_box()
+            box = page.locator("#bids-box").bounding_box()
+            assert last and box and last["y"] + last["height"] <= box["y"] + box["height"]
+        table.play_deal()
+        dialog = page.locator("#score-panel")
+        dialog.wait_for(state="visible")
+        heads = "#score-panel thead th, #sheet-panel thead th, #sheet-side thead th"
+        assert page.evaluate(WRAPPED, heads) == []
+        assert page.evaluate(CUT, "#score-panel") == []
+        for button in page.locator("#score-panel button").all():
+            if button.is_visible():
+                b = button.bounding_box()
+                assert b and b["y"] >= 0 and b["y"] + b["height"] <= height, button.text_content()
+                assert b["x"] >= 0 and b["x"] + b["width"] <= width, button.text_content()
+        page.keyboard.press("Escape")
+        assert page.evaluate(WRAPPED, heads) == []
+        assert table.errors == []
+    finally:
+        context.close()

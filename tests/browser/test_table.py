@@ -117,14 +117,16 @@ def test_whole_deal_in_french(table: Table) -> None:
     assert names["JH"] != "JH"
     page.evaluate(WATCH_STATUS)
     table.new_game("cardavia")
-    # The hand's buttons are named for screen readers, in French: the visible corner first
-    # ("10", "V"), then the card's name.
+    # The hand's buttons are named for screen readers, in French: the card's name alone
+    # ("roi de trèfle", no stray corner letter before it).
     labels = page.eval_on_selector_all(
         "#hand .card",
         "cards => cards.map(c => [c.dataset.card, c.querySelector('.card-name').textContent])",
     )
     assert labels
-    assert all(label == f", {names[code]}" for code, label in labels)
+    assert all(label == names[code] for code, label in labels)
+    code = labels[0][0]
+    assert page.get_by_role("button", name=names[code], exact=True).count() == 1
     refusal = None
     for _ in range(4):  # a deal where South never holds a refused card is rare: deal again
         seen = table.play_deal()
@@ -452,7 +454,7 @@ def test_screenshot_in_each_language(table: Table, screenshots: Path, lang: str)
     assert view["lang"] == lang
     assert page.text_content("#contract") != table.strings()["ui"]["no_contract"]
     labels = page.eval_on_selector_all(
-        "#hand .card .card-name", "names => names.map(n => n.textContent.slice(2))"
+        "#hand .card .card-name", "names => names.map(n => n.textContent)"
     )
     assert labels and not any(CODE.match(label or "") for label in labels)
     page.screenshot(path=str(screenshots / f"table-{lang}-desktop.png"), full_page=True)
@@ -642,3 +644,230 @@ def test_court_cards_are_drawn_as_figures(table: Table, screenshots: Path) -> No
             assert seen["colour"] == seen["suit"], key
             assert seen["paths"] >= 6, key
     page.locator("#courts").screenshot(path=str(screenshots / "court-cards.png"))
+
+
+# -- issue 19: the table as a newcomer meets it -------------------------------------------
+
+TEAM = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+VIEWPORTS = {"phone": (360, 740), "desktop": (1280, 800)}
+
+
+def player_outcome(view: dict[str, Any]) -> str:
+    """Who won, from the player's side ("won", "lost", "tie"): what the headline's colour
+    says."""
+    mine = TEAM[view["seat"]]
+    result, match = view["result"], view.get("match") or {}
+    if match.get("winner"):
+        return "won" if match["winner"] == mine else "lost"
+    if result["made"] is None:
+        return "tie"
+    taker = (view.get("contract") or {}).get("taker")
+    if taker:
+        other = "EW" if TEAM[taker] == "NS" else "NS"
+        winner = TEAM[taker] if result["made"] else other
+    else:
+        winner = "NS" if result["scores"]["NS"] >= result["scores"]["EW"] else "EW"
+    return "won" if winner == mine else "lost"
+
+
+@pytest.mark.parametrize(("lang", "size"), [("fr", "phone"), ("ar", "desktop")])
+def test_the_first_screen_explains_itself(table: Table, lang: str, size: str) -> None:
+    """Items 3 and 19: a line on how to play here; the chosen rules said in words under their
+    menu (and again when another is chosen); the hints setting with the form's others;
+    "Play with friends" beside "Deal the cards" and in the menu; each pace says what it
+    does where it is chosen."""
+    table.page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS[size], strict=True)))
+    page = table.open(lang)
+    assert page.locator("#how-to").is_visible()
+    assert len(page.text_content("#how-to") or "") > 30
+    for rules in ("coinche", "maghreb", "cardavia"):
+        page.select_option("#ng-rules", rules)
+        described = page.eval_on_selector(
+            "#ng-rules", "s => s.selectedOptions[0].dataset.description"
+        )
+        assert described and page.text_content("#ng-rules-help") == described
+    assert page.locator("#ng-rules-help").is_visible()
+    # The hints checkbox is in the form, with the other settings.
+    page.locator("#new-game #learn-hints").wait_for()
+    # "Play with friends" beside the deal button, and in the site's menu.
+    friends = page.locator("#new-game .form-actions a#friends-link")
+    assert friends.get_attribute("href") == f"/{lang}/room/"
+    deal, link = page.locator("#deal-button").bounding_box(), friends.bounding_box()
+    assert deal and link and abs(deal["y"] - link["y"]) < deal["height"]
+    assert page.locator(f'.site-nav a[href="/{lang}/room/"]').is_visible()
+    friends.click()
+    page.wait_for_url(f"**/{lang}/room/")
+    assert page.get_attribute("html", "lang") == lang
+    # The paces, each with what it does.
+    page.go_back()
+    page.click("#settings-panel summary")
+    helps = set()
+    for pace in ("slow", "normal", "fast"):
+        page.select_option("#set-ai-pace", pace)
+        helps.add(page.text_content("#set-ai-pace-help"))
+        assert page.locator("#set-ai-pace-help").is_visible()
+    assert len(helps) == 3 and all(helps)
+    assert table.errors == []
+
+
+# Every change the page draws, with its time: (ms, bids, cards on the table, tricks done,
+# who is to move, the messages already waiting to be drawn).
+WATCH_CHANGES = """() => {
+  window.changes = [];
+  let last = null;
+  const tick = () => {
+    const c = window.cardavia, v = c && c.view;
+    if (v && v !== last) {
+      last = v;
+      const done = (v.tricks_won ? v.tricks_won.NS + v.tricks_won.EW : 0);
+      const plays = v.trick ? (v.trick.plays || v.trick).length : 0;
+      window.changes.push(
+        [performance.now(), (v.bids || []).length, plays, done, v.to_move, c.pending]);
+    }
+    requestAnimationFrame(tick);
+  };
+  tick();
+}"""
+
+
+def pauses_at(table: Table, pace: str) -> tuple[float, float]:
+    """The median pause after a computer player's card, and after a finished trick, in a
+    deal at ``pace`` (the server sends the moves at once: the page spaces them)."""
+    page = table.page
+    page.evaluate(
+        "(p) => { localStorage.setItem('cardavia.settings', JSON.stringify({aiPace: p}));"
+        " localStorage.removeItem('cardavia.game'); }",
+        pace,
+    )
+    page.reload()
+    page.evaluate(WATCH_CHANGES)
+    table.new_game("cardavia")
+    view = table.bid_until_play()
+    for _ in range(4):  # four of South's cards: the computer players' cards between them
+        if view["phase"] != "playing":
+            break
+        card = next(a["card"] for a in view["legal"] if a["kind"] == "play")
+        page.click(f'#hand .card[data-card="{card}"]')
+        page.click("#controls [data-action=confirm]")
+        page.wait_for_function(PLAYED, arg=len(view["hand"]))
+        view = table.wait_ready()
+    changes = page.evaluate("window.changes")
+    card_gaps, trick_gaps = [], []
+    # The pause after a computer player's change: a trick finished (the hold), or a card or
+    # a bid (the move); only where the next message had already come (the page's own pause,
+    # not the server's answer, slower on a busy machine), and not before South's turn.
+    for earlier, change, after in zip(changes, changes[1:], changes[2:], strict=False):
+        if change[4] in ("S", None) or earlier[4] in ("S", None) or not change[5]:
+            continue
+        gap = after[0] - change[0]
+        if change[3] > earlier[3]:
+            trick_gaps.append(gap)
+        elif change[2] == earlier[2] + 1 or change[1] == earlier[1] + 1:
+            card_gaps.append(gap)
+    assert card_gaps and trick_gaps, changes
+    return sorted(card_gaps)[len(card_gaps) // 2], sorted(trick_gaps)[len(trick_gaps) // 2]
+
+
+def test_the_three_paces_are_clearly_apart(table: Table) -> None:
+    """Item 15: slow, normal and fast, measured in the browser: each computer card and each
+    finished trick stays about 1 s and 2 s, 0.5 s and 1 s, 0.2 s and 0.5 s."""
+    table.open("fr")
+    slow, normal, fast = (pauses_at(table, pace) for pace in ("slow", "normal", "fast"))
+    # Each at least its own pause (the server's answer may add a little, never take away).
+    for (card, trick), (want_card, want_trick) in zip(
+        (slow, normal, fast), ((1000, 2000), (500, 1000), (200, 500)), strict=True
+    ):
+        assert want_card - 20 <= card <= want_card + 400, (slow, normal, fast)
+        assert want_trick - 20 <= trick <= want_trick + 600, (slow, normal, fast)
+    assert slow[0] > 1.5 * normal[0] and normal[0] > 1.5 * fast[0], (slow, normal, fast)
+    assert slow[1] > 1.5 * normal[1] and normal[1] > 1.5 * fast[1], (slow, normal, fast)
+    assert table.errors == []
+
+
+@pytest.mark.parametrize(("lang", "size"), [("fr", "desktop"), ("ar", "phone")])
+def test_the_result_and_the_focus_follow_the_player(table: Table, lang: str, size: str) -> None:
+    """Items 12 and 20: the result's headline is coloured by the player's team (green when
+    it won the deal, red when it lost), the cards are named by their name alone, the focus
+    is on a card the player may play whenever their turn comes, and the result dialog
+    keeps Tab and Shift+Tab inside it."""
+    table.page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS[size], strict=True)))
+    page = table.open(lang)
+    names = table.strings()["names"]["french"]
+    table.new_game("cardavia")
+    view = table.bid_until_play()
+    for _ in range(8):
+        if view["phase"] != "playing":
+            break
+        legal = [a["card"] for a in view["legal"] if a["kind"] == "play"]
+        page.wait_for_function(f"({ACTIVE})() === 'hand'")
+        focused = page.evaluate("document.activeElement.dataset.card")
+        assert focused in legal, (focused, legal)
+        accessible = page.evaluate(
+            "() => { const b = document.activeElement; return b.textContent.trim() }"
+        )
+        assert page.get_by_role("button", name=names[focused], exact=True).count() == 1
+        assert names[focused] in accessible
+        page.keyboard.press("Enter")
+        page.keyboard.press("Enter")
+        page.wait_for_function(PLAYED, arg=len(view["hand"]))
+        view = table.wait_ready()
+    page.locator("#score-panel").wait_for(state="visible")
+    view = table.view()
+    outcome = player_outcome(view)
+    assert page.get_attribute("#score-panel", "data-outcome") == outcome
+    colour = page.eval_on_selector("#score-title", "h => getComputedStyle(h).color")
+    expected = {"won": "rgb(31, 107, 79)", "lost": "rgb(164, 38, 44)"}.get(outcome)
+    if expected:
+        assert colour == expected
+    inside = "document.getElementById('score-panel').contains(document.activeElement)"
+    for key in ["Tab"] * 12 + ["Shift+Tab"] * 12:
+        page.keyboard.press(key)
+        assert page.evaluate(inside), key
+    assert table.errors == []
+
+
+@pytest.mark.parametrize("lang", ["fr", "ar"])
+def test_the_shuffle_commitment_is_at_the_table_and_checked(
+    table: Table, lang: str, axe: Any
+) -> None:
+    """Item 18: the hash of the shuffle is shown from the start of the deal; after the end,
+    "Check this deal" opens the fairness page with the seed, the hash and the deck, checked
+    in the page; a changed hash is found out; the page has no axe violation."""
+    page = table.open(lang)
+    table.new_game("cardavia")
+    view = table.bid_until_play()
+    assert view["fair"]["hash"] and not view["fair"]["seed"]
+    assert page.locator("#fair-line").is_visible()
+    assert page.text_content("#fair-hash") == view["fair"]["hash"]
+    assert page.locator("#fair-check").is_hidden()
+    table.play_deal()
+    page.locator("#score-panel").wait_for(state="visible")
+    page.keyboard.press("Escape")
+    fair = table.view()["fair"]
+    link = page.locator("#fair-check")
+    assert link.is_visible()
+    link.click()
+    page.wait_for_url(f"**/{lang}/rules/fairness?*")
+    result = page.locator("#fair-result")
+    page.wait_for_function("document.getElementById('fair-result').dataset.ok === 'true'")
+    assert result.text_content() == page.get_attribute("#fair-check-form", "data-ok")
+    assert page.input_value("#fair-seed") == fair["seed"]
+    assert page.input_value("#fair-hash-input") == fair["hash"]
+    # A hash the seed does not give is found out; so is a deck that is not the seed's.
+    wrong = ("0" if fair["hash"][0] != "0" else "1") + fair["hash"][1:]
+    page.fill("#fair-hash-input", wrong)
+    page.click("#fair-check-form button[type=submit]")
+    page.wait_for_function("document.getElementById('fair-result').dataset.ok === 'false'")
+    message = page.get_attribute("#fair-check-form", "data-seed-mismatch")
+    assert result.text_content() == message
+    page.fill("#fair-hash-input", fair["hash"])
+    swapped = [fair["deck"][1], fair["deck"][0], *fair["deck"][2:]]
+    page.fill("#fair-deck", " ".join(swapped))
+    page.click("#fair-check-form button[type=submit]")
+    page.wait_for_function(
+        "(m) => document.getElementById('fair-result').textContent === m",
+        arg=page.get_attribute("#fair-check-form", "data-deck-mismatch"),
+    )
+    assert page.text_content("#fair-deck-out") == " ".join(fair["deck"])
+    assert axe(page) == []
+    assert table.errors == []

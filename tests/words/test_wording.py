@@ -116,7 +116,13 @@ def test_the_language_list_and_the_words_have_one_home() -> None:
         ("LANGUAGES", "Wording", "load_catalogs", "text_direction"), 1
     ), homes
     assert all(paths[0].startswith("words/") for paths in homes.values()), homes
-    assert i18n.__all__ == ["choose_language", "negotiate_language", "parse_accept_language"]
+    assert i18n.__all__ == [
+        "LANGUAGE_COOKIE",
+        "choose_language",
+        "negotiate_language",
+        "parse_accept_language",
+        "visitor_language",
+    ]
 
 
 def test_the_catalogs_are_read_in_one_place() -> None:

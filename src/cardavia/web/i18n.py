@@ -1,5 +1,6 @@
-"""The site's choice of a language for a visitor: the URL's, else the best of the browser's
-``Accept-Language`` (RFC 9110 12.5.4).
+"""The site's choice of a language for a visitor: the URL's, else the one they chose on an
+earlier visit (the ``cardavia_lang`` cookie that settings.js keeps), else the best of the
+browser's ``Accept-Language`` (RFC 9110 12.5.4).
 
 Everything else about words (the languages, the catalogs, the one wording object, the
 phrasebook of the table and the site) is :mod:`cardavia.words`.
@@ -14,7 +15,16 @@ from __future__ import annotations
 
 from cardavia.words import DEFAULT_LANGUAGE, LANGUAGES, is_language
 
-__all__ = ["choose_language", "negotiate_language", "parse_accept_language"]
+__all__ = [
+    "LANGUAGE_COOKIE",
+    "choose_language",
+    "negotiate_language",
+    "parse_accept_language",
+    "visitor_language",
+]
+
+LANGUAGE_COOKIE = "cardavia_lang"
+"""The cookie that holds the language a visitor last read the site in (set by settings.js)."""
 
 
 def parse_accept_language(header: str | None) -> list[tuple[str, float]]:
@@ -58,4 +68,18 @@ def choose_language(url_lang: str | None, accept_language: str | None) -> str:
     """The language to speak: the one the URL names if it is ours, else the browser's."""
     if url_lang is not None and is_language(url_lang):
         return url_lang
+    return negotiate_language(accept_language)
+
+
+def visitor_language(saved: str | None, accept_language: str | None) -> str:
+    """The language for a page that names none (``/``): the visitor's own choice, saved in
+    :data:`LANGUAGE_COOKIE`, when it is one of ours, else the browser's.
+
+    >>> visitor_language("ar", "fr-FR,fr;q=0.9")
+    'ar'
+    >>> visitor_language("xx", "fr-FR,fr;q=0.9")
+    'fr'
+    """
+    if saved is not None and is_language(saved.strip().lower()):
+        return saved.strip().lower()
     return negotiate_language(accept_language)

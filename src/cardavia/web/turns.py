@@ -3,7 +3,7 @@
 **People first**: a person's move is handled ahead of the computer players' moves.
 
 A person who plays a card waits for the table to show it; a computer player waits anyway,
-for its natural pause (``CARDAVIA_AI_DELAY``, 0.4–0.9 s), before its move is shown. So when
+for its natural pause (``CARDAVIA_AI_DELAY``, 0.15–0.3 s), before its move is shown. So when
 the process is busy, the computer players of every table hold their next decision while any
 person's action is being handled (checked, saved, sent), for at most ``patience`` seconds:
 the wait counts as part of their pause, which on a quiet server leaves their pace as it was,

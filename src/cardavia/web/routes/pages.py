@@ -1,4 +1,5 @@
-"""The site's own pages and answers: ``/`` (to the browser's language), ``/healthz``, each
+"""The site's own pages and answers: ``/`` (to the visitor's saved language, else the
+browser's), ``/healthz``, each
 language's table page, and how errors are answered (the protocol's ``error`` under
 ``/api/``, the 404 page elsewhere)."""
 
@@ -13,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from cardavia.web.http_helpers import error_response
-from cardavia.web.i18n import choose_language, negotiate_language
+from cardavia.web.i18n import LANGUAGE_COOKIE, choose_language, visitor_language
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.protocol import ClientError
 from cardavia.words import DEFAULT_LANGUAGE, Catalogs, is_language
@@ -54,8 +55,11 @@ def install(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) -> Non
 
     @app.get("/", include_in_schema=False)
     async def root(request: Request) -> RedirectResponse:
-        lang = negotiate_language(request.headers.get("accept-language"))
-        return RedirectResponse(f"/{lang}/", status_code=307, headers={"Vary": "Accept-Language"})
+        saved = request.cookies.get(LANGUAGE_COOKIE)
+        lang = visitor_language(saved, request.headers.get("accept-language"))
+        return RedirectResponse(
+            f"/{lang}/", status_code=307, headers={"Vary": "Accept-Language, Cookie"}
+        )
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> PlainTextResponse:

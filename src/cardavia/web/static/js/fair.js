@@ -69,3 +69,37 @@ export async function checkDeal(seedHex, hashHex, dealt) {
   }
   return { ok: true, problem: null, deck };
 }
+
+/** The fairness page's check (its form, if on the page): the fields filled from the
+ * address (the table's "Check this deal"), checked at once, and again on each submit. */
+function wireCheckForm() {
+  const form = document.getElementById("fair-check-form");
+  if (!form) return;
+  const result = document.getElementById("fair-result");
+  const deckOut = document.getElementById("fair-deck-out");
+  const check = async () => {
+    const data = new FormData(form);
+    const dealt = String(data.get("deck") ?? "").toUpperCase().match(/[0-9TJQKA][SHDC]/g);
+    const outcome = await checkDeal(data.get("seed"), data.get("hash"), dealt?.length ? dealt : null);
+    const key = outcome.ok ? (dealt?.length ? "ok" : "okNoDeck") : camel(outcome.problem);
+    result.textContent = form.dataset[key] ?? "";
+    result.dataset.ok = String(outcome.ok);
+    const showDeck = outcome.deck.length && (!outcome.ok || !dealt?.length) && outcome.problem !== "seed_mismatch";
+    deckOut.textContent = showDeck && outcome.problem !== "bad_hash" ? outcome.deck.join(" ") : "";
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    check();
+  });
+  const query = new URLSearchParams(location.search);
+  for (const name of ["seed", "hash", "deck"]) {
+    if (query.get(name)) form.elements[name].value = query.get(name);
+  }
+  if (query.get("seed")) check();
+}
+
+function camel(code) {
+  return String(code).replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
+}
+
+if (typeof document !== "undefined") wireCheckForm();

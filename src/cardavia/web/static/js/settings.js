@@ -152,7 +152,11 @@ function wirePanel() {
   const aiPace = panel.querySelector('[name="aiPace"]');
   if (aiPace) {
     aiPace.value = settings.aiPace;
-    aiPace.addEventListener("change", () => update({ aiPace: aiPace.value }));
+    describePace(aiPace);
+    aiPace.addEventListener("change", () => {
+      update({ aiPace: aiPace.value });
+      describePace(aiPace);
+    });
   }
   const boxes = {
     fourColour: panel.querySelector('[name="fourColour"]'),
@@ -188,7 +192,10 @@ function wirePanel() {
       if (output) output.textContent = percent(settings[key]);
     }
     if (deck) deck.value = "";
-    if (aiPace) aiPace.value = settings.aiPace;
+    if (aiPace) {
+      aiPace.value = settings.aiPace;
+      describePace(aiPace);
+    }
     if (boxes.showPoints) boxes.showPoints.checked = settings.showPoints;
     if (boxes.autoLast) boxes.autoLast.checked = settings.autoLast;
     if (boxes.sounds) boxes.sounds.checked = settings.sounds;
@@ -197,6 +204,13 @@ function wirePanel() {
     if (boxes.confirm) boxes.confirm.checked = true;
     applySettings(settings);
   });
+}
+
+/** Under the pace menu, what the chosen pace does (its option's words). */
+function describePace(select) {
+  const help = document.getElementById(select.getAttribute("aria-describedby") ?? "");
+  const chosen = select.selectedOptions[0];
+  if (help && chosen?.dataset.help) help.textContent = chosen.dataset.help;
 }
 
 /** Remember the language the reader chose, for their next visit. */

@@ -1,30 +1,38 @@
-// Cardavia's service worker (served as /sw.js, scope "/"): the static files and the rules
-// pages in the six languages are kept in a cache when it installs, so that the rules open
-// without a connection. Pages: the network first, the cache when offline. Static files: the
+// Cardavia's service worker (served as /sw.js, scope "/"): every static file the pages need
+// (each script and every module it imports, each style) and the pages of the six languages
+// are kept in a cache when it installs, so that the rules and the problems open without a
+// connection, and the table and the rooms' pages open too, their scripts running, to say that
+// play needs the connection (test_installable.py checks the list against the pages). Pages: the network first, the cache when offline. Static files: the
 // cache at once, refreshed from the network behind. The games API and the table's WebSocket
 // always go to the server.
 
-const VERSION = "cardavia-5";
+const VERSION = "cardavia-6";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
 const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring", "problems", "fairness"];
 const STATIC = [
   "/static/css/base.css",
   "/static/css/table.css",
   "/static/css/rules.css",
+  "/static/css/learn.css",
+  "/static/css/room.css",
   "/static/js/settings.js",
   "/static/js/cards.js",
   "/static/js/table.js",
+  "/static/js/room.js",
   "/static/js/pwa.js",
   "/static/js/learn.js",
   "/static/js/learn_board.js",
   "/static/js/fair.js",
   "/static/js/problems.js",
-  "/static/css/learn.css",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",
   "/manifest.webmanifest",
 ];
-const PAGES = LANGUAGES.flatMap((lang) => [`/${lang}/`, ...RULES.map((page) => `/${lang}/rules/${page}`)]);
+const PAGES = LANGUAGES.flatMap((lang) => [
+  `/${lang}/`,
+  `/${lang}/room/`,
+  ...RULES.map((page) => `/${lang}/rules/${page}`),
+]);
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -57,6 +65,11 @@ async function networkFirst(request) {
   } catch (error) {
     const cached = await cache.match(request, { ignoreSearch: true });
     if (cached) return cached;
+    // A page never kept (a room's own link, say): the table page of its language, which
+    // says that play needs the connection, rather than the browser's error page.
+    const lang = new URL(request.url).pathname.split("/")[1];
+    const fallback = LANGUAGES.includes(lang) ? await cache.match(`/${lang}/`) : undefined;
+    if (fallback) return fallback;
     throw error;
   }
 }

@@ -33,6 +33,9 @@ const state = {
   lastJson: "",
   selected: null,
   focusCard: null,
+  handTurn: false, // the hand was last drawn for the player's turn to play
+  hintsHome: null, // where learn.js put the hints setting (it returns there during a game)
+  placeHints: null, // puts the hints setting where the form's state wants it
   lastTrickOpen: false,
   replayStep: null,
   trickTimer: null,
@@ -433,7 +436,8 @@ async function startGame(settings) {
     setStatus("");
     connect();
   } catch {
-    setStatus(t("error_generic"), "error");
+    if (!navigator.onLine) showOffline(true);
+    setStatus(navigator.onLine ? t("error_generic") : t("offline"), "error");
   }
 }
 
@@ -459,6 +463,7 @@ function showForm(open, focus = false) {
   section.dataset.open = open ? "on" : "off";
   const details = $("new-game-details");
   if (details) details.open = open;
+  state.placeHints?.();
   // The first thing a new player does is deal: the button has the focus (no Tab needed).
   if (open && focus) $("deal-button")?.focus();
 }
@@ -489,11 +494,13 @@ function keepFocus() {
 // ------------------------------------------------------------------------------------------
 
 // How long each computer move stays alone on the table, and a finished trick before it is
-// collected: the "Pace of the computer players" setting.
+// collected: the "Pace of the computer players" setting, as its help in the settings says.
+// The two scale together, and the server's own pause (0.15–0.3 s) is below the fastest, so
+// that the three paces are really apart (test_table.py measures them in the browser).
 const PACES = {
-  slow: { move: 950, hold: 1700 },
-  normal: { move: 520, hold: 1000 },
-  fast: { move: 220, hold: 500 },
+  slow: { move: 1000, hold: 2000 },
+  normal: { move: 500, hold: 1000 },
+  fast: { move: 200, hold: 500 },
 };
 
 function pace() {
@@ -848,7 +855,7 @@ function renderHand(view) {
   const codes = handCodes(view);
   const legal = new Set(legalPlays(view).map((a) => a.card));
   const myTurn = isMyTurn(view) && view.phase === "playing" && $("table").dataset.busy !== "on";
-  const focused = document.activeElement?.closest?.("#hand .card")?.dataset.card ?? null;
+  const focusedBefore = document.activeElement?.closest?.("#hand .card")?.dataset.card ?? null;
   // A new hand (a new deal, or the taker's last cards) is dealt in: the cards not there before.
   const before = new Set([...hand.querySelectorAll(".card")].map((c) => c.dataset.card));
   const fresh = codes.some((code) => !before.has(code)) && !prefersReducedMotion();
@@ -857,14 +864,19 @@ function renderHand(view) {
   notes.replaceChildren();
   hand.setAttribute("aria-label", `${t("hand_label")}: ${plural("cards", codes.length)}`);
   let tabbed = false;
-  const keep = state.focusCard && codes.includes(state.focusCard) ? state.focusCard : null;
+  // When the player's turn comes, the keyboard's card is the first they may play: a card
+  // kept from before (or focused) that they may not play now gives way to it.
+  const turnComes = myTurn && !state.handTurn;
+  state.handTurn = myTurn;
+  const kept = state.focusCard && codes.includes(state.focusCard) ? state.focusCard : null;
+  const keep = kept && !(turnComes && !legal.has(kept)) ? kept : null;
+  let focused = focusedBefore;
+  if (focused && turnComes && !legal.has(focused)) focused = codes.find((code) => legal.has(code)) ?? focused;
   codes.forEach((code, index) => {
     const button = makeCard(code, deck(), "button");
     button.type = "button";
-    // The name read out starts with the corner's visible label ("10", "V"), so that what a
-    // voice-control user says matches: "10, ten of hearts".
-    button.querySelector(".corner.tl")?.removeAttribute("aria-hidden");
-    button.append(el("span", "visually-hidden card-name", `, ${cardName(code)}`));
+    // The name read out is the card's name alone ("ten of hearts"): the corners are drawing.
+    button.append(el("span", "visually-hidden card-name", cardName(code)));
     button.style.setProperty("--i", String(index));
     button.style.setProperty("--n", String(codes.length));
     if (fresh && !before.has(code)) button.classList.add("dealt");
@@ -1149,7 +1161,23 @@ function contractNode(contract) {
   return frag;
 }
 
+/** The shuffle's commitment (its hash, shown from the start); once the deal is over, the
+ * seed is revealed and "Check this deal" opens the fairness page's check, filled in. */
+function renderFair(view) {
+  const fair = view.fair;
+  $("fair-line").hidden = !fair?.hash;
+  if (!fair?.hash) return;
+  $("fair-hash").textContent = fair.hash;
+  const link = $("fair-check");
+  link.hidden = !fair.seed;
+  if (fair.seed) {
+    const query = new URLSearchParams({ seed: fair.seed, hash: fair.hash, deck: (fair.deck ?? []).join(" ") });
+    link.href = `/${page.lang}/rules/fairness?${query}#check-deal`;
+  }
+}
+
 function renderInfo(view) {
+  renderFair(view);
   $("contract").replaceChildren(contractNode(view.contract));
   const won = view.tricks_won ?? { NS: 0, EW: 0 };
   $("tricks-ns").textContent = String(won.NS ?? 0);
@@ -1322,17 +1350,27 @@ function closeResult() {
   }
 }
 
-/** The headline: who won, from South's side (the taker's team wins a made contract). */
-function resultHeadline(view) {
+/** Who won, from the player's side: "won", "lost", or "tie" (a litige with no match
+ * winner). The taker's team wins a made contract; the match's winner, the match. */
+function resultForPlayer(view) {
   const result = view.result;
-  const match = view.match;
-  if (match?.winner) return match.winner === "NS" ? t("you_win_match") : t("you_lose_match");
-  if (result.made === null || result.made === undefined) return t("result_litige");
+  const mine = TEAM[view.seat] ?? "NS";
+  const winner = view.match?.winner;
+  if (winner) return winner === mine ? "won" : "lost";
+  if (result.made === null || result.made === undefined) return "tie";
   const taker = view.contract?.taker;
-  let winner;
-  if (taker) winner = result.made ? TEAM[taker] : TEAM[taker] === "NS" ? "EW" : "NS";
-  else winner = (result.scores?.NS ?? 0) >= (result.scores?.EW ?? 0) ? "NS" : "EW";
-  return winner === "NS" ? t("you_win_deal") : t("you_lose_deal");
+  let team;
+  if (taker) team = result.made ? TEAM[taker] : TEAM[taker] === "NS" ? "EW" : "NS";
+  else team = (result.scores?.NS ?? 0) >= (result.scores?.EW ?? 0) ? "NS" : "EW";
+  return team === mine ? "won" : "lost";
+}
+
+/** The headline: who won the deal (or the match), from the player's side. */
+function resultHeadline(view) {
+  const outcome = resultForPlayer(view);
+  if (outcome === "tie") return t("result_litige");
+  if (view.match?.winner) return outcome === "won" ? t("you_win_match") : t("you_lose_match");
+  return outcome === "won" ? t("you_win_deal") : t("you_lose_deal");
 }
 
 /** The breakdown without repeats: a line that says the same numbers as the deal's total
@@ -1358,6 +1396,8 @@ function renderResult(view, openNow = false, justEnded = false) {
   $("score-verdict").textContent =
     result.made === true ? t("result_made") : result.made === false ? t("result_failed") : t("result_litige");
   dialog.dataset.made = String(result.made);
+  // The headline's colour says the player's outcome, not the contract's.
+  dialog.dataset.outcome = resultForPlayer(view);
   $("score-contract").replaceChildren(contractNode(view.contract));
   const lines = $("score-lines");
   lines.replaceChildren();
@@ -1486,6 +1526,9 @@ function wire() {
     const preset = rulesSelect.selectedOptions[0];
     const presetDeck = preset?.dataset.deck || (rulesSelect.value === "maghreb" ? "spanish" : "french");
     if (deckSelect && !loadSettings().deck) deckSelect.value = presetDeck;
+    // What the chosen rules are, said under the menu (not only in a tooltip).
+    const help = $("ng-rules-help");
+    if (help) help.textContent = preset?.dataset.description ?? "";
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -1530,6 +1573,7 @@ function wire() {
     showForm(true, true);
   });
   $("score-close").addEventListener("click", () => $("score-panel").close());
+  $("score-panel").addEventListener("keydown", trapTab);
   $("score-panel").addEventListener("close", () => {
     // The close event comes later than close(): the page's own closes are told apart.
     if (state.quietClose) {
@@ -1572,8 +1616,68 @@ function wire() {
     if (state.view) render(state.view, state.view);
   });
   window.addEventListener("online", () => {
+    showOffline();
     if (state.game && !state.ws) connect();
   });
+  window.addEventListener("offline", () => showOffline());
+  showOffline();
+  placeHintsSetting();
+}
+
+/** The hints setting (drawn by learn.js once its words have come) goes with the form's
+ * other settings while the form is open, where a newcomer chooses them; during a game, back
+ * beside the hint button, where a player turns hints on or off. */
+function placeHintsSetting() {
+  const slot = $("ng-hints-slot");
+  if (!slot) return;
+  const move = () => {
+    const hints = $("learn-hints")?.closest("label");
+    if (!hints) return false;
+    if (!state.hintsHome) state.hintsHome = { parent: hints.parentElement, next: hints.nextSibling };
+    const open = $("new-game-section")?.dataset.open === "on";
+    if (open && hints.parentElement !== slot) slot.append(hints);
+    if (!open && hints.parentElement === slot) {
+      const { parent, next } = state.hintsHome;
+      parent.insertBefore(hints, next?.parentNode === parent ? next : null);
+    }
+    return true;
+  };
+  state.placeHints = move;
+  if (move()) return;
+  const watcher = new MutationObserver(() => {
+    if (move()) watcher.disconnect();
+  });
+  watcher.observe(document.body, { childList: true, subtree: true });
+}
+
+/** Offline, play cannot work: the form says so (and what does work), its Deal greyed. */
+function showOffline(offline = !navigator.onLine) {
+  const note = $("offline-note");
+  if (note) note.hidden = !offline;
+  const deal = $("deal-button");
+  if (deal) deal.disabled = offline;
+  if (offline && state.view === null) setStatus(t("offline"), "error");
+  else if (!offline && $("status")?.textContent === t("offline")) setStatus("");
+}
+
+/** Tab and Shift+Tab stay in the result dialog (a modal dialog lets them out to the
+ * browser's own bar): from its last control to its first, and back. */
+function trapTab(event) {
+  if (event.key !== "Tab") return;
+  const dialog = event.currentTarget;
+  const controls = [...dialog.querySelectorAll("button, a[href], select, input, [tabindex]")].filter(
+    (node) => !node.disabled && node.tabIndex >= 0 && node.getClientRects().length > 0,
+  );
+  if (!controls.length) return;
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  if (event.shiftKey && (document.activeElement === first || !dialog.contains(document.activeElement))) {
+    last.focus();
+    event.preventDefault();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    first.focus();
+    event.preventDefault();
+  }
 }
 
 // For the tests and the curious: the page's state, read only.
