@@ -33,7 +33,9 @@ class Bench:
     quick: tuple[str, ...]
 
 
-HUMAN_PACE = ("--think", "2-4", "--ai-delay", "0.4-0.9", "--client-processes", "2")
+HUMAN_PACE = (
+    "--think", "2-4", "--pace", "normal", "--ai-delay", "0.05-0.1", "--client-processes", "2"
+)
 
 BENCHES = (
     Bench("deals", "deals.py", (), ("--seconds", "0.2")),

@@ -14,10 +14,11 @@ from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits
 
 WEB_DIR: Final = Path(__file__).parent
-DEFAULT_AI_DELAY: Final = (0.15, 0.3)
+DEFAULT_AI_DELAY: Final = (0.05, 0.1)
 """The computer players' pause before each action, in seconds (a range: it varies). Short:
-the page shows each move at the player's chosen pace (table.js, at least 0.2 s a card), so
-this pause is below the fastest pace and never the one a player waits for."""
+the page shows each move at the player's chosen pace (table.js, at least 0.2 s a card), and
+the move then waits for the process's next beat (:data:`cardavia.web.turns.BEAT`, 0.1 s), so
+that the two together stay within the fastest pace and are never what a player waits for."""
 BODY_TIMEOUT: Final = 10.0
 """Seconds a request body may take to arrive (a slow client holds no worker longer)."""
 DEFAULT_LIMITS: Final = Limits()
@@ -61,7 +62,7 @@ class Settings:
     @classmethod
     def from_env(cls) -> Settings:
         """The settings of the environment: ``CARDAVIA_DATABASE_URL``, ``CARDAVIA_REDIS_URL``,
-        ``CARDAVIA_AI_DELAY`` (``0.15-0.3``, seconds), ``CARDAVIA_AI_DEADLINE`` (seconds),
+        ``CARDAVIA_AI_DELAY`` (``0.05-0.1``, seconds), ``CARDAVIA_AI_DEADLINE`` (seconds),
         ``CARDAVIA_ALLOWED_ORIGINS``, ``CARDAVIA_ALLOWED_HOSTS`` (added to the loopback names)
         and ``CARDAVIA_TRUSTED_PROXIES`` (each comma-separated), the limits'."""
         delay = DEFAULT_AI_DELAY

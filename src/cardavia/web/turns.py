@@ -3,23 +3,25 @@
 **People first**: a person's move is handled ahead of the computer players' moves.
 
 A person who plays a card waits for the table to show it; a computer player waits anyway,
-for its natural pause (``CARDAVIA_AI_DELAY``, 0.15–0.3 s), before its move is shown. So when
-the process is busy, the computer players of every table hold their next decision while any
-person's action is being handled (checked, saved, sent), for at most ``patience`` seconds:
-the wait counts as part of their pause, which on a quiet server leaves their pace as it was,
-and under load moves the queue's wait from the people's clicks to the computer players'
-thinking, where nobody sees it. The total work is the same: deals per second do not change,
-the people's latency does (``bench/load.py``). Whatever the load, a computer player waits at
-most ``patience`` per move, so a table with no person to act is never starved.
+for its pause (``CARDAVIA_AI_DELAY``, 0.05–0.1 s) and the next beat, before its move is
+shown. So when the process is busy, the computer players of every table hold their next
+decision while any person's action is being handled (checked, saved, sent), for at most
+``patience`` seconds: the wait counts as part of their pause, which on a quiet server leaves
+their pace as it was, and under load moves the queue's wait from the people's clicks to the
+computer players' thinking, where nobody sees it. The total work is the same: deals per
+second do not change, the people's latency does (``bench/load.py``). Whatever the load, a
+computer player waits at most ``patience`` per move, so a table with no person to act is
+never starved.
 
 **The beat** (:func:`on_beat`): a computer player's move is shown when its pause is over,
 rounded up to the next :data:`BEAT` of the process's clock. Nobody sees it (the page shows
-each move at the player's own pace, slower than the beat), but the moves of every table of the process whose pauses end within one beat
-are then made in one turn of the event loop: saved in one transaction (one trip to the
-writer's thread, :class:`~cardavia.web.writer.GameWriter`) and sent together. At a person's
-pace each move otherwise woke the process, the writer's thread and the database on its own,
-which made a deal cost twice the CPU it costs when tables play flat out (``bench/load.py
---think 2-4``). With no pause (``CARDAVIA_AI_DELAY=0``) there is nothing to round.
+each move at the player's own pace, slower than the beat), but the moves of every table of
+the process whose pauses end within one beat are then made in one turn of the event loop:
+saved in one transaction (one trip to the writer's thread,
+:class:`~cardavia.web.writer.GameWriter`) and sent together. At a person's pace each move
+otherwise woke the process, the writer's thread and the database on its own, which made a
+deal cost twice the CPU it costs when tables play flat out (``bench/load.py --think 2-4``).
+With no pause (``CARDAVIA_AI_DELAY=0``) there is nothing to round.
 """
 
 from __future__ import annotations

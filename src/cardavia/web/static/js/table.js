@@ -495,8 +495,8 @@ function keepFocus() {
 
 // How long each computer move stays alone on the table, and a finished trick before it is
 // collected: the "Pace of the computer players" setting, as its help in the settings says.
-// The two scale together, and the server's own pause (0.15–0.3 s) is below the fastest, so
-// that the three paces are really apart (test_table.py measures them in the browser).
+// The two scale together, and the server's own pause and beat (0.05–0.2 s together) are
+// within the fastest, so that the three paces are really apart (test_table.py measures them in the browser).
 const PACES = {
   slow: { move: 1000, hold: 2000 },
   normal: { move: 500, hold: 1000 },
