@@ -34,7 +34,14 @@ class Bench:
 
 
 HUMAN_PACE = (
-    "--think", "2-4", "--pace", "normal", "--ai-delay", "0.05-0.1", "--client-processes", "2"
+    "--think",
+    "2-4",
+    "--pace",
+    "normal",
+    "--ai-delay",
+    "0.05-0.1",
+    "--client-processes",
+    "2",
 )
 
 BENCHES = (
