@@ -62,7 +62,9 @@ class Room:
     # -- what the connections are sent --
 
     def seats_json(self) -> dict[str, dict[str, Any]]:
-        """Each seat as every player and watcher may see it: no token."""
+        """Each seat as every player and watcher may see it: no token. ``takeover``: for a
+        person away whose seat they still keep, the seconds left before a computer player
+        plays it for them (``None`` otherwise), so that the table can count them down."""
         seating = self.state.seating()
         now = time.time()
         return {
@@ -72,6 +74,7 @@ class Room:
                 "away": isinstance(entry, PersonSeat) and entry.away is not None,
                 "computer": isinstance(entry, ComputerSeat)
                 or (isinstance(entry, PersonSeat) and not seating.person_plays(seat, now)),
+                "takeover": _takeover(entry, self.settings.grace, now),
                 "ready": seat in self.state.ready,
             }
             for seat, entry in self.state.items()
@@ -136,6 +139,15 @@ class Room:
             "code": said.code,
             "text": wording.gettext(PHRASES[said.code]),
         }
+
+
+def _takeover(entry: RoomSeat, grace: float, now: float) -> float | None:
+    """The seconds before a computer player takes over the seat of a person away (``None``:
+    not away, or taken over already), to the tenth."""
+    if not isinstance(entry, PersonSeat) or entry.away is None:
+        return None
+    left = entry.away + grace - now
+    return round(left, 1) if left > 0 else None
 
 
 def _kind(entry: RoomSeat) -> str:

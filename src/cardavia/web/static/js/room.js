@@ -124,6 +124,7 @@ let current = null;
 
 function renderRoom(room, send) {
   current = room;
+  heardTakeovers(room.seats);
   document.getElementById("room-join").hidden = true;
   const lobby = document.getElementById("room-lobby");
   lobby.hidden = false;
@@ -191,24 +192,90 @@ function seatButton(room, code, entry, send) {
   return button;
 }
 
-/** The players' names at their seats on the table (as text). */
+/** A child of a seat's box on the table, made once: its name, its countdown. */
+function seatTag(box, className, after) {
+  let tag = box.querySelector(`.${className}`);
+  if (!tag) {
+    tag = document.createElement("span");
+    tag.className = className;
+    if (after) after.after(tag);
+    else box.prepend(tag);
+  }
+  return tag;
+}
+
+/** The players' names at their seats on the table (as text), and for a player away the
+ * countdown before a computer player takes over their seat. */
 export function renderNames() {
   if (!current) return;
   for (const code of SEATS) {
     const entry = current.seats[code];
     const box = document.querySelector(`.seat[data-seat="${code}"]`);
     if (!box) continue;
-    let tag = box.querySelector(".room-name");
-    if (!tag) {
-      tag = document.createElement("span");
-      tag.className = "room-name";
-      box.prepend(tag);
-    }
+    const tag = seatTag(box, "room-name");
     const name = entry.kind === "open" ? "" : entry.name || strings.computer;
     tag.textContent = name;
+    tag.title = name;
+    tag.dataset.computer = entry.kind === "computer" || !entry.name ? "on" : "off";
     box.dataset.away = entry.away ? "on" : "off";
     box.dataset.computer = entry.computer ? "on" : "off";
+    seatTag(box, "room-away", tag);
   }
+  tick();
+}
+
+// -- a player away: the countdown before a computer player takes over their seat ----------
+
+/** When (Date.now() milliseconds) a computer player takes over each away player's seat, as
+ * the server last said (it counts, the page only shows). */
+const takeovers = {};
+let ticker = null;
+
+function heardTakeovers(seats) {
+  for (const code of SEATS) {
+    const left = seats?.[code]?.takeover;
+    if (typeof left === "number" && left > 0) takeovers[code] = Date.now() + left * 1000;
+    else delete takeovers[code];
+  }
+}
+
+/** Seconds as a clock: 0:45, 1:05. */
+function clock(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** Each away player's line at their seat: the time left, or that a computer player plays. */
+function tick() {
+  let counting = false;
+  for (const code of SEATS) {
+    const line = document.querySelector(`.seat[data-seat="${code}"] .room-away`);
+    if (!line) continue;
+    const entry = current?.seats?.[code];
+    let text = "";
+    if (entry?.away && takeovers[code] !== undefined) {
+      const left = (takeovers[code] - Date.now()) / 1000;
+      text = (strings.takeover_in || "").replace("{time}", clock(left));
+      counting = left > 0;
+    } else if (entry?.away) {
+      text = `${strings.away} — ${strings.played_by_computer}`;
+    }
+    line.textContent = text;
+  }
+  if (counting && !ticker) ticker = setInterval(tick, 1000);
+  else if (!counting && ticker) {
+    clearInterval(ticker);
+    ticker = null;
+  }
+}
+
+/** The status line while an away player's turn waits for them (instead of "North is
+ * thinking…"), or null when the seat to move is not one of an away player still keeping it. */
+export function awayLine(view) {
+  const seat = view?.to_move;
+  const entry = current?.seats?.[seat];
+  if (!entry?.away || entry.computer || !strings.away_turn) return null;
+  return strings.away_turn.replace("{seat}", strings.seats?.[seat] || seat);
 }
 
 function showPhrase(message) {
