@@ -130,6 +130,11 @@ function renderRoom(room, send) {
   lobby.hidden = false;
   document.getElementById("room-code").textContent = room.code;
   document.getElementById("room-link").value = `${location.origin}/${lang()}/room/${room.code}`;
+  // Once dealt nobody new can sit: no link to send; the table first, the seats and the
+  // quick phrases below it (a phone shows the table without scrolling past them).
+  document.getElementById("room-share").hidden = room.started;
+  const table = document.getElementById("table");
+  if (room.started && room.you && table && lobby.previousElementSibling !== table) table.after(lobby);
   const list = document.getElementById("room-seats");
   list.replaceChildren();
   for (const code of SEATS) {
@@ -137,9 +142,11 @@ function renderRoom(room, send) {
     const item = document.createElement("li");
     item.dataset.seat = code;
     item.dataset.kind = entry.kind;
-    const label = [strings.seats?.[code] || code, ": "];
-    if (entry.kind === "open") label.push(strings.open);
-    else label.push(entry.name || strings.computer);
+    const who = entry.kind === "open" ? strings.open : entry.name || strings.computer;
+    const line = strings.seat_line || "{seat}: {name}";
+    const label = [
+      line.replace("{seat}", () => strings.seats?.[code] || code).replace("{name}", () => who),
+    ];
     if (code === room.you) label.push(` (${strings.you})`);
     if (entry.away) label.push(` — ${strings.away}`);
     if (entry.kind === "human" && entry.computer) label.push(` — ${strings.played_by_computer}`);
@@ -216,6 +223,7 @@ export function renderNames() {
     const name = entry.kind === "open" ? "" : entry.name || strings.computer;
     tag.textContent = name;
     tag.title = name;
+    tag.dir = "auto"; // a name in Latin letters shortened at its end in Arabic too
     tag.dataset.computer = entry.kind === "computer" || !entry.name ? "on" : "off";
     box.dataset.away = entry.away ? "on" : "off";
     box.dataset.computer = entry.computer ? "on" : "off";
