@@ -1316,17 +1316,18 @@ function closeResult() {
   }
 }
 
-/** The headline: who won, from South's side (the taker's team wins a made contract). */
+/** The headline: who won, from the player's side (the taker's team wins a made contract). */
 function resultHeadline(view) {
   const result = view.result;
   const match = view.match;
-  if (match?.winner) return match.winner === "NS" ? t("you_win_match") : t("you_lose_match");
+  const mine = TEAM[view.seat] ?? "NS"; // the player's own team (a room's may be East–West)
+  if (match?.winner) return match.winner === mine ? t("you_win_match") : t("you_lose_match");
   if (result.made === null || result.made === undefined) return t("result_litige");
   const taker = view.contract?.taker;
   let winner;
   if (taker) winner = result.made ? TEAM[taker] : TEAM[taker] === "NS" ? "EW" : "NS";
   else winner = (result.scores?.NS ?? 0) >= (result.scores?.EW ?? 0) ? "NS" : "EW";
-  return winner === "NS" ? t("you_win_deal") : t("you_lose_deal");
+  return winner === mine ? t("you_win_deal") : t("you_lose_deal");
 }
 
 /** The breakdown without repeats: a line that says the same numbers as the deal's total
