@@ -272,8 +272,13 @@ SPLIT_WORDS = """(selector) => {
   return found;
 }"""
 LABELS = ", ".join(
-    (".seat .room-name", ".seat .room-away", ".seat .seat-name", ".seat .seat-name > *")
-    + ("#room-seats li span",)
+    [
+        ".seat .room-name",
+        ".seat .room-away",
+        ".seat .seat-name",
+        ".seat .seat-name > *",
+        "#room-seats li span",
+    ]
 )
 
 
