@@ -326,11 +326,23 @@ def test_two_people_at_north_and_east_see_the_same_seats_play_again_and_wait_for
     bo.page.goto(link)
     assert bo.page.url.endswith(f"/ar/room/{code}")
     assert bo.page.get_attribute("html", "dir") == "rtl"
+    # The join form says whose room it is, and who sits where.
+    bo.page.wait_for_selector('#room-join-seats li[data-seat="N"][data-kind="human"]')
+    assert "Anastasia" in (bo.page.text_content("#room-join-seats") or "")
+    assert axe(bo.page) == []
     bo.page.fill("#rj-name", "بو")
     bo.page.click("#room-join-button")
     bo.page.wait_for_selector("#room-lobby:not([hidden])")
     ana.page.wait_for_selector('#room-seats li[data-seat="E"][data-kind="human"]')  # the first free
     ana.page.click("#room-start")
+    # Someone else opens the link once dealt: told at once that no seat can be taken.
+    late = browser.new_context(bypass_csp=True, locale="es")
+    late_page = late.new_page()
+    late_page.goto(link)
+    assert late_page.url.endswith(f"/es/room/{code}")
+    late_page.wait_for_selector("#room-join-button[disabled]")
+    assert "empezó" in (late_page.text_content("#room-error") or "")
+    late.close()
     for table, seat in ((ana, "N"), (bo, "E")):
         table.page.wait_for_function("window.cardavia && window.cardavia.view")
         assert table.view()["seat"] == seat
@@ -405,7 +417,8 @@ def test_two_people_at_north_and_east_see_the_same_seats_play_again_and_wait_for
             "(old) => window.cardavia.view && window.cardavia.view.game !== old", arg=first
         )
         view = table.view()
-        assert view["seat"] == seat and view["phase"] == "bidding" and len(view["hand"]) > 0
+        assert view["seat"] == seat and view["phase"] in ("bidding", "playing")
+        assert view["deal_number"] == 1 and len(view["hand"]) > 0
         assert table.page.evaluate(f"!!localStorage.getItem('cardavia.room.{code}')")
         assert table.page.locator("#room-join").is_hidden()
     # Bo's tab closes: on Ana's table his seat counts down to the computer player.

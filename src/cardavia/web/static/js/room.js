@@ -112,12 +112,46 @@ function findRoom(form) {
   if (code) location.assign(`/${lang()}/room/${encodeURIComponent(code)}`);
 }
 
-/** No seat here yet: the form that takes one. */
+/** No seat here yet: the form that takes one, with the room as it stands (its rules, who
+ * sits where), or why no seat can be taken (dealt already, no such room). */
 export function showJoin() {
   if (!section) return;
-  document.getElementById("room-join").hidden = false;
+  const form = document.getElementById("room-join");
+  form.hidden = false;
   document.getElementById("room-lobby").hidden = true;
   document.getElementById("rj-name")?.focus();
+  aboutRoom(form);
+}
+
+async function aboutRoom(form) {
+  let room = null;
+  try {
+    const response = await fetch(`/api/rooms/${encodeURIComponent(roomCode())}?lang=${lang()}`);
+    if (response.status === 404) {
+      showError(strings.not_found);
+      form.hidden = true;
+      return;
+    }
+    if (response.ok) room = (await response.json()).room;
+  } catch {
+    return; // joining says what is wrong
+  }
+  if (!room) return;
+  document.getElementById("room-join-about").textContent = `${room.rules_name} · ${room.level_name}`;
+  const list = document.getElementById("room-join-seats");
+  list.replaceChildren(
+    ...SEATS.map((code) => {
+      const item = document.createElement("li");
+      item.dataset.seat = code;
+      item.dataset.kind = room.seats[code].kind;
+      item.append(seatLine(code, room.seats[code]));
+      return item;
+    }),
+  );
+  if (room.started) {
+    showError(strings.started);
+    form.querySelector("button[type=submit]").disabled = true;
+  }
 }
 
 let current = null;
@@ -142,17 +176,13 @@ function renderRoom(room, send) {
     const item = document.createElement("li");
     item.dataset.seat = code;
     item.dataset.kind = entry.kind;
-    const who = entry.kind === "open" ? strings.open : entry.name || strings.computer;
-    const line = strings.seat_line || "{seat}: {name}";
-    const label = [
-      line.replace("{seat}", () => strings.seats?.[code] || code).replace("{name}", () => who),
-    ];
+    const label = [];
     if (code === room.you) label.push(` (${strings.you})`);
     if (entry.away) label.push(` — ${strings.away}`);
     if (entry.kind === "human" && entry.computer) label.push(` — ${strings.played_by_computer}`);
     if (entry.ready) label.push(` — ${strings.ready}`);
-    const text = document.createElement("span");
-    text.textContent = label.join("");
+    const text = seatLine(code, entry);
+    text.append(label.join(""));
     item.append(text);
     const button = seatButton(room, code, entry, send);
     if (button) item.append(" ", button);
@@ -163,6 +193,7 @@ function renderRoom(room, send) {
   leave.onclick = () => send({ type: "leave" });
   const start = document.getElementById("room-start");
   start.hidden = !(room.creator && !room.started);
+  document.getElementById("room-wait").hidden = !!(room.creator || room.started || !room.you);
   start.onclick = () => send({ type: "start" });
   const phrases = document.getElementById("room-phrases");
   if (!phrases.childElementCount && room.you) {
@@ -176,6 +207,20 @@ function renderRoom(room, send) {
     }
   }
   renderNames();
+}
+
+/** "North: Ana" as text, the name isolated from the words round it (a name in another
+ * script stays whole and in its place). */
+function seatLine(code, entry) {
+  const who = entry.kind === "open" ? strings.open : entry.name || strings.computer;
+  const line = document.createElement("span");
+  const [before, after] = (strings.seat_line || "{seat}: {name}")
+    .replace("{seat}", () => strings.seats?.[code] || code)
+    .split("{name}");
+  const name = document.createElement("bdi");
+  name.textContent = who;
+  line.append(before, name, after ?? "");
+  return line;
 }
 
 /** What can be done about a seat from here: sit in it (an open seat, before the start), or,
@@ -288,7 +333,11 @@ export function awayLine(view) {
 
 function showPhrase(message) {
   const line = document.getElementById("room-said");
-  if (line) line.textContent = `${message.name || strings.seats?.[message.seat] || ""}: ${message.text}`;
+  if (line) {
+    const name = document.createElement("bdi");
+    name.textContent = message.name || strings.seats?.[message.seat] || "";
+    line.replaceChildren(name, `: ${message.text}`);
+  }
   const box = document.querySelector(`.seat[data-seat="${message.seat}"]`);
   if (!box) return;
   let bubble = box.querySelector(".room-phrase");
