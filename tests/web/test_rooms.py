@@ -876,11 +876,14 @@ def test_playing_again_after_a_single_deal_keeps_the_same_people_in_the_same_sea
         assert refused["code"] == "deal_not_over"
         view = finish_single_deal({"S": ana, "N": bo}, ana, random.Random(5))
         old = view["game"]
+        # The room said its game is over (before the last view): they may play again.
+        assert ana.room is not None and ana.room["over"] is True
         bo.state_at(view["deal_number"], view["step"])
         bo.send({"type": "again", "game": old})
         new = ana.read_until(lambda m: m["type"] == "state" and m["view"]["game"] != old)
         assert new["view"]["phase"] == "bidding" and new["view"]["deal_number"] == 1
         assert new["view"]["seat"] == "S" and new["view"]["match"]["target"] is None
+        assert ana.room is not None and ana.room["over"] is False
         # Ana asked too, a moment later: the new game is not dealt twice, nothing refused.
         ana.send({"type": "again", "game": old})
         ana.send({"type": "sync"})

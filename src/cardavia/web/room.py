@@ -42,6 +42,9 @@ class Room:
         self.lock = asyncio.Lock()
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.phrase_seen = self.state.phrase_n
+        self.over = False
+        """Whether the room's game (a single deal, or a match) is over, as last heard: the
+        players may then play again."""
 
     @property
     def settings(self) -> RoomSettings:
@@ -106,6 +109,7 @@ class Room:
             "watchers": settings.watchers,
             "started": self.state.started,
             "game": self.game_id is not None,
+            "over": self.over,
             "seats": self.seats_json(),
         }
 

@@ -393,8 +393,11 @@ class RoomService:
         """After each change of the room's game (or of the room): every connection sent its
         view; once a deal of the match is over, the next one is dealt after the room's delay
         (if someone is there); once a new deal starts, nobody is ready any more."""
-        self.send_views(room, table)
         match = table.match
+        if match.is_over != room.over:
+            room.over = match.is_over
+            room.send_room()  # the players may play again (or no longer)
+        self.send_views(room, table)
         key = "next_deal"
         if match.deal.is_over and not match.is_over:
             if key not in room.timers and room.state.people_here():

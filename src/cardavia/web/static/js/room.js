@@ -188,6 +188,12 @@ function renderRoom(room, send) {
     if (button) item.append(" ", button);
     list.append(item);
   }
+  // The game over: play again with the other length (the result's "Play again": the same).
+  const again = document.getElementById("room-again");
+  again.hidden = !(room.over && room.you);
+  again.textContent = room.target === null ? strings.again_match : strings.again_single;
+  again.onclick = () =>
+    send({ type: "again", game: window.cardavia?.view?.game, match: room.target === null });
   const leave = document.getElementById("room-leave");
   leave.hidden = !room.you;
   leave.onclick = () => send({ type: "leave" });
