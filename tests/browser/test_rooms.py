@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -226,5 +227,216 @@ def test_a_player_leaves_mid_trick_is_replaced_comes_back_and_the_server_restart
         time.sleep(0.1)
     else:
         raise AssertionError("the deal did not end after the restart")
+    for context in contexts:
+        context.close()
+
+
+# -- two people at North and East: the same seat names, play again, away, a phone ----------
+
+SPLIT_WORDS = """(selector) => {
+  // Each label's text whose line breaks inside a word (a letter on one line, the next
+  // letter of the same word on the next), or that is wider than its box and not shortened.
+  const found = [];
+  for (const label of document.querySelectorAll(selector)) {
+    if (!label.getClientRects().length) continue;
+    const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent;
+      let top = null;
+      for (let i = 0; i < text.length; i += 1) {
+        if (/[\\s\\-–—/]/.test(text[i])) {
+          top = null;
+          continue;
+        }
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getClientRects()[0];
+        if (!box) continue;
+        if (top !== null && Math.abs(box.top - top) > box.height / 2) {
+          found.push(`split: ${label.textContent}`);
+          break;
+        }
+        top = box.top;
+      }
+    }
+    const style = getComputedStyle(label);
+    if (
+      label.clientWidth > 0 &&
+      label.scrollWidth > label.clientWidth + 1 &&
+      style.textOverflow !== "ellipsis"
+    ) {
+      found.push(`overflow: ${label.textContent}`);
+    }
+  }
+  return found;
+}"""
+LABELS = ", ".join(
+    [
+        ".seat .room-name",
+        ".seat .room-away",
+        ".seat .seat-name",
+        ".seat .seat-name > *",
+        "#room-seats li span",
+    ]
+)
+
+
+def split_labels(page: Page) -> list[str]:
+    found: list[str] = page.evaluate(SPLIT_WORDS, LABELS)
+    return found
+
+
+def test_two_people_at_north_and_east_see_the_same_seats_play_again_and_wait_for_the_away(
+    browser: Browser, server: Server, screenshots: Path, axe: Any
+) -> None:
+    """Ana (French, desktop) makes a single-deal room at North; Bo (Arabic browser, phone)
+    opens her French link and reads it in Arabic, and sits East. Each sees their own seat at
+    the bottom and every bid of West labelled West; no label is split inside a word at
+    360 px. After the deal, "Play again" deals a new one to both, still seated. Then Bo's tab
+    closes: Ana's table counts down to the computer player taking his seat over."""
+    contexts = []
+    people = []
+    for lang, size in (("fr", (1280, 800)), ("ar", (360, 740))):
+        context = browser.new_context(
+            bypass_csp=True,
+            viewport={"width": size[0], "height": size[1]},
+            reduced_motion="reduce",
+            locale=lang,
+        )
+        context.add_init_script(
+            "localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));"
+        )
+        contexts.append(context)
+        people.append(Table(context, server.url))
+    ana, bo = people
+    ana.page.goto(f"{server.url}/fr/room/")
+    ana.page.fill("#rc-name", "Anastasia-Marguerite de la Tour")
+    ana.page.select_option("#rc-rules", "maison")
+    ana.page.select_option("#rc-target", "single")
+    ana.page.select_option("#rc-grace", "30")
+    ana.page.click("#room-create-button")
+    ana.page.wait_for_selector("#room-lobby:not([hidden])")
+    ana.page.click('#room-seats li[data-seat="N"] [data-seat-action="sit"]')
+    ana.page.wait_for_selector('#room-seats li[data-seat="N"][data-kind="human"]')
+    link = ana.page.input_value("#room-link")
+    code = ana.page.text_content("#room-code") or ""
+    assert link.endswith(f"/fr/room/{code}")
+    # Bo's browser speaks Arabic: the French link opens the room in Arabic.
+    bo.page.goto(link)
+    assert bo.page.url.endswith(f"/ar/room/{code}")
+    assert bo.page.get_attribute("html", "dir") == "rtl"
+    # The join form says whose room it is, and who sits where.
+    bo.page.wait_for_selector('#room-join-seats li[data-seat="N"][data-kind="human"]')
+    assert "Anastasia" in (bo.page.text_content("#room-join-seats") or "")
+    assert axe(bo.page) == []
+    bo.page.fill("#rj-name", "بو")
+    bo.page.click("#room-join-button")
+    bo.page.wait_for_selector("#room-lobby:not([hidden])")
+    ana.page.wait_for_selector('#room-seats li[data-seat="E"][data-kind="human"]')  # the first free
+    ana.page.click("#room-start")
+    # Someone else opens the link once dealt: told at once that no seat can be taken.
+    late = browser.new_context(bypass_csp=True, locale="es")
+    late_page = late.new_page()
+    late_page.goto(link)
+    assert late_page.url.endswith(f"/es/room/{code}")
+    late_page.wait_for_selector("#room-join-button[disabled]")
+    assert "empezó" in (late_page.text_content("#room-error") or "")
+    late.close()
+    for table, seat in ((ana, "N"), (bo, "E")):
+        table.page.wait_for_function("window.cardavia && window.cardavia.view")
+        assert table.view()["seat"] == seat
+        assert table.page.get_attribute(f'.seat[data-seat="{seat}"]', "data-pos") == "bottom"
+    # Every bid is labelled with its real seat, the same on both screens: West's as West
+    # (the people pass, so that the computer players at South and West speak).
+    names = {"fr": ana.strings()["seats"], "ar": bo.strings()["seats"]}
+    assert names["fr"]["W"] == "Ouest" and names["ar"]["W"] == "الغرب"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        views = [table.view() for table in people]
+        if all(len(v["bids"]) >= 4 or v["phase"] != "bidding" for v in views):
+            break
+        for table in people:
+            if ready(table.page) and table.view()["phase"] == "bidding":
+                with contextlib.suppress(PlaywrightTimeoutError):
+                    table.page.click("#controls .bid-button.pass", timeout=2000)
+        time.sleep(0.1)
+    seen = []
+    for table, lang in ((ana, "fr"), (bo, "ar")):
+        table.page.wait_for_function("window.cardavia.pending === 0")
+        items = table.page.locator("#bids li")
+        said = [
+            (items.nth(i).get_attribute("data-seat"), items.nth(i).locator(".who").text_content())
+            for i in range(items.count())
+        ]
+        assert said and all(who == names[lang][seat] for seat, who in said), said
+        seen.append([seat for seat, _ in said])
+        title = table.page.text_content('.seat[data-seat="W"] .seat-title')
+        assert title == names[lang]["W"]
+    # The same bids in the same order (one screen may be a move ahead of the other).
+    shorter, longer = sorted(seen, key=len)
+    assert longer[: len(shorter)] == shorter and {"S", "W"} & set(shorter)
+    # A phone, in Arabic and in French: no label split inside a word.
+    bo.page.screenshot(path=str(screenshots / "room-ar-360.png"), full_page=True)
+    assert split_labels(bo.page) == []
+    ana.page.set_viewport_size({"width": 360, "height": 740})
+    ana.page.screenshot(path=str(screenshots / "room-fr-360.png"), full_page=True)
+    assert split_labels(ana.page) == []
+    ana.page.set_viewport_size({"width": 1280, "height": 800})
+    ana.page.screenshot(path=str(screenshots / "room-fr-1280.png"))
+    assert axe(ana.page) == []
+    assert axe(bo.page) == []
+    # The deal to its end (dealt again if everybody passed), then "Play again".
+    for _ in range(5):
+        play_deal(people, 1)
+        if ana.view()["phase"] == "over":
+            break
+        ana.page.click("#controls [data-action=next-deal]")
+        bo.page.click("#controls [data-action=next-deal]")
+        ana.page.wait_for_function("window.cardavia.view.phase !== 'cancelled'")
+    first = ana.view()["game"]
+    # Each reads the result from their own team's side: North–South's win is East's loss.
+    won = []
+    for table in people:
+        table.page.wait_for_selector("#score-panel[open]")
+        words = table.strings()["ui"]
+        title = table.page.text_content("#score-title")
+        wins, losses = (
+            (words["you_win_deal"], words["you_win_match"]),
+            (
+                words["you_lose_deal"],
+                words["you_lose_match"],
+            ),
+        )
+        won.append(True if title in wins else False if title in losses else None)
+    assert won in ([True, False], [False, True], [None, None]), won
+    bo.page.screenshot(path=str(screenshots / "room-ar-360-over.png"))
+    ana.page.click("#next-deal")
+    for table, seat in ((ana, "N"), (bo, "E")):
+        table.page.wait_for_function(
+            "(old) => window.cardavia.view && window.cardavia.view.game !== old", arg=first
+        )
+        view = table.view()
+        assert view["seat"] == seat and view["phase"] in ("bidding", "playing")
+        assert view["deal_number"] == 1 and len(view["hand"]) > 0
+        assert table.page.evaluate(f"!!localStorage.getItem('cardavia.room.{code}')")
+        assert table.page.locator("#room-join").is_hidden()
+    # Bo's tab closes: on Ana's table his seat counts down to the computer player.
+    bo.page.close()
+    away = '.seat[data-seat="E"] .room-away'
+    ana.page.wait_for_function(
+        f"/ 0:[0-9][0-9]$/.test(document.querySelector('{away}')?.textContent || '')"
+    )
+    before = ana.page.text_content(away) or ""
+    assert before.startswith("absent — un joueur ordinateur prend sa place dans 0:")
+    ana.page.wait_for_function(
+        f"document.querySelector('{away}').textContent !== {before!r}", timeout=3000
+    )
+    if ana.view()["to_move"] == "E":  # his turn: said so, not "Est réfléchit…"
+        assert "Est est absent" in (ana.page.text_content("#status") or "")
+    ana.page.screenshot(path=str(screenshots / "room-fr-1280-away.png"))
+    assert axe(ana.page) == []
+    for table in people:
+        assert not table.errors, table.errors
     for context in contexts:
         context.close()

@@ -545,6 +545,7 @@ def test_leaving_for_good_hands_the_seat_to_a_computer_player(client: TestClient
             "name": "Bo",
             "away": False,
             "computer": True,
+            "takeover": None,
             "ready": False,
         }
 
@@ -829,3 +830,163 @@ def test_a_hint_in_a_room_is_for_the_askers_own_seat(
         refused = watcher.read_until(lambda m: m["type"] == "error")
         assert refused["code"] == "unknown_type"
         assert given == [Seat.W]
+
+
+# -- playing again, an away player's countdown ---------------------------------------------
+
+
+def finish_single_deal(players: dict[str, Seated], lead: Seated, rng: random.Random) -> View:
+    """Play the room's single deal to its score (everybody passed: dealt again, as the
+    table's "Deal again" asks)."""
+    view = play_deal(players, lead, rng)
+    while view["phase"] == "cancelled":
+        lead.send({"type": "next_deal"})
+        for seated in players.values():
+            if seated is not lead:
+                seated.state_at(view["deal_number"], view["step"])
+                seated.send({"type": "next_deal"})
+        lead.read_until(
+            lambda m, n=view["deal_number"]: m["type"] == "state" and m["view"]["deal_number"] > n
+        )
+        view = play_deal(players, lead, rng, view["deal_number"] + 1)
+    assert view["phase"] == "over" and view["next_deal"] is False
+    return view
+
+
+def test_playing_again_after_a_single_deal_keeps_the_same_people_in_the_same_seats(
+    client: TestClient, database: str
+) -> None:
+    """Once a single-deal room's deal is scored, "Play again" deals a new game to the same
+    people in the same seats: nobody is thrown out, every seat token still opens its seat,
+    whoever asks second finds it dealt; a match may be asked for instead."""
+    room = create_room(client, "Ana", target=None)
+    code = room["room"]
+    friend = join_room(client, code, "Bo", seat="N")
+    with (
+        client.websocket_connect(room_url(code, room["token"])) as ws_s,
+        client.websocket_connect(room_url(code, friend["token"], "fr")) as ws_n,
+    ):
+        ana, bo = Seated(ws_s, "S"), Seated(ws_n, "N")
+        ana.read_until(lambda m: m["type"] == "room")
+        ana.send({"type": "start"})
+        first = ana.read_until(lambda m: m["type"] == "state")["view"]
+        # Not before the deal is over.
+        ana.send({"type": "again", "game": first["game"]})
+        refused = ana.read_until(lambda m: m["type"] == "error")
+        assert refused["code"] == "deal_not_over"
+        view = finish_single_deal({"S": ana, "N": bo}, ana, random.Random(5))
+        old = view["game"]
+        # The room said its game is over (before the last view): they may play again.
+        assert ana.room is not None and ana.room["over"] is True
+        bo.state_at(view["deal_number"], view["step"])
+        bo.send({"type": "again", "game": old})
+        new = ana.read_until(lambda m: m["type"] == "state" and m["view"]["game"] != old)
+        assert new["view"]["phase"] == "bidding" and new["view"]["deal_number"] == 1
+        assert new["view"]["seat"] == "S" and new["view"]["match"]["target"] is None
+        assert ana.room is not None and ana.room["over"] is False
+        # Ana asked too, a moment later: the new game is not dealt twice, nothing refused.
+        ana.send({"type": "again", "game": old})
+        ana.send({"type": "sync"})
+        synced = ana.read_until(lambda m: m["type"] in ("state", "error"))
+        assert synced["type"] == "state" and synced["view"]["game"] == new["view"]["game"]
+        mine = bo.read_until(lambda m: m["type"] == "state" and m["view"]["game"] != old)
+        assert mine["view"]["seat"] == "N" and mine["view"]["screen"]["bottom"] == "N"
+        assert ana.room is not None and ana.room["seats"]["N"]["name"] == "Bo"
+        assert [ana.room["seats"][s]["kind"] for s in "NESW"] == [
+            "human",
+            "computer",
+            "human",
+            "computer",
+        ]
+    # The tokens still open their seats, on the socket and over HTTP.
+    for token, seat in ((room["token"], "S"), (friend["token"], "N")):
+        read = client.get(f"/api/rooms/{code}", params={"token": token})
+        assert read.status_code == 200, read.text
+        assert read.json()["room"]["you"] == seat
+        assert read.json()["view"]["game"] == new["view"]["game"]
+    with (
+        client.websocket_connect(room_url(code, room["token"])) as ws_s,
+        client.websocket_connect(room_url(code, friend["token"])) as ws_n,
+    ):
+        ana, bo = Seated(ws_s, "S"), Seated(ws_n, "N")
+        ana.read_until(lambda m: m["type"] == "state")
+        view = finish_single_deal({"S": ana, "N": bo}, ana, random.Random(6))
+        # Now a match, to the rules' target.
+        ana.send({"type": "again", "game": view["game"], "match": True})
+        match = ana.read_until(lambda m: m["type"] == "state" and m["view"]["game"] != view["game"])
+        assert match["view"]["match"]["target"] == 1000
+        ana.send({"type": "again", "game": match["view"]["game"], "match": "yes"})
+        assert ana.read_until(lambda m: m["type"] == "error")["code"] == "bad_field"
+        bo.read_until(lambda m: m["type"] == "state" and m["view"]["game"] != view["game"])
+    # What each was sent of the room's game now (the match): only what its seat may see.
+    for one in (ana, bo):
+        one.messages = [
+            m
+            for m in one.messages
+            if m["type"] != "state" or m["view"]["game"] == match["view"]["game"]
+        ]
+    assert check_no_leak(database, code, [ana, bo]) > 1
+
+
+def test_an_away_players_seat_counts_down_to_the_computer_player(client: TestClient) -> None:
+    """A player whose connection closed is away: every view and the room say how many
+    seconds are left before a computer player takes over their seat, then that one does."""
+    room = create_room(client, grace=2.0, target=500)
+    code = room["room"]
+    friend = join_room(client, code, "Bo", "N")
+    with client.websocket_connect(room_url(code, room["token"])) as ws:
+        ana = Seated(ws, "S")
+        with client.websocket_connect(room_url(code, friend["token"])) as fws:
+            bo = Seated(fws, "N")
+            ana.send({"type": "start"})
+            view = bo.read_until(lambda m: m["type"] == "state")["view"]
+            assert view["names"]["N"]["away"] is False and view["names"]["N"]["takeover"] is None
+        away = ana.read_until(lambda m: m["type"] == "room" and m["room"]["seats"]["N"]["away"])
+        left = away["room"]["seats"]["N"]["takeover"]
+        assert 0 < left <= 2.0
+        seen = ana.read_until(lambda m: m["type"] == "state" and m["view"]["names"]["N"]["away"])[
+            "view"
+        ]["names"]["N"]
+        assert seen["computer"] is False and 0 < seen["takeover"] <= 2.0
+        assert seen["kind"] == "human" and seen["name"] == "Bo"
+        # The grace runs out: a computer player plays the seat, no countdown any more.
+        over = ana.read_until(
+            lambda m: m["type"] == "room" and m["room"]["seats"]["N"]["computer"], limit=100
+        )
+        assert over["room"]["seats"]["N"]["takeover"] is None
+        assert over["room"]["seats"]["N"]["away"] is True
+
+
+# -- a shared link opens in the joiner's language ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("headers", "lang"),
+    [
+        ({"Cookie": "cardavia_lang=ar"}, "ar"),  # their saved choice
+        ({"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.5"}, "pl"),  # their browser's
+        ({"Cookie": "cardavia_lang=hi", "Accept-Language": "es"}, "hi"),  # the saved first
+        ({"Cookie": "cardavia_lang=xx", "Accept-Language": "de, es;q=0.5"}, "es"),
+        ({"Accept-Language": "de-DE, *;q=0.1"}, "fr"),  # none of ours: the link's own
+        ({"Cookie": "cardavia_lang=fr", "Accept-Language": "ar"}, "fr"),
+        # From a page of the site (its language menu, the room just made): as asked.
+        ({"Cookie": "cardavia_lang=ar", "Referer": "http://testserver/ar/room/KQRST"}, "fr"),
+        ({}, "fr"),
+    ],
+)
+def test_a_shared_link_opens_in_the_joiners_language(
+    client: TestClient, headers: dict[str, str], lang: str
+) -> None:
+    """The link's creator wrote it in French; whoever opens it from elsewhere (a message)
+    reads the room in their own language: the one they chose on the site before, else their
+    browser's; the code (and so the seat kept in the browser) is the same."""
+    page = client.get("/fr/room/kqrst", headers=headers, follow_redirects=False)
+    if lang == "fr":
+        assert page.status_code == 200 and 'data-code="KQRST"' in page.text
+        assert '<html lang="fr"' in page.text
+        return
+    assert page.status_code == 307
+    assert page.headers["location"] == f"/{lang}/room/KQRST"
+    assert page.headers["cache-control"] == "no-store"
+    landed = client.get(page.headers["location"], headers=headers)
+    assert landed.status_code == 200 and f'<html lang="{lang}"' in landed.text

@@ -42,6 +42,9 @@ class Room:
         self.lock = asyncio.Lock()
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.phrase_seen = self.state.phrase_n
+        self.over = False
+        """Whether the room's game (a single deal, or a match) is over, as last heard: the
+        players may then play again."""
 
     @property
     def settings(self) -> RoomSettings:
@@ -62,7 +65,9 @@ class Room:
     # -- what the connections are sent --
 
     def seats_json(self) -> dict[str, dict[str, Any]]:
-        """Each seat as every player and watcher may see it: no token."""
+        """Each seat as every player and watcher may see it: no token. ``takeover``: for a
+        person away whose seat they still keep, the seconds left before a computer player
+        plays it for them (``None`` otherwise), so that the table can count them down."""
         seating = self.state.seating()
         now = time.time()
         return {
@@ -72,6 +77,7 @@ class Room:
                 "away": isinstance(entry, PersonSeat) and entry.away is not None,
                 "computer": isinstance(entry, ComputerSeat)
                 or (isinstance(entry, PersonSeat) and not seating.person_plays(seat, now)),
+                "takeover": _takeover(entry, self.settings.grace, now),
                 "ready": seat in self.state.ready,
             }
             for seat, entry in self.state.items()
@@ -103,6 +109,7 @@ class Room:
             "watchers": settings.watchers,
             "started": self.state.started,
             "game": self.game_id is not None,
+            "over": self.over,
             "seats": self.seats_json(),
         }
 
@@ -136,6 +143,15 @@ class Room:
             "code": said.code,
             "text": wording.gettext(PHRASES[said.code]),
         }
+
+
+def _takeover(entry: RoomSeat, grace: float, now: float) -> float | None:
+    """The seconds before a computer player takes over the seat of a person away (``None``:
+    not away, or taken over already), to the tenth."""
+    if not isinstance(entry, PersonSeat) or entry.away is None:
+        return None
+    left = entry.away + grace - now
+    return round(left, 1) if left > 0 else None
 
 
 def _kind(entry: RoomSeat) -> str:

@@ -1,7 +1,8 @@
 """What a room's connection may send (docs/web.md, "Rooms"): one dispatcher, the table's
 kinds (``action``, ``hint``, ``sync``: played on the room's table, ``not_started`` before it
 is dealt) with the room's added — ``start``, ``swap``, ``free``, ``remove``, ``sit``,
-``leave``, ``ready`` (``next_deal`` the same), ``phrase``. Each message is decoded and its
+``leave``, ``ready`` (``next_deal`` the same), ``phrase``, ``again`` (a new game for the same
+people in the same seats, once the room's game is over). Each message is decoded and its
 fields checked once (:class:`~cardavia.web.protocol.Dispatcher`); the changes themselves are
 :class:`~cardavia.web.room_state.RoomState`'s, saved by :class:`RoomService`.
 """
@@ -73,6 +74,7 @@ class RoomMessages:
         messages.on("ready", self._on_ready)
         messages.on("next_deal", self._on_ready)
         messages.on("phrase", self._on_phrase, fields=("code",))
+        messages.on("again", self._on_again, fields=("game", "match"))
         self.dispatcher = messages
 
     async def handle_text(self, room: Room, listener: Listener, text: str | bytes) -> None:
@@ -145,6 +147,11 @@ class RoomMessages:
 
     async def _on_ready(self, where: InRoom, _message: Message) -> None:
         await self.rooms.ready(where.room, where.player())
+
+    async def _on_again(self, where: InRoom, message: Message) -> None:
+        """Play again once the room's game is over (the same people in the same seats)."""
+        mine = where.player()
+        await self.rooms.again(where.room, mine, message.get("game"), match=message.get("match"))
 
 
 __all__ = ["InRoom", "RoomMessages"]

@@ -35,6 +35,9 @@ DEFAULT_GRACE: Final = 60.0
 """Seconds an away player keeps their seat before a computer player plays it for them."""
 DEFAULT_NEXT_DELAY: Final = 30.0
 """Seconds after a deal of a match before the next one is dealt, if not everyone is ready."""
+AGAIN_TARGET: Final = 1000
+"""The match a room plays when it asks for one after a single deal of rules whose own game is
+a single deal."""
 KEPT_PHRASES: Final = 8
 """The quick phrases a room remembers (the latest), for the connections that come late."""
 PHRASES: Final[Mapping[str, str]] = {
@@ -382,6 +385,18 @@ class RoomState:
         one, two, three, four = seats
         return replace(self, seats=(one, two, three, four), started=True)
 
+    def again(self, match: bool | None = None) -> RoomState:
+        """The room playing again, its game over: the same people in the same seats, nobody
+        ready; ``match``: a match to the rules' target (:data:`AGAIN_TARGET` where the rules
+        are a single deal), ``False``: a single deal, ``None``: as before."""
+        if not self.started:
+            raise ClientError("not_started")
+        settings = self.settings
+        if match is not None:
+            target = (PRESETS[settings.rules].target or AGAIN_TARGET) if match else None
+            settings = replace(settings, target=target)
+        return replace(self, settings=settings, ready=frozenset())
+
     def say(self, seat: Seat, code: str) -> RoomState:
         """A quick phrase said from ``seat`` (``code`` checked by :func:`phrase_code`; the
         room keeps the last few)."""
@@ -450,6 +465,7 @@ class RoomState:
 
 
 __all__ = [
+    "AGAIN_TARGET",
     "CODE_ALPHABET",
     "KEPT_PHRASES",
     "MAX_NAME",

@@ -393,8 +393,11 @@ class RoomService:
         """After each change of the room's game (or of the room): every connection sent its
         view; once a deal of the match is over, the next one is dealt after the room's delay
         (if someone is there); once a new deal starts, nobody is ready any more."""
-        self.send_views(room, table)
         match = table.match
+        if match.is_over != room.over:
+            room.over = match.is_over
+            room.send_room()  # the players may play again (or no longer)
+        self.send_views(room, table)
         key = "next_deal"
         if match.deal.is_over and not match.is_over:
             if key not in room.timers and room.state.people_here():
@@ -418,22 +421,52 @@ class RoomService:
     async def start(self, room: Room) -> None:
         """Deal the first deal: the open seats go to computer players."""
         async with room.lock:
-            state = room.state.start()
-            settings = state.settings
-            game = await self.tables.create_game(
-                settings.rules,
-                settings.level,
-                settings.lang,
-                settings.deck,
-                target=settings.target,
-                seating=state.seating(),
-            )
-            room.game_id = game.game_id
-            try:
-                await self._save(room, state)
-            except ClientError:
-                room.game_id = None
-                raise
+            await self._new_game(room, room.state.start())
+
+    async def again(self, room: Room, seat: Seat, game: object, *, match: object = None) -> None:
+        """Play again once the room's game (a single deal, or a whole match) is over: a new
+        game for the same people in the same seats, whose tokens keep opening it; ``match``
+        ``True``: a match to the rules' target, ``False``: a single deal, ``None``: as
+        before. ``game`` is the game the asker saw end: when someone asked first, it is no
+        longer the room's, and the asker finds the new one dealt. A deal of a match in
+        play is ``deal_not_over``; between two deals of a match, the asker is ready."""
+        if match is not None and not isinstance(match, bool):
+            raise ClientError("bad_field", {"field": "match"})
+        async with room.lock:
+            table = await self.table(room)
+            if table is None:
+                raise ClientError("not_started")
+            if game != room.game_id:
+                return  # dealt already, by whoever asked first
+            if not table.match.deal.is_over:
+                raise ClientError("deal_not_over")
+            if table.match.is_over:
+                state = room.state.again(match)
+                await self._new_game(room, state)
+                observer = self._observers.get(room.code)
+                if observer is not None:
+                    self.tables.unobserve(table, observer)
+                return
+        await self.ready(room, seat)
+
+    async def _new_game(self, room: Room, state: RoomState) -> None:
+        """A new game for the room seated as ``state`` says (under the room's lock), saved
+        with it; the room as it was if it cannot be saved."""
+        settings = state.settings
+        game = await self.tables.create_game(
+            settings.rules,
+            settings.level,
+            settings.lang,
+            settings.deck,
+            target=settings.target,
+            seating=state.seating(),
+        )
+        previous, room.game_id = room.game_id, game.game_id
+        try:
+            await self._save(room, state)
+        except ClientError:
+            room.game_id = previous
+            raise
 
     async def ready(self, room: Room, seat: Seat) -> None:
         """A player is ready for the next deal: dealt when every person present is."""
@@ -470,7 +503,9 @@ class RoomService:
             await self._reload(room)
             # Still connected here? Then not away (a second tab on another process left).
             state = room.state
-            for seat in {listener.seat for listener in room.connections if listener.seat}:
+            for seat in {
+                listener.seat for listener in room.connections if listener.seat is not None
+            }:
                 state = state.back(seat)
             if state is not room.state:
                 with contextlib.suppress(ClientError):

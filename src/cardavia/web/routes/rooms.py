@@ -4,10 +4,11 @@ messages :class:`~cardavia.web.room_messages.RoomMessages`'."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
 
@@ -21,7 +22,7 @@ from cardavia.web.http_helpers import (
     refuse_socket,
     request_token,
 )
-from cardavia.web.i18n import choose_language
+from cardavia.web.i18n import choose_language, parse_accept_language
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.protocol import ClientError
 from cardavia.web.room_messages import RoomMessages
@@ -29,6 +30,10 @@ from cardavia.web.room_state import normal_code
 from cardavia.web.rooms import Joined, RoomService
 from cardavia.web.settings import Settings
 from cardavia.words import Catalogs, is_language
+
+LANGUAGE_COOKIE: Final = "cardavia_lang"
+"""The cookie in which the site's pages keep the language the visitor last read them in
+(``static/js/settings.js``)."""
 
 
 def _joined(joined: Joined, lang: str) -> JSONResponse:
@@ -49,6 +54,25 @@ def _language(request: Request, data: dict[str, Any] | None = None) -> str:
     if data is not None and is_language(data.get("lang")):
         return str(data["lang"])
     return choose_language(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+
+def _visitors_language(request: Request, lang: str) -> str:
+    """The language a room's link opens in for this visitor: the link's (``lang``) when they
+    came from a page of the site (its language menu, the room they just made); else the
+    language they chose on the site before (the cookie its pages keep), else their browser's
+    (``Accept-Language``, when it names one of ours); else the link's. A link is sent by its
+    creator, in the creator's language: whoever opens it reads the room in their own."""
+    referer = urlsplit(request.headers.get("referer") or "")
+    if referer.netloc and referer.netloc == request.headers.get("host"):
+        return lang
+    saved = request.cookies.get(LANGUAGE_COOKIE)
+    if is_language(saved):
+        return str(saved)
+    for tag, _ in parse_accept_language(request.headers.get("accept-language")):
+        primary = tag.split("-")[0]
+        if is_language(primary):
+            return primary
+    return lang
 
 
 def install(
@@ -80,7 +104,15 @@ def install_pages(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) 
 
     @app.get("/{lang}/room/{code}", response_class=HTMLResponse, include_in_schema=False)
     async def room_code_page(request: Request, lang: str, code: str) -> Response:
-        return room_page(request, lang, normal_code(code) or "")
+        normal = normal_code(code) or ""
+        theirs = _visitors_language(request, lang) if is_language(lang) and normal else lang
+        if theirs != lang:
+            return RedirectResponse(
+                f"/{theirs}/room/{normal}",
+                status_code=307,
+                headers={"Vary": "Accept-Language, Cookie, Referer", "Cache-Control": "no-store"},
+            )
+        return room_page(request, lang, normal)
 
 
 def install_api(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: Catalogs) -> None:
@@ -129,7 +161,7 @@ def install_api(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: 
             seat = room.seat_of_token(token) if token else None
             if token and seat is None:
                 raise ClientError("bad_token")
-            info = room.info(wording) | {"you": seat.name if seat else None}
+            info = room.info(wording) | {"you": seat.name if seat is not None else None}
             table = await rooms.table(room)
             view = None
             if table is not None and (seat is not None or room.settings.watchers):

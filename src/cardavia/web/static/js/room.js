@@ -112,23 +112,63 @@ function findRoom(form) {
   if (code) location.assign(`/${lang()}/room/${encodeURIComponent(code)}`);
 }
 
-/** No seat here yet: the form that takes one. */
+/** No seat here yet: the form that takes one, with the room as it stands (its rules, who
+ * sits where), or why no seat can be taken (dealt already, no such room). */
 export function showJoin() {
   if (!section) return;
-  document.getElementById("room-join").hidden = false;
+  const form = document.getElementById("room-join");
+  form.hidden = false;
   document.getElementById("room-lobby").hidden = true;
   document.getElementById("rj-name")?.focus();
+  aboutRoom(form);
+}
+
+async function aboutRoom(form) {
+  let room = null;
+  try {
+    const response = await fetch(`/api/rooms/${encodeURIComponent(roomCode())}?lang=${lang()}`);
+    if (response.status === 404) {
+      showError(strings.not_found);
+      form.hidden = true;
+      return;
+    }
+    if (response.ok) room = (await response.json()).room;
+  } catch {
+    return; // joining says what is wrong
+  }
+  if (!room) return;
+  document.getElementById("room-join-about").textContent = `${room.rules_name} · ${room.level_name}`;
+  const list = document.getElementById("room-join-seats");
+  list.replaceChildren(
+    ...SEATS.map((code) => {
+      const item = document.createElement("li");
+      item.dataset.seat = code;
+      item.dataset.kind = room.seats[code].kind;
+      item.append(seatLine(code, room.seats[code]));
+      return item;
+    }),
+  );
+  if (room.started) {
+    showError(strings.started);
+    form.querySelector("button[type=submit]").disabled = true;
+  }
 }
 
 let current = null;
 
 function renderRoom(room, send) {
   current = room;
+  heardTakeovers(room.seats);
   document.getElementById("room-join").hidden = true;
   const lobby = document.getElementById("room-lobby");
   lobby.hidden = false;
   document.getElementById("room-code").textContent = room.code;
   document.getElementById("room-link").value = `${location.origin}/${lang()}/room/${room.code}`;
+  // Once dealt nobody new can sit: no link to send; the table first, the seats and the
+  // quick phrases below it (a phone shows the table without scrolling past them).
+  document.getElementById("room-share").hidden = room.started;
+  const table = document.getElementById("table");
+  if (room.started && room.you && table && lobby.previousElementSibling !== table) table.after(lobby);
   const list = document.getElementById("room-seats");
   list.replaceChildren();
   for (const code of SEATS) {
@@ -136,25 +176,30 @@ function renderRoom(room, send) {
     const item = document.createElement("li");
     item.dataset.seat = code;
     item.dataset.kind = entry.kind;
-    const label = [strings.seats?.[code] || code, ": "];
-    if (entry.kind === "open") label.push(strings.open);
-    else label.push(entry.name || strings.computer);
+    const label = [];
     if (code === room.you) label.push(` (${strings.you})`);
     if (entry.away) label.push(` — ${strings.away}`);
     if (entry.kind === "human" && entry.computer) label.push(` — ${strings.played_by_computer}`);
     if (entry.ready) label.push(` — ${strings.ready}`);
-    const text = document.createElement("span");
-    text.textContent = label.join("");
+    const text = seatLine(code, entry);
+    text.append(label.join(""));
     item.append(text);
     const button = seatButton(room, code, entry, send);
     if (button) item.append(" ", button);
     list.append(item);
   }
+  // The game over: play again with the other length (the result's "Play again": the same).
+  const again = document.getElementById("room-again");
+  again.hidden = !(room.over && room.you);
+  again.textContent = room.target === null ? strings.again_match : strings.again_single;
+  again.onclick = () =>
+    send({ type: "again", game: window.cardavia?.view?.game, match: room.target === null });
   const leave = document.getElementById("room-leave");
   leave.hidden = !room.you;
   leave.onclick = () => send({ type: "leave" });
   const start = document.getElementById("room-start");
   start.hidden = !(room.creator && !room.started);
+  document.getElementById("room-wait").hidden = !!(room.creator || room.started || !room.you);
   start.onclick = () => send({ type: "start" });
   const phrases = document.getElementById("room-phrases");
   if (!phrases.childElementCount && room.you) {
@@ -168,6 +213,20 @@ function renderRoom(room, send) {
     }
   }
   renderNames();
+}
+
+/** "North: Ana" as text, the name isolated from the words round it (a name in another
+ * script stays whole and in its place). */
+function seatLine(code, entry) {
+  const who = entry.kind === "open" ? strings.open : entry.name || strings.computer;
+  const line = document.createElement("span");
+  const [before, after] = (strings.seat_line || "{seat}: {name}")
+    .replace("{seat}", () => strings.seats?.[code] || code)
+    .split("{name}");
+  const name = document.createElement("bdi");
+  name.textContent = who;
+  line.append(before, name, after ?? "");
+  return line;
 }
 
 /** What can be done about a seat from here: sit in it (an open seat, before the start), or,
@@ -191,29 +250,100 @@ function seatButton(room, code, entry, send) {
   return button;
 }
 
-/** The players' names at their seats on the table (as text). */
+/** A child of a seat's box on the table, made once: its name, its countdown. */
+function seatTag(box, className, after) {
+  let tag = box.querySelector(`.${className}`);
+  if (!tag) {
+    tag = document.createElement("span");
+    tag.className = className;
+    if (after) after.after(tag);
+    else box.prepend(tag);
+  }
+  return tag;
+}
+
+/** The players' names at their seats on the table (as text), and for a player away the
+ * countdown before a computer player takes over their seat. */
 export function renderNames() {
   if (!current) return;
   for (const code of SEATS) {
     const entry = current.seats[code];
     const box = document.querySelector(`.seat[data-seat="${code}"]`);
     if (!box) continue;
-    let tag = box.querySelector(".room-name");
-    if (!tag) {
-      tag = document.createElement("span");
-      tag.className = "room-name";
-      box.prepend(tag);
-    }
+    const tag = seatTag(box, "room-name");
     const name = entry.kind === "open" ? "" : entry.name || strings.computer;
     tag.textContent = name;
+    tag.title = name;
+    tag.dir = "auto"; // a name in Latin letters shortened at its end in Arabic too
+    tag.dataset.computer = entry.kind === "computer" || !entry.name ? "on" : "off";
     box.dataset.away = entry.away ? "on" : "off";
     box.dataset.computer = entry.computer ? "on" : "off";
+    seatTag(box, "room-away", tag);
   }
+  tick();
+}
+
+// -- a player away: the countdown before a computer player takes over their seat ----------
+
+/** When (Date.now() milliseconds) a computer player takes over each away player's seat, as
+ * the server last said (it counts, the page only shows). */
+const takeovers = {};
+let ticker = null;
+
+function heardTakeovers(seats) {
+  for (const code of SEATS) {
+    const left = seats?.[code]?.takeover;
+    if (typeof left === "number" && left > 0) takeovers[code] = Date.now() + left * 1000;
+    else delete takeovers[code];
+  }
+}
+
+/** Seconds as a clock: 0:45, 1:05. */
+function clock(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** Each away player's line at their seat: the time left, or that a computer player plays. */
+function tick() {
+  let counting = false;
+  for (const code of SEATS) {
+    const line = document.querySelector(`.seat[data-seat="${code}"] .room-away`);
+    if (!line) continue;
+    const entry = current?.seats?.[code];
+    let text = "";
+    if (entry?.away && takeovers[code] !== undefined) {
+      const left = (takeovers[code] - Date.now()) / 1000;
+      text = (strings.takeover_in || "").replace("{time}", clock(left));
+      counting = left > 0;
+    } else if (entry?.away) {
+      text = `${strings.away} — ${strings.played_by_computer}`;
+    }
+    line.textContent = text;
+  }
+  if (counting && !ticker) ticker = setInterval(tick, 1000);
+  else if (!counting && ticker) {
+    clearInterval(ticker);
+    ticker = null;
+  }
+}
+
+/** The status line while an away player's turn waits for them (instead of "North is
+ * thinking…"), or null when the seat to move is not one of an away player still keeping it. */
+export function awayLine(view) {
+  const seat = view?.to_move;
+  const entry = current?.seats?.[seat];
+  if (!entry?.away || entry.computer || !strings.away_turn) return null;
+  return strings.away_turn.replace("{seat}", strings.seats?.[seat] || seat);
 }
 
 function showPhrase(message) {
   const line = document.getElementById("room-said");
-  if (line) line.textContent = `${message.name || strings.seats?.[message.seat] || ""}: ${message.text}`;
+  if (line) {
+    const name = document.createElement("bdi");
+    name.textContent = message.name || strings.seats?.[message.seat] || "";
+    line.replaceChildren(name, `: ${message.text}`);
+  }
   const box = document.querySelector(`.seat[data-seat="${message.seat}"]`);
   if (!box) return;
   let bubble = box.querySelector(".room-phrase");

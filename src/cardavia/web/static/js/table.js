@@ -451,6 +451,12 @@ function nextDeal() {
     send({ type: "next_deal" });
     return;
   }
+  if (ROOM) {
+    // A room plays again with the same people in the same seats: the room deals it.
+    closeResult();
+    send({ type: "again", game: state.view?.game });
+    return;
+  }
   const game = state.game ?? {};
   const settings = { rules: game.rules || state.view?.rules || "cardavia", level: game.level || state.view?.level || "club" };
   if (game.deck) settings.deck = game.deck;
@@ -682,7 +688,8 @@ function announce(view, prev, change) {
   }
   if (isMyTurn(view)) lines.push(t(view.phase === "bidding" ? "your_turn_bid" : "your_turn_play"));
   else if (view.phase === "bidding" || view.phase === "playing") {
-    if (!lines.length && view.to_move) lines.push(t("waiting", { seat: seatName(view.to_move) }));
+    // A room's player away keeps their seat a while: said so, not "North is thinking…".
+    if (!lines.length && view.to_move) lines.push((ROOM && room.awayLine(view)) || t("waiting", { seat: seatName(view.to_move) }));
   }
   if (lines.length || change !== "none") setStatus(lines);
   if (change === "card") sound("card");
