@@ -54,14 +54,14 @@ def parse_accept_language(header: str | None) -> list[tuple[str, float]]:
     return [(tag, weight) for _, tag, weight in ranges]
 
 
-def negotiate_language(accept_language: str | None) -> str:
-    """The best of the site's languages for an ``Accept-Language`` header (English when none
-    fits): ``fr-CA`` counts as ``fr``."""
+def negotiate_language(accept_language: str | None, default: str = DEFAULT_LANGUAGE) -> str:
+    """The best of the site's languages for an ``Accept-Language`` header (``default``,
+    English, when none fits): ``fr-CA`` counts as ``fr``."""
     for tag, _ in parse_accept_language(accept_language):
         primary = tag.split("-")[0]
         if primary in LANGUAGES:
             return primary
-    return DEFAULT_LANGUAGE
+    return default
 
 
 def choose_language(url_lang: str | None, accept_language: str | None) -> str:
@@ -71,7 +71,9 @@ def choose_language(url_lang: str | None, accept_language: str | None) -> str:
     return negotiate_language(accept_language)
 
 
-def visitor_language(saved: str | None, accept_language: str | None) -> str:
+def visitor_language(
+    saved: str | None, accept_language: str | None, default: str = DEFAULT_LANGUAGE
+) -> str:
     """The language for a page that names none (``/``): the visitor's own choice, saved in
     :data:`LANGUAGE_COOKIE`, when it is one of ours, else the browser's.
 
@@ -82,4 +84,4 @@ def visitor_language(saved: str | None, accept_language: str | None) -> str:
     """
     if saved is not None and is_language(saved.strip().lower()):
         return saved.strip().lower()
-    return negotiate_language(accept_language)
+    return negotiate_language(accept_language, default)

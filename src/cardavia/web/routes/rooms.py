@@ -4,7 +4,7 @@ messages :class:`~cardavia.web.room_messages.RoomMessages`'."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
@@ -22,7 +22,7 @@ from cardavia.web.http_helpers import (
     refuse_socket,
     request_token,
 )
-from cardavia.web.i18n import choose_language, parse_accept_language
+from cardavia.web.i18n import LANGUAGE_COOKIE, choose_language, visitor_language
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.protocol import ClientError
 from cardavia.web.room_messages import RoomMessages
@@ -30,10 +30,6 @@ from cardavia.web.room_state import normal_code
 from cardavia.web.rooms import Joined, RoomService
 from cardavia.web.settings import Settings
 from cardavia.words import Catalogs, is_language
-
-LANGUAGE_COOKIE: Final = "cardavia_lang"
-"""The cookie in which the site's pages keep the language the visitor last read them in
-(``static/js/settings.js``)."""
 
 
 def _joined(joined: Joined, lang: str) -> JSONResponse:
@@ -65,14 +61,9 @@ def _visitors_language(request: Request, lang: str) -> str:
     referer = urlsplit(request.headers.get("referer") or "")
     if referer.netloc and referer.netloc == request.headers.get("host"):
         return lang
-    saved = request.cookies.get(LANGUAGE_COOKIE)
-    if is_language(saved):
-        return str(saved)
-    for tag, _ in parse_accept_language(request.headers.get("accept-language")):
-        primary = tag.split("-")[0]
-        if is_language(primary):
-            return primary
-    return lang
+    return visitor_language(
+        request.cookies.get(LANGUAGE_COOKIE), request.headers.get("accept-language"), lang
+    )
 
 
 def install(
