@@ -291,7 +291,7 @@ def test_every_error_code_has_words_in_every_language() -> None:
 def test_bids_and_score_lines() -> None:
     es = load_catalogs().wording("es")
     assert es.bid("pass") == "Paso"
-    assert es.bid("take", strain="H", deck="spanish") == "Toma: copas"
+    assert es.bid("take", strain="H", deck="spanish") == "Tomo copas"
     assert es.bid("bid", strain="NT", value=250) == "Capot sin triunfo"
     assert es.bid("bid", strain="S", value=90) == "90 picas"
     assert es.score_line("capot", "", points=252) == "Capot: las ocho bazas (252)"
