@@ -206,6 +206,8 @@ CATALOG_EXAMPLES = [
     ("hi", "messages", "A single deal", "केवल एक बाँट"),
     ("hi", "rules", "The contract", "कॉन्ट्रैक्ट"),
     ("hi", "rules", "To the defenders", "बचाव वाले"),
+    ("hi", "rules", "The takers lead trumps, to draw the defenders' trumps.",
+     "ताकि बचाव वालों के ट्रंप निकल जाएँ"),
     ("hi", "messages", "Litige: a tie", "बराबरी"),
     ("hi", "rules", "In the simulated deals, this bid pays most.",
      "नकली बँटाइयों में यह बोली सबसे ज़्यादा फ़ायदा देती है।"),

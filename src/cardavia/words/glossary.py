@@ -270,7 +270,7 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
             (r"बँटाई", r"बँटाइय", r"(?<![\u0900-\u097F])बाँट(?![\u0900-\u097F])", r"नकली"),
         ),
         _T("contract", "अनुबंध", (r"कॉन्ट्रैक्ट",)),
-        _T("defenders", "रक्षक", (r"बचाव वाले",)),
+        _T("defenders", "रक्षक", (r"बचाव वाल[ेों]",)),
         _T("litige_word", "लितीज", (r"बराबरी",), where=r"[Ll]itige"),
         _T("quotes", "“ ”", (r"[«»]",)),
         # Sentences that said something else than they meant (issue 20).
