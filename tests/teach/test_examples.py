@@ -169,8 +169,9 @@ def test_explanations_name_the_cards_of_the_example(lang: str) -> None:
 
 def test_hindi_example_9_names_hearts_as_trump_and_spades_as_led() -> None:
     # Seed 003's last paragraph says East has no hearts (पान) left: the suit led is spades.
+    # The second sentence names the jack after से, in the oblique form (पान के गुलाम से).
     first, second = explain.legal_explanation(legal_results()[8], rules_text("hi"))
-    assert "पान का गुलाम" in first and "पान का गुलाम" in second
+    assert "पान का गुलाम" in first and "पान के गुलाम से" in second
     assert "पूर्व के पास हुकुम नहीं बचा" in second
     assert "पान नहीं" not in second
 
