@@ -9,7 +9,7 @@ from babel.messages.pofile import read_po
 
 from cardavia.ai.hints import REASONS
 from cardavia.teach import learning
-from cardavia.words import LANGUAGES, RULES, catalog_path, placeholders, rules_text
+from cardavia.words import LANGUAGES, RULES, CardArg, catalog_path, placeholders, rules_text
 
 VERDICTS = ("forced", "best", "bad_luck", "unclear", "mistake")
 
@@ -83,6 +83,14 @@ def test_reasons_a_player_can_learn_from(lang: str) -> None:
     named = learning.reason_text(text, "partner_holds_trick", {"card": "7H", "winning": "AH"})
     assert named != plain
     assert learning.card_title(text, "AH").split()[0].lower() in named.lower()
+    # A card no better than the next one is not said to "score best".
+    level = learning.reason_text(text, "best_on_average", {"card": "KC", "gain": 0.2})
+    ahead = learning.reason_text(text, "best_on_average", {"card": "KC", "gain": 8})
+    assert level == text.format(learning.LEVEL_SENTENCE, card=CardArg("KC"))
+    assert ahead.startswith(
+        text.format(learning.REASON_SENTENCES["best_on_average"], card=CardArg("KC"))
+    )
+    assert level != ahead and "{" not in level
     # A bid's reason says what the simulation found, beyond "this bid pays most".
     for code in ("bid_pays", "pass_pays", "coinche_pays"):
         assert learning.reason_text(text, code, {}) == text.gettext(

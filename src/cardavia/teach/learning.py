@@ -112,6 +112,13 @@ RICHER_REASONS: Final[Mapping[str, tuple[str, str]]] = {
 partner's winning card: ``winning``; none for the bids). :func:`reason_text` falls back on
 :data:`REASON_SENTENCES` without it."""
 
+LEVEL_SENTENCE: Final = (
+    "Over the deals that fit what you have seen, no card scores better than {card}: here "
+    "another card may do as well."
+)
+"""The card the search found best when the next best card scores within a point of it: no
+card scores better (and saying "scores best" would promise a gain that is not there)."""
+
 SIMULATION_SENTENCE: Final = (
     "On average over the simulated deals (your side's score less the opponents'): {values}."
 )
@@ -192,9 +199,11 @@ def reason_text(text: Wording, code: str, args: Mapping[str, object]) -> str:
     needed, richer = RICHER_REASONS.get(code, ("-", ""))
     if richer and (not needed or args.get(needed)):
         template = richer
+    gain = _number(args.get("gain", 0))
+    if code == "best_on_average" and gain < 1 and args.get("card"):
+        template = LEVEL_SENTENCE
     cards = {key: CardArg(str(args[key])) for key in ("card", "winning") if args.get(key)}
     sentence = text.format(template, **cards)
-    gain = _number(args.get("gain", 0))
     if gain >= 1:
         sentence += " " + text.nformat(*GAIN_SENTENCE, gain)
     return sentence
@@ -421,6 +430,7 @@ def catalog_messages() -> list[str | tuple[str, str]]:
     messages += VERDICT_SENTENCES.values()
     messages += REASON_SENTENCES.values()
     messages += [sentence for _, sentence in RICHER_REASONS.values()]
+    messages.append(LEVEL_SENTENCE)
     messages.append(SIMULATION_SENTENCE)
     messages.append(GAIN_SENTENCE)
     messages += LABELS.values()
