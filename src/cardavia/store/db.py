@@ -47,9 +47,7 @@ from sqlalchemy import (
     event,
     false,
     insert,
-    inspect,
     select,
-    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError, InterfaceError, InternalError, OperationalError
@@ -58,6 +56,7 @@ from sqlalchemy.pool import StaticPool
 
 from cardavia.metrics import service_failed
 from cardavia.store.events import fold_events
+from cardavia.store.migrate import Upgrade, upgrade
 from cardavia.store.read_only import forced_read_only, read_only_url
 
 log = logging.getLogger(__name__)
@@ -287,21 +286,26 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _add_missing_columns(engine: Engine) -> None:
-    """Bring a database made by an earlier version up to date: the columns added since
-    (``games.finished``, ``first_seed``, ``seat``) are added, with their defaults."""
-    columns = {column["name"] for column in inspect(engine).get_columns("games")}
-    if "finished" not in columns:
-        with engine.begin() as connection:
-            connection.execute(
-                text("ALTER TABLE games ADD COLUMN finished BOOLEAN NOT NULL DEFAULT FALSE")
-            )
-    if "first_seed" not in columns:
-        with engine.begin() as connection:
-            connection.execute(text("ALTER TABLE games ADD COLUMN first_seed VARCHAR(64)"))
-    if "seat" not in columns:
-        with engine.begin() as connection:
-            connection.execute(text("ALTER TABLE games ADD COLUMN seat VARCHAR(1) DEFAULT 'S'"))
+def upgrade_schema(engine: Engine) -> Upgrade:
+    """Bring the database's schema up to date (:func:`cardavia.store.migrate.upgrade`: the
+    revisions since the one it is at; an empty database is given these models' tables)."""
+    return upgrade(engine, models=Base.metadata)
+
+
+def upgrade_database(url: str | None = None) -> Upgrade:
+    """Upgrade the database at ``url`` (:func:`database_url`) to the latest revision, as
+    ``cardavia serve`` does on start and ``cardavia db upgrade`` on demand.
+    :class:`StoreUnavailableError` when it cannot be written (read-only: nothing is tried,
+    :mod:`cardavia.store.read_only`) or reached."""
+    url = database_url(url)
+    if read_only_url(url, forced=forced_read_only()) is not None:
+        raise StoreUnavailableError("the database is read-only")
+    engine = _engine(url)
+    try:
+        with _unavailable():
+            return upgrade_schema(engine)
+    finally:
+        engine.dispose()
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,8 +406,7 @@ class GameStore:
         """Whether the database was opened read-only (every write answers unavailable)."""
         engine = _engine(opened or url)
         try:
-            Base.metadata.create_all(engine)
-            _add_missing_columns(engine)
+            upgrade_schema(engine)
         except _UNAVAILABLE as error:
             fallback = None if self.read_only else read_only_url(url, failed=True)
             if fallback is None:
