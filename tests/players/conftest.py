@@ -1,6 +1,6 @@
-"""Fixtures of the players' tests: the PostgreSQL of the multi-process tests
-(``tests/multi/conftest.py``, loaded from its file: its servers start and stop as there),
-and a fresh database in it for each test that needs one empty."""
+"""Fixtures of the players' tests: the PostgreSQL, Redis and web processes of the
+multi-process tests (``tests/multi/conftest.py``, loaded from its file: its servers start and
+stop as there), and a fresh database in that PostgreSQL for each test that needs one empty."""
 
 from __future__ import annotations
 
@@ -26,6 +26,9 @@ _spec.loader.exec_module(multi)
 
 session_postgres = multi.session_postgres
 postgres_url = multi.postgres_url
+session_redis = multi.session_redis
+redis_url = multi.redis_url
+web_process = multi.web_process
 
 
 @pytest.fixture

@@ -244,7 +244,7 @@ def test_processes_upgrading_together_on_postgresql_upgrade_once(empty_postgres:
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
-    assert sorted(str(outcome.before) for outcome in outcomes) == ["0004_seat", "0004_seat", "None"]
+    assert sorted(str(outcome.before) for outcome in outcomes) == [head(), head(), "None"]
     assert {outcome.after for outcome in outcomes} == {head()}
 
 

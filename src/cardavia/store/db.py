@@ -19,7 +19,6 @@ is never stored: whoever reads the database cannot act for the player.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import logging
 import os
@@ -50,13 +49,20 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.exc import IntegrityError, InterfaceError, InternalError, OperationalError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from cardavia.metrics import service_failed
+from cardavia.store.base import UNAVAILABLE as _UNAVAILABLE
+from cardavia.store.base import Base as Base
+from cardavia.store.base import StoreUnavailableError as StoreUnavailableError
+from cardavia.store.base import hash_token as hash_token
+from cardavia.store.base import now as _now
+from cardavia.store.base import unavailable as _unavailable
+from cardavia.store.base import utc as _utc
 from cardavia.store.events import fold_events
 from cardavia.store.migrate import Upgrade, upgrade
+from cardavia.store.players import PlayerStore, unlink_games, unlink_rooms
 from cardavia.store.read_only import forced_read_only, read_only_url
 
 log = logging.getLogger(__name__)
@@ -73,11 +79,6 @@ MAX_ID_LENGTH: Final = 32
 def new_token() -> str:
     """A fresh seat token (unguessable, URL-safe)."""
     return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def hash_token(token: str) -> str:
-    """The SHA-256 of a token, in hex: what the database keeps."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def token_matches(token_hash: str, token: str | None) -> bool:
@@ -97,10 +98,6 @@ def database_url(url: str | None = None) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
-
-
-class Base(DeclarativeBase):
-    """The declarative base of Cardavia's tables."""
 
 
 class GameRow(Base):
@@ -221,15 +218,6 @@ class StoredGame:
         )
 
 
-def _utc(moment: datetime) -> datetime:
-    """A time in UTC: SQLite gives back times without their zone, PostgreSQL with it."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 @dataclass(frozen=True, slots=True)
 class Append:
     """One event to append to a game's record (:meth:`GameStore.append_all`), if the game is
@@ -251,27 +239,6 @@ class _SomeStaleError(Exception):
 
 class StaleGameError(RuntimeError):
     """The record changed since it was loaded (another server saved it): nothing was saved."""
-
-
-class StoreUnavailableError(RuntimeError):
-    """The database cannot do what was asked now (disk full, read-only, unreachable):
-    nothing was written, and what was saved before is intact."""
-
-
-_UNAVAILABLE: Final = (OperationalError, InternalError, InterfaceError)
-"""The driver's errors that say the database cannot serve, rather than that the request is
-wrong: SQLite's "database or disk is full" and "attempt to write a readonly database",
-PostgreSQL's disk full, read-only transaction or lost connection."""
-
-
-@contextmanager
-def _unavailable() -> Iterator[None]:
-    """Turn the database's "cannot serve now" errors into :class:`StoreUnavailableError`."""
-    try:
-        yield
-    except _UNAVAILABLE as error:
-        service_failed("database")
-        raise StoreUnavailableError(str(error.orig or error)) from error
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -419,6 +386,8 @@ class GameStore:
                 engine = _engine(fallback)
                 self.read_only = True
         self.engine = engine
+        self.players = PlayerStore(engine)
+        """The players (:mod:`cardavia.store.players`), in the same database."""
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         # The statements of an action, compiled once (SQLAlchemy Core: no ORM per action).
         games, events = cast(Table, GameRow.__table__), cast(Table, EventRow.__table__)
@@ -584,6 +553,7 @@ class GameStore:
                 .scalar_subquery()
             )
             session.execute(delete(EventRow).where(EventRow.game_id.in_(abandoned)))
+            unlink_games(session, abandoned)
             result = session.execute(
                 delete(GameRow)
                 .where(GameRow.finished.is_(False), GameRow.updated_at < cutoff)
@@ -668,8 +638,10 @@ class GameStore:
             games = [game for _, game in closed if game]
             if games:
                 session.execute(delete(EventRow).where(EventRow.game_id.in_(games)))
+                unlink_games(session, games)
                 session.execute(delete(GameRow).where(GameRow.id.in_(games)))
             if closed:
+                unlink_rooms(session, [code for code, _ in closed])
                 session.execute(delete(RoomRow).where(RoomRow.code.in_([c for c, _ in closed])))
             return len(closed)
 

@@ -17,11 +17,11 @@ other (the second finds nothing to do).
 >>> from sqlalchemy import create_engine, inspect
 >>> engine = create_engine("sqlite://")
 >>> upgrade(engine)
-Upgrade(before=None, after='0004_seat')
+Upgrade(before=None, after='0005_players')
 >>> sorted(inspect(engine).get_table_names())
-['alembic_version', 'game_events', 'games', 'rooms']
+['alembic_version', 'game_events', 'games', 'player_games', 'player_rooms', 'players', 'rooms']
 >>> upgrade(engine)
-Upgrade(before='0004_seat', after='0004_seat')
+Upgrade(before='0005_players', after='0005_players')
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
 
 from cardavia.web.connection import serve_connection
+from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
     client_key,
@@ -72,10 +73,13 @@ def install(
     settings: Settings,
     catalogs: Catalogs,
     templates: Jinja2Templates,
+    *,
+    guests: Guests | None = None,
 ) -> None:
-    """Add the rooms' API, socket and pages (create a room; a room by its code) to ``app``."""
+    """Add the rooms' API, socket and pages (create a room; a room by its code) to ``app``;
+    each seat taken is linked to its person's player (``guests``)."""
     install_pages(app, catalogs, templates)
-    install_api(app, rooms, settings, catalogs)
+    install_api(app, rooms, settings, catalogs, guests)
     install_socket(app, rooms, settings, catalogs)
 
 
@@ -106,8 +110,20 @@ def install_pages(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) 
         return room_page(request, lang, normal)
 
 
-def install_api(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: Catalogs) -> None:
+def install_api(
+    app: FastAPI,
+    rooms: RoomService,
+    settings: Settings,
+    catalogs: Catalogs,
+    guests: Guests | None = None,
+) -> None:
     """``POST /api/rooms``, ``POST /api/rooms/{code}/join``, ``GET /api/rooms/{code}``."""
+
+    async def seated(request: Request, joined: Joined, lang: str) -> Response:
+        response = _joined(joined, lang)
+        if guests is not None:
+            await guests.took_room_seat(request, response, lang, joined.code, joined.seat)
+        return response
 
     async def body(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers, settings.allowed_origins):
@@ -125,7 +141,7 @@ def install_api(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: 
             )
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
-        return _joined(joined, lang)
+        return await seated(request, joined, lang)
 
     @app.post("/api/rooms/{code}/join", status_code=201)
     async def join_room(request: Request, code: str) -> Response:
@@ -138,7 +154,7 @@ def install_api(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: 
             )
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
-        return _joined(joined, lang)
+        return await seated(request, joined, lang)
 
     @app.get("/api/rooms/{code}")
     async def read_room(request: Request, code: str) -> Response:
