@@ -96,9 +96,13 @@ def test_the_first_game_makes_a_guest_whose_token_is_kept_hashed(
     assert "secure" not in attributes  # plain HTTP
     token = person.cookies[PLAYER_COOKIE]
     assert len(token) >= 43
-    (player,) = rows(app, "SELECT id, token_hash FROM players")
-    assert player.token_hash == hashlib.sha256(token.encode()).hexdigest()
-    assert token not in json.dumps([list(r) for r in rows(app, "SELECT * FROM players")])
+    (player,) = rows(app, "SELECT id FROM players")
+    (session,) = rows(app, "SELECT player_id, token_hash FROM player_sessions")
+    assert session == (player.id, hashlib.sha256(token.encode()).hexdigest())
+    for table in ("players", "player_sessions", "player_games"):
+        assert token not in json.dumps(
+            [list(map(str, r)) for r in rows(app, f"SELECT * FROM {table}")]
+        )
     game = created.json()["game"]
     assert rows(app, "SELECT player_id, game_id, seat FROM player_games") == [
         (player.id, game, "W")
@@ -254,8 +258,8 @@ def test_room_seats_are_linked_to_their_players(
     assert joined.status_code == 201
     seats = rows(
         app,
-        "SELECT p.token_hash, r.room_code, r.seat FROM player_rooms r"
-        " JOIN players p ON p.id = r.player_id ORDER BY r.seat",
+        "SELECT s.token_hash, r.room_code, r.seat FROM player_rooms r"
+        " JOIN player_sessions s ON s.player_id = r.player_id ORDER BY r.seat",
     )
 
     def hashed(client: TestClient) -> str:

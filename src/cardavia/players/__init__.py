@@ -2,7 +2,19 @@
 and the table's settings across tabs and browsers (docs/players.md). Below the site (it
 knows nothing of HTTP or cookies), above the store."""
 
-from cardavia.players.service import Guest, Player, Players
+from cardavia.players.passkeys import PasskeyRefusedError, RelyingParty
+from cardavia.players.service import Ceremony, Guest, Passkey, Player, Players
 from cardavia.players.settings import SETTINGS, SettingError, clean_settings
 
-__all__ = ["SETTINGS", "Guest", "Player", "Players", "SettingError", "clean_settings"]
+__all__ = [
+    "SETTINGS",
+    "Ceremony",
+    "Guest",
+    "Passkey",
+    "PasskeyRefusedError",
+    "Player",
+    "Players",
+    "RelyingParty",
+    "SettingError",
+    "clean_settings",
+]

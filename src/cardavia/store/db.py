@@ -62,6 +62,7 @@ from cardavia.store.base import unavailable as _unavailable
 from cardavia.store.base import utc as _utc
 from cardavia.store.events import fold_events
 from cardavia.store.migrate import Upgrade, upgrade
+from cardavia.store.passkeys import PasskeyStore
 from cardavia.store.players import PlayerStore, unlink_games, unlink_rooms
 from cardavia.store.read_only import forced_read_only, read_only_url
 
@@ -388,6 +389,8 @@ class GameStore:
         self.engine = engine
         self.players = PlayerStore(engine)
         """The players (:mod:`cardavia.store.players`), in the same database."""
+        self.passkeys = PasskeyStore(engine)
+        """Their passkeys (:mod:`cardavia.store.passkeys`)."""
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         # The statements of an action, compiled once (SQLAlchemy Core: no ORM per action).
         games, events = cast(Table, GameRow.__table__), cast(Table, EventRow.__table__)

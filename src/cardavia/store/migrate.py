@@ -17,11 +17,12 @@ other (the second finds nothing to do).
 >>> from sqlalchemy import create_engine, inspect
 >>> engine = create_engine("sqlite://")
 >>> upgrade(engine)
-Upgrade(before=None, after='0005_players')
->>> sorted(inspect(engine).get_table_names())
-['alembic_version', 'game_events', 'games', 'player_games', 'player_rooms', 'players', 'rooms']
+Upgrade(before=None, after='0006_passkeys')
+>>> sorted(inspect(engine).get_table_names())  # doctest: +NORMALIZE_WHITESPACE
+['alembic_version', 'game_events', 'games', 'passkey_ceremonies', 'passkeys', 'player_games',
+ 'player_rooms', 'player_sessions', 'players', 'rooms']
 >>> upgrade(engine)
-Upgrade(before='0005_players', after='0005_players')
+Upgrade(before='0006_passkeys', after='0006_passkeys')
 """
 
 from __future__ import annotations

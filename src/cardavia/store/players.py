@@ -41,8 +41,6 @@ class PlayerRow(Base):
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    """The SHA-256 of the player token (the cookie), hex: the token itself is never kept."""
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The display name (the rooms' rules for names), if they gave one."""
     lang: Mapped[str | None] = mapped_column(String(8), nullable=True)
@@ -52,6 +50,21 @@ class PlayerRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     """The last time the player changed something or signed in."""
+
+
+class SessionRow(Base):
+    """A browser signed in as a player: the SHA-256 of the player token its cookie holds
+    (hex; the token itself is never kept). A guest has one; each sign-in opens another."""
+
+    __tablename__ = "player_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    passkey_id: Mapped[str | None] = mapped_column(String(1400), nullable=True)
+    """The passkey the session was opened with (revoking it closes the session)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class PlayerGameRow(Base):
@@ -113,15 +126,16 @@ class PlayerStore:
         moment, player_id = now(), secrets.token_urlsafe(PLAYER_ID_BYTES)
         row = {
             "id": player_id,
-            "token_hash": hash_token(token),
             "name": None,
             "lang": lang,
             "settings": "{}",
             "created_at": moment,
             "seen_at": moment,
         }
+        session = {"token_hash": hash_token(token), "player_id": player_id, "created_at": moment}
         with unavailable(), self.engine.begin() as connection:
             connection.execute(insert(PlayerRow), row)
+            connection.execute(insert(SessionRow), session)
         return StoredPlayer(player_id, None, lang, "{}", moment)
 
     def find(self, token: object) -> StoredPlayer | None:
@@ -132,7 +146,9 @@ class PlayerStore:
             return None
         with unavailable(), Session(self.engine) as session:
             row = session.scalars(
-                select(PlayerRow).where(PlayerRow.token_hash == hash_token(token))
+                select(PlayerRow)
+                .join(SessionRow, SessionRow.player_id == PlayerRow.id)
+                .where(SessionRow.token_hash == hash_token(token))
             ).first()
             return None if row is None else StoredPlayer.of(row)
 
@@ -155,14 +171,38 @@ class PlayerStore:
             )
         return self.load(player_id)
 
-    def rotate(self, player_id: str, token: str) -> None:
-        """Give the player a new token (sign-in: the one they came with no longer works)."""
+    def sign_in(
+        self, player_id: str, token: str, *, passkey_id: str | None, leaving: str | None
+    ) -> None:
+        """Open a session of the player for ``token`` (a sign-in with the passkey
+        ``passkey_id``), closing the one of the token the browser came with (``leaving``):
+        a token held before the sign-in never becomes the player's."""
+        moment = now()
+        session = {
+            "token_hash": hash_token(token),
+            "player_id": player_id,
+            "passkey_id": passkey_id,
+            "created_at": moment,
+        }
         with unavailable(), self.engine.begin() as connection:
+            if leaving:
+                connection.execute(
+                    delete(SessionRow).where(SessionRow.token_hash == hash_token(leaving))
+                )
+            connection.execute(insert(SessionRow), session)
             connection.execute(
-                update(PlayerRow)
-                .where(PlayerRow.id == player_id)
-                .values(token_hash=hash_token(token), seen_at=now())
+                update(PlayerRow).where(PlayerRow.id == player_id).values(seen_at=moment)
             )
+
+    def sign_out(self, token: str) -> None:
+        """Close the session of ``token`` (the cookie no longer names anyone)."""
+        with unavailable(), self.engine.begin() as connection:
+            connection.execute(delete(SessionRow).where(SessionRow.token_hash == hash_token(token)))
+
+    def close_sessions_of_passkey(self, passkey_id: str) -> None:
+        """Close the sessions opened with the passkey ``passkey_id`` (it was revoked)."""
+        with unavailable(), self.engine.begin() as connection:
+            connection.execute(delete(SessionRow).where(SessionRow.passkey_id == passkey_id))
 
     def link_game(self, player_id: str, game_id: str, seat: str | None) -> None:
         """The player took ``seat`` at the game ``game_id`` (once is enough)."""
@@ -219,6 +259,7 @@ __all__ = [
     "PlayerRoomRow",
     "PlayerRow",
     "PlayerStore",
+    "SessionRow",
     "StoredPlayer",
     "unlink_games",
     "unlink_rooms",

@@ -37,7 +37,7 @@ from cardavia.web.logs import reason, redact_tokens_in_logs
 from cardavia.web.pages import make_templates
 from cardavia.web.protocol import ClientError
 from cardavia.web.rooms import RoomService, is_room_key
-from cardavia.web.routes import learn, me, pages, pwa, rules, tables
+from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
 from cardavia.web.routes import rooms as room_routes
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
@@ -174,7 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     learning = Learning(service)
     service.hints = learning.hint
-    guests = Guests(Players(store.players), settings.trusted_proxies)
+    guests = Guests(Players(store.players, store.passkeys), settings.trusted_proxies)
     lifespan = functools.partial(
         _running, service=service, rooms=rooms, store=store, counters=counters
     )
@@ -201,6 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     learn.install(app, service, learning, catalogs)
     room_routes.install(app, rooms, settings, catalogs, templates, guests=guests)
     me.install(app, guests, settings, catalogs, counters)
+    passkeys.install(app, guests, settings, catalogs, counters)
     rules.install(app, catalogs, templates)
     pwa.install(app, settings.static_dir)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")

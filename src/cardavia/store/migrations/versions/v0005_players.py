@@ -1,6 +1,6 @@
-"""The players: a guest made on their first game (known by the hash of a random token kept
-in a cookie) with what they keep (name, language, the table's settings), and the games and
-room seats they took.
+"""The players: a guest made on their first game with what they keep (name, language, the
+table's settings), the browsers signed in as them (each session known by the hash of a
+random token kept in a cookie), and the games and room seats they took.
 
 Revision ID: 0005_players
 Revises: 0004_seat
@@ -18,18 +18,29 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Create players, player_games and player_rooms."""
+    """Create players, player_sessions, player_games and player_rooms."""
     op.create_table(
         "players",
         sa.Column("id", sa.String(32), primary_key=True),
-        sa.Column("token_hash", sa.String(64), nullable=False),
         sa.Column("name", sa.String(64), nullable=True),
         sa.Column("lang", sa.String(8), nullable=True),
         sa.Column("settings", sa.Text(), nullable=False, server_default="{}"),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
     )
-    op.create_index("ix_players_token_hash", "players", ["token_hash"], unique=True)
+    op.create_table(
+        "player_sessions",
+        sa.Column("token_hash", sa.String(64), primary_key=True),
+        sa.Column(
+            "player_id",
+            sa.String(32),
+            sa.ForeignKey("players.id", ondelete="CASCADE"),
+            nullable=False,
+        ),
+        sa.Column("passkey_id", sa.String(1400), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_player_sessions_player_id", "player_sessions", ["player_id"])
     op.create_table(
         "player_games",
         sa.Column(
@@ -72,4 +83,5 @@ def downgrade() -> None:
     """Drop the players' tables."""
     op.drop_table("player_rooms")
     op.drop_table("player_games")
+    op.drop_table("player_sessions")
     op.drop_table("players")
