@@ -167,3 +167,28 @@ def test_a_passkey_keeps_the_player_and_signs_in_another_browser(
     for table in (first, second, third):
         assert not [e for e in table.errors if "401" not in e and "403" not in e and "400" not in e]
         table.context.close()
+
+
+def test_a_change_made_just_before_leaving_the_page_is_kept(
+    browser: Browser, server: Any, make_table: Any
+) -> None:
+    """A setting changed, then a link followed at once (before the pause that sends it): the
+    next page keeps this browser's change, not the player's older settings, and sends it."""
+    tab = make_table(browser.new_context(reduced_motion="reduce"), server.url)
+    page = tab.open("fr")
+    tab.new_game()
+    page.wait_for_function("fetch('/api/me').then((r) => r.json()).then((m) => m.player)")
+    page.click("#settings-panel > summary")
+    with page.expect_response(lambda r: r.url.endswith("/api/me") and r.request.method == "PUT"):
+        page.check('#settings-panel [name="fourColour"]')  # the player's settings, sent
+    page.check('#settings-panel [name="sounds"]')
+    page.goto(f"{server.url}/es/")
+    expect(page.locator('#settings-panel [name="sounds"]')).to_be_checked()
+    for _ in range(50):
+        if me(page)["settings"].get("sounds") is True:
+            break
+        page.wait_for_timeout(100)
+    kept = me(page)
+    assert kept["settings"]["sounds"] is True and kept["settings"]["fourColour"] is True
+    assert not tab.errors
+    tab.context.close()

@@ -30,14 +30,43 @@ async function ask(method, body, url = ME) {
   return response.ok ? response.json() : null;
 }
 
-function send() {
+// A change not yet sent is marked, so that a page opened before it could be sent (a link
+// followed within the pause) sends it rather than take the player's older settings.
+const UNSENT = "cardavia.settings.unsent";
+
+function unsent(value) {
+  try {
+    if (value === undefined) return localStorage.getItem(UNSENT) === "1";
+    if (value) localStorage.setItem(UNSENT, "1");
+    else localStorage.removeItem(UNSENT);
+  } catch {
+    // private browsing: nothing kept
+  }
+  return false;
+}
+
+function send(keepalive = false) {
   timer = null;
   const settings = JSON.stringify(kept(loadSettings()));
-  if (settings === sent) return;
+  if (settings === sent) {
+    unsent(false);
+    return;
+  }
   sent = settings;
-  ask("PUT", { settings: JSON.parse(settings) }).catch(() => {
-    sent = null; // offline: sent with the next change
-  });
+  const options = {
+    method: "PUT",
+    credentials: "same-origin",
+    keepalive,
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({ settings: JSON.parse(settings) }),
+  };
+  fetch(ME, options)
+    .then((response) => {
+      if (response.ok) unsent(false);
+    })
+    .catch(() => {
+      sent = null; // offline: sent with the next change
+    });
 }
 
 // -- passkeys: WebAuthn's options and answers travel as JSON, their bytes in base64url --
@@ -165,13 +194,21 @@ async function start() {
   const me = await ask("GET").catch(() => null);
   passkeyPanel(me);
   if (me?.player) {
-    if (me.settings && Object.keys(me.settings).length) adopt(me);
-    else send(); // a new guest: this browser's settings become theirs
+    // A new guest, or a change this browser has not sent yet: this browser's settings win.
+    if (me.settings && Object.keys(me.settings).length && !unsent()) adopt(me);
+    else send();
     if (lang && me.lang !== lang) ask("PUT", { lang }).catch(() => {});
   }
   document.addEventListener("cardavia:settings", () => {
+    unsent(true);
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(send, PAUSE_MS);
+  });
+  // Leaving the page within the pause: sent now, the request outliving the page.
+  window.addEventListener("pagehide", () => {
+    if (timer === null) return;
+    clearTimeout(timer);
+    send(true);
   });
 }
 
