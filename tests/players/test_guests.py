@@ -266,6 +266,15 @@ def test_room_seats_are_linked_to_their_players(
         return hashlib.sha256(client.cookies[PLAYER_COOKIE].encode()).hexdigest()
 
     assert seats == [(hashed(friend), room["room"], "N"), (hashed(creator), room["room"], "S")]
+    # The name each sat under is their player's now (they had none); a later one is not.
+    assert friend.get("/api/me").json()["name"] == "Bo"
+    friend.put("/api/me", json={"name": "Bob"})
+    other = creator.post("/api/rooms", json={"name": "Zed", "seat": "S"}).json()
+    friend.post(f"/api/rooms/{other['room']}/join", json={"name": "Bo", "seat": "N"})
+    assert (creator.get("/api/me").json()["name"], friend.get("/api/me").json()["name"]) == (
+        "Ana",
+        "Bob",
+    )
 
 
 def test_changes_are_rate_limited(browser: Callable[..., TestClient]) -> None:

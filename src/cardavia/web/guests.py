@@ -45,6 +45,16 @@ def player_token(connection: Request | WebSocket) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class RoomSeat:
+    """A seat taken in a room: the room's code, the seat, the display name (as the rooms'
+    rules made it)."""
+
+    code: str
+    seat: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Guests:
     """The players of the site's requests: found by their cookie, made on a first game."""
 
@@ -87,16 +97,18 @@ class Guests:
             log.warning("game %s not linked to its player: %s", game_id, error)
 
     async def took_room_seat(
-        self, request: Request, response: Response, lang: str, code: str, seat: str
+        self, request: Request, response: Response, lang: str, seat: RoomSeat
     ) -> None:
-        """The request's person (a new guest if need be) took ``seat`` in the room
-        ``code`` (as :meth:`took_game`)."""
+        """The request's person (a new guest if need be) took a seat in a room (as
+        :meth:`took_game`); the name they sat under becomes their player's if it has none."""
         try:
             player, token = await self.player(request, lang)
-            await self.players.took_room_seat(player, code, seat)
+            await self.players.took_room_seat(player, seat.code, seat.seat)
+            if player.name is None:
+                await self.players.change(player, {"name": seat.name})
             self.keep(request, response, token)
         except StoreUnavailableError as error:
-            log.warning("room %s not linked to its player: %s", code, error)
+            log.warning("room %s not linked to its player: %s", seat.code, error)
 
 
-__all__ = ["COOKIE_MAX_AGE", "PLAYER_COOKIE", "Guests", "is_https", "player_token"]
+__all__ = ["COOKIE_MAX_AGE", "PLAYER_COOKIE", "Guests", "RoomSeat", "is_https", "player_token"]
