@@ -108,25 +108,25 @@ def upgrade(engine: Engine, *, models: MetaData | None = None) -> Upgrade:
     once in an empty database. Answers what was done."""
     script = scripts()
     latest = head()
+
+    def steps(revision: Any, _context: MigrationContext) -> Any:
+        # As alembic.command.upgrade does: the steps from the database's revision.
+        return script._upgrade_revs(latest, revision)
+
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
-        before = current_revision(connection)
+        context = MigrationContext.configure(connection, opts={"fn": steps})
+        before = context.get_current_revision()
         if before is None and models is not None and not inspect(connection).get_table_names():
             models.create_all(connection)
-            MigrationContext.configure(connection).stamp(script, latest)
+            context.stamp(script, latest)
         elif before is None and (reached := legacy_revision(connection)) is not None:
-            MigrationContext.configure(connection).stamp(script, reached)
-        if current_revision(connection) != latest:
-
-            def steps(revision: Any, _context: MigrationContext) -> Any:
-                # As alembic.command.upgrade does: the steps from the database's revision.
-                return script._upgrade_revs(latest, revision)
-
-            context = MigrationContext.configure(connection, opts={"fn": steps})
+            context.stamp(script, reached)
+        if context.get_current_revision() != latest:
             with Operations.context(context):
                 context.run_migrations()
-        return Upgrade(before, current_revision(connection))
+        return Upgrade(before, context.get_current_revision())
 
 
 __all__ = [
