@@ -55,3 +55,26 @@ def test_a_guest_of_one_process_is_the_same_player_on_another(
         ).all()
     engine.dispose()
     assert [row.game_id for row in linked] == [game, other]
+
+
+def test_a_passkey_added_on_one_process_signs_in_on_another(
+    web_process: Callable[..., Any], soft_authenticator: Any
+) -> None:
+    """The ceremonies' challenges are in the database: a passkey added through one process
+    signs in through another, each ceremony begun on one and answered on the other."""
+    first, second = web_process(), web_process()
+    owner, _ = opener()
+    call(owner, first.http + "/api/me", "PUT", {"name": "Ana"})
+    key = soft_authenticator(second.http, "127.0.0.1")
+    begun = call(owner, first.http + "/api/passkeys/register/options", "POST", {})
+    answer = key.register(begun["options"])
+    body = {"ceremony": begun["ceremony"], "credential": answer}
+    added = call(owner, second.http + "/api/passkeys/register", "POST", body)
+    assert len(added["passkeys"]) == 1
+    other, _ = opener()
+    begun = call(other, second.http + "/api/passkeys/signin/options", "POST", {})
+    key.origin = first.http
+    body = {"ceremony": begun["ceremony"], "credential": key.sign_in(begun["options"])}
+    signed = call(other, first.http + "/api/passkeys/signin", "POST", body)
+    assert (signed["player"], signed["name"]) == (True, "Ana")
+    assert call(other, second.http + "/api/me")["name"] == "Ana"

@@ -32,6 +32,8 @@ def app(tmp_path: Path) -> FastAPI:
             seed=7,
             limits=Limits(games_per_minute=0, messages_per_second=0),
             allowed_hosts=(*LOOPBACK_HOSTS, "testserver"),
+            # Each browser a client of its own (the limits count each apart).
+            trusted_proxies=("testclient",),
         )
     )
 
@@ -41,7 +43,7 @@ def browser(app: FastAPI) -> Iterator[Callable[[], TestClient]]:
     clients: list[TestClient] = []
 
     def open_browser() -> TestClient:
-        client = TestClient(app)
+        client = TestClient(app, headers={"X-Forwarded-For": f"198.51.100.{len(clients) + 1}"})
         client.__enter__()
         clients.append(client)
         return client
@@ -155,3 +157,93 @@ def test_ceremonies_are_rate_limited(browser: Callable[[], TestClient]) -> None:
     person = browser()
     statuses = [person.post("/api/passkeys/signin/options", json={}).status_code for _ in range(25)]
     assert statuses[0] == 200 and 429 in statuses
+
+
+def add_passkey(client: TestClient, key: Any) -> dict[str, Any]:
+    begun = client.post("/api/passkeys/register/options", json={}).json()
+    answer = key.register(begun["options"])
+    added = client.post(
+        "/api/passkeys/register", json={"ceremony": begun["ceremony"], "credential": answer}
+    )
+    assert added.status_code == 201, added.text
+    result: dict[str, Any] = added.json()
+    return result
+
+
+def sign_in(client: TestClient, key: Any) -> tuple[Any, dict[str, Any]]:
+    begun = client.post("/api/passkeys/signin/options", json={}).json()
+    body = {"ceremony": begun["ceremony"], "credential": key.sign_in(begun["options"])}
+    return client.post("/api/passkeys/signin", json=body), body
+
+
+def test_a_passkey_signs_in_as_its_player_and_nothing_else(
+    app: FastAPI, browser: Callable[[], TestClient], soft_authenticator: Any
+) -> None:
+    key = soft_authenticator("http://testserver", "testserver")
+    owner = browser()
+    owner.post("/api/games", json=GAME)
+    owner.put("/api/me", json={"name": "Ana", "settings": {"fourColour": True}})
+    added = add_passkey(owner, key)
+    assert [p["id"] for p in added["passkeys"]] == [added["passkey"]["id"]]
+
+    # Another browser, a guest already (a cookie planted there, say): signed in, it is the
+    # owner's player under a new token; the token it came with names nobody now.
+    other = browser()
+    other.post("/api/games", json=GAME)
+    planted = other.cookies[PLAYER_COOKIE]
+    signed, body = sign_in(other, key)
+    assert signed.status_code == 200, signed.text
+    assert signed.json() == owner.get("/api/me").json()
+    assert other.cookies[PLAYER_COOKIE] not in (planted, owner.cookies[PLAYER_COOKIE])
+    stranger = browser()
+    assert (
+        stranger.get("/api/me", headers={"Cookie": f"{PLAYER_COOKIE}={planted}"}).json()["player"]
+        is False
+    )
+    # The answer replayed: its ceremony is spent.
+    refused(other.post("/api/passkeys/signin", json=body), 400, "passkey_refused")
+    # A fresh ceremony, but the authenticator's counter behind the one last seen (a clone).
+    key.count = 0
+    refused(sign_in(browser(), key)[0], 400, "passkey_refused")
+    # Signed by another key under this passkey's id: refused.
+    forger = soft_authenticator("http://testserver", "testserver")
+    forger.credential, forger.count = key.credential, 100
+    refused(sign_in(browser(), forger)[0], 400, "passkey_refused")
+    # Made for another site: refused.
+    elsewhere = soft_authenticator("https://evil.example", "evil.example")
+    elsewhere.credential, elsewhere.key, elsewhere.count = key.credential, key.key, 100
+    refused(sign_in(browser(), elsewhere)[0], 400, "passkey_refused")
+    # The counter moved on: accepted again.
+    key.count = 50
+    assert sign_in(browser(), key)[0].status_code == 200
+
+    # Revoked by its owner: the sessions it opened end, and it signs in no more.
+    passkey = added["passkey"]["id"]
+    assert owner.delete(f"/api/passkeys/{passkey}").json() == {"passkeys": []}
+    assert other.get("/api/me").json()["player"] is False
+    assert owner.get("/api/me").json()["name"] == "Ana"
+    refused(sign_in(browser(), key)[0], 400, "passkey_refused")
+
+
+def test_several_passkeys_each_listed_and_revoked_alone(
+    browser: Callable[[], TestClient], soft_authenticator: Any
+) -> None:
+    owner = browser()
+    keys = [soft_authenticator("http://testserver", "testserver") for _ in range(3)]
+    for key in keys:
+        add_passkey(owner, key)
+    listed = owner.get("/api/passkeys").json()["passkeys"]
+    assert len(listed) == 3
+    # The same passkey cannot be added twice, nor another player's revoked.
+    begun = owner.post("/api/passkeys/register/options", json={}).json()
+    assert len(begun["options"]["excludeCredentials"]) == 3
+    thief = browser()
+    thief.post("/api/games", json=GAME)
+    refused(thief.delete(f"/api/passkeys/{listed[0]['id']}"), 404, "not_found")
+    owner.delete(f"/api/passkeys/{listed[1]['id']}")
+    assert [p["id"] for p in owner.get("/api/passkeys").json()["passkeys"]] == [
+        listed[0]["id"],
+        listed[2]["id"],
+    ]
+    assert sign_in(browser(), keys[2])[0].status_code == 200
+    refused(sign_in(browser(), keys[1])[0], 400, "passkey_refused")
