@@ -854,9 +854,47 @@ def serve_site(
     from cardavia.metrics import metrics_port, serve_metrics
     from cardavia.web.server import server_options
 
+    _upgrade_database(on_failure="the site serves it as it is")
     if (port_of_metrics := metrics_port()) is not None:
         serve_metrics(port_of_metrics)
     uvicorn.run(**server_options(host, port, workers))
+
+
+database = typer.Typer(
+    help="The database of the site (CARDAVIA_DATABASE_URL, SQLite cardavia.db by default).",
+    no_args_is_help=True,
+)
+app.add_typer(database, name="db")
+
+
+@database.command("upgrade")
+def upgrade_database() -> None:
+    """Bring the database's schema to the latest revision (cardavia serve does it on start;
+    a database made before migrations is recognised by its columns first)."""
+    if not _upgrade_database(on_failure=None):
+        raise typer.Exit(1)
+
+
+def _upgrade_database(*, on_failure: str | None) -> bool:
+    """Upgrade the database (:func:`cardavia.store.upgrade_database`), saying what was done
+    on stderr; a failure said there too (``on_failure``: what happens next) and answered
+    false."""
+    from cardavia.store import StoreUnavailableError
+    from cardavia.store import upgrade_database as upgrade
+
+    try:
+        done = upgrade()
+    except StoreUnavailableError as error:
+        typer.echo(
+            f"the database was not upgraded: {error}" + (f"; {on_failure}" if on_failure else ""),
+            err=True,
+        )
+        return False
+    if done.before == done.after:
+        typer.echo(f"the database is at revision {done.after}", err=True)
+    else:
+        typer.echo(f"the database upgraded from {done.before or 'none'} to {done.after}", err=True)
+    return True
 
 
 @app.command("ai-worker")

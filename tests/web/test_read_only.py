@@ -102,14 +102,14 @@ def test_a_database_that_fails_to_open_is_opened_read_only(
 ) -> None:
     """The open fails though the modes allow it (a read-only mount, an ``-shm`` file that
     cannot be made): the file is opened again read-only and immutable."""
-    check = db.Base.metadata.create_all
+    check = db.upgrade_schema
 
-    def unable_to_open(engine: Any, **options: Any) -> None:
+    def unable_to_open(engine: Any) -> Any:
         if "mode=ro" not in str(engine.url):
             raise OperationalError("PRAGMA", {}, Exception("unable to open database file"))
-        check(engine, **options)
+        return check(engine)
 
-    monkeypatch.setattr(db.Base.metadata, "create_all", unable_to_open)
+    monkeypatch.setattr(db, "upgrade_schema", unable_to_open)
     store = GameStore(database)
     assert store.read_only and "immutable=1" in str(store.engine.url)
     saved = store.load(saved_game["game"])

@@ -756,7 +756,9 @@ def test_old_databases_load(tmp_path: Any) -> None:
     game = store.create(rules="maison", level="club", lang="en", token="t", record="{}")
     store.close()
     with sqlite3.connect(path) as connection:
-        connection.execute("DROP TABLE rooms")
+        # As a version before rooms left it: before migrations and players too.
+        for table in ("player_rooms", "player_games", "players", "alembic_version", "rooms"):
+            connection.execute(f"DROP TABLE {table}")
     store = GameStore(f"sqlite:///{path}")
     assert store.load(game.id) is not None
     assert store.load_room("ABCDE") is None

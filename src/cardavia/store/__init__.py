@@ -7,9 +7,11 @@ from cardavia.store.db import (
     GameStore,
     StaleGameError,
     StoredGame,
+    StoreUnavailableError,
     hash_token,
     new_token,
     token_matches,
+    upgrade_database,
 )
 
 __all__ = [
@@ -17,8 +19,10 @@ __all__ = [
     "DEFAULT_DATABASE_URL",
     "GameStore",
     "StaleGameError",
+    "StoreUnavailableError",
     "StoredGame",
     "hash_token",
     "new_token",
     "token_matches",
+    "upgrade_database",
 ]

@@ -19,7 +19,6 @@ is never stored: whoever reads the database cannot act for the player.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import logging
 import os
@@ -47,17 +46,24 @@ from sqlalchemy import (
     event,
     false,
     insert,
-    inspect,
     select,
-    text,
     update,
 )
-from sqlalchemy.exc import IntegrityError, InterfaceError, InternalError, OperationalError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from cardavia.metrics import service_failed
+from cardavia.store.base import UNAVAILABLE as _UNAVAILABLE
+from cardavia.store.base import Base as Base
+from cardavia.store.base import StoreUnavailableError as StoreUnavailableError
+from cardavia.store.base import hash_token as hash_token
+from cardavia.store.base import now as _now
+from cardavia.store.base import unavailable as _unavailable
+from cardavia.store.base import utc as _utc
 from cardavia.store.events import fold_events
+from cardavia.store.migrate import Upgrade, upgrade
+from cardavia.store.passkeys import PasskeyStore
+from cardavia.store.players import PlayerStore, unlink_games, unlink_rooms
 from cardavia.store.read_only import forced_read_only, read_only_url
 
 log = logging.getLogger(__name__)
@@ -74,11 +80,6 @@ MAX_ID_LENGTH: Final = 32
 def new_token() -> str:
     """A fresh seat token (unguessable, URL-safe)."""
     return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def hash_token(token: str) -> str:
-    """The SHA-256 of a token, in hex: what the database keeps."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def token_matches(token_hash: str, token: str | None) -> bool:
@@ -98,10 +99,6 @@ def database_url(url: str | None = None) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
-
-
-class Base(DeclarativeBase):
-    """The declarative base of Cardavia's tables."""
 
 
 class GameRow(Base):
@@ -222,15 +219,6 @@ class StoredGame:
         )
 
 
-def _utc(moment: datetime) -> datetime:
-    """A time in UTC: SQLite gives back times without their zone, PostgreSQL with it."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 @dataclass(frozen=True, slots=True)
 class Append:
     """One event to append to a game's record (:meth:`GameStore.append_all`), if the game is
@@ -254,27 +242,6 @@ class StaleGameError(RuntimeError):
     """The record changed since it was loaded (another server saved it): nothing was saved."""
 
 
-class StoreUnavailableError(RuntimeError):
-    """The database cannot do what was asked now (disk full, read-only, unreachable):
-    nothing was written, and what was saved before is intact."""
-
-
-_UNAVAILABLE: Final = (OperationalError, InternalError, InterfaceError)
-"""The driver's errors that say the database cannot serve, rather than that the request is
-wrong: SQLite's "database or disk is full" and "attempt to write a readonly database",
-PostgreSQL's disk full, read-only transaction or lost connection."""
-
-
-@contextmanager
-def _unavailable() -> Iterator[None]:
-    """Turn the database's "cannot serve now" errors into :class:`StoreUnavailableError`."""
-    try:
-        yield
-    except _UNAVAILABLE as error:
-        service_failed("database")
-        raise StoreUnavailableError(str(error.orig or error)) from error
-
-
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     """SQLite: wait for a lock rather than fail at once, and let readers work while a game is
     saved (write-ahead log)."""
@@ -287,21 +254,26 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _add_missing_columns(engine: Engine) -> None:
-    """Bring a database made by an earlier version up to date: the columns added since
-    (``games.finished``, ``first_seed``, ``seat``) are added, with their defaults."""
-    columns = {column["name"] for column in inspect(engine).get_columns("games")}
-    if "finished" not in columns:
-        with engine.begin() as connection:
-            connection.execute(
-                text("ALTER TABLE games ADD COLUMN finished BOOLEAN NOT NULL DEFAULT FALSE")
-            )
-    if "first_seed" not in columns:
-        with engine.begin() as connection:
-            connection.execute(text("ALTER TABLE games ADD COLUMN first_seed VARCHAR(64)"))
-    if "seat" not in columns:
-        with engine.begin() as connection:
-            connection.execute(text("ALTER TABLE games ADD COLUMN seat VARCHAR(1) DEFAULT 'S'"))
+def upgrade_schema(engine: Engine) -> Upgrade:
+    """Bring the database's schema up to date (:func:`cardavia.store.migrate.upgrade`: the
+    revisions since the one it is at; an empty database is given these models' tables)."""
+    return upgrade(engine, models=Base.metadata)
+
+
+def upgrade_database(url: str | None = None) -> Upgrade:
+    """Upgrade the database at ``url`` (:func:`database_url`) to the latest revision, as
+    ``cardavia serve`` does on start and ``cardavia db upgrade`` on demand.
+    :class:`StoreUnavailableError` when it cannot be written (read-only: nothing is tried,
+    :mod:`cardavia.store.read_only`) or reached."""
+    url = database_url(url)
+    if read_only_url(url, forced=forced_read_only()) is not None:
+        raise StoreUnavailableError("the database is read-only")
+    engine = _engine(url)
+    try:
+        with _unavailable():
+            return upgrade_schema(engine)
+    finally:
+        engine.dispose()
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,8 +374,7 @@ class GameStore:
         """Whether the database was opened read-only (every write answers unavailable)."""
         engine = _engine(opened or url)
         try:
-            Base.metadata.create_all(engine)
-            _add_missing_columns(engine)
+            upgrade_schema(engine)
         except _UNAVAILABLE as error:
             fallback = None if self.read_only else read_only_url(url, failed=True)
             if fallback is None:
@@ -416,6 +387,10 @@ class GameStore:
                 engine = _engine(fallback)
                 self.read_only = True
         self.engine = engine
+        self.players = PlayerStore(engine)
+        """The players (:mod:`cardavia.store.players`), in the same database."""
+        self.passkeys = PasskeyStore(engine)
+        """Their passkeys (:mod:`cardavia.store.passkeys`)."""
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         # The statements of an action, compiled once (SQLAlchemy Core: no ORM per action).
         games, events = cast(Table, GameRow.__table__), cast(Table, EventRow.__table__)
@@ -581,6 +556,7 @@ class GameStore:
                 .scalar_subquery()
             )
             session.execute(delete(EventRow).where(EventRow.game_id.in_(abandoned)))
+            unlink_games(session, abandoned)
             result = session.execute(
                 delete(GameRow)
                 .where(GameRow.finished.is_(False), GameRow.updated_at < cutoff)
@@ -665,8 +641,10 @@ class GameStore:
             games = [game for _, game in closed if game]
             if games:
                 session.execute(delete(EventRow).where(EventRow.game_id.in_(games)))
+                unlink_games(session, games)
                 session.execute(delete(GameRow).where(GameRow.id.in_(games)))
             if closed:
+                unlink_rooms(session, [code for code, _ in closed])
                 session.execute(delete(RoomRow).where(RoomRow.code.in_([c for c, _ in closed])))
             return len(closed)
 

@@ -24,9 +24,11 @@ from fastapi.staticfiles import StaticFiles
 
 from cardavia.ai.decisions import Decisions
 from cardavia.metrics import in_play, process_stopped
+from cardavia.players import Players
 from cardavia.store.db import GameStore, StoreUnavailableError
 from cardavia.web.bus import make_bus
 from cardavia.web.edge import Edge
+from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import error_response
 from cardavia.web.i18n import choose_language
 from cardavia.web.learn import Learning
@@ -35,7 +37,7 @@ from cardavia.web.logs import reason, redact_tokens_in_logs
 from cardavia.web.pages import make_templates
 from cardavia.web.protocol import ClientError
 from cardavia.web.rooms import RoomService, is_room_key
-from cardavia.web.routes import learn, pages, pwa, rules, tables
+from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
 from cardavia.web.routes import rooms as room_routes
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
@@ -172,6 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     learning = Learning(service)
     service.hints = learning.hint
+    guests = Guests(Players(store.players, store.passkeys), settings.trusted_proxies)
     lifespan = functools.partial(
         _running, service=service, rooms=rooms, store=store, counters=counters
     )
@@ -184,6 +187,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.tables = service
     app.state.rooms = rooms
     app.state.learning = learning
+    app.state.players = guests.players
     app.add_middleware(
         Edge,
         allowed_hosts=settings.allowed_hosts,
@@ -193,9 +197,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
     )
     pages.install_errors(app, catalogs)
-    tables.install(app, service, settings, catalogs, counters)
+    tables.install(app, service, settings, catalogs, counters, guests=guests)
     learn.install(app, service, learning, catalogs)
-    room_routes.install(app, rooms, settings, catalogs, templates)
+    room_routes.install(app, rooms, settings, catalogs, templates, guests=guests)
+    me.install(app, guests, settings, catalogs, counters)
+    passkeys.install(app, guests, settings, catalogs, counters)
     rules.install(app, catalogs, templates)
     pwa.install(app, settings.static_dir)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")

@@ -114,6 +114,8 @@ ERRORS: Final[Mapping[str, str]] = {
     "unknown_phrase": N_("There is no such quick phrase: {value}."),
     "watching": N_("You are watching this table: watchers do not play."),
     "removed": N_("You no longer have a seat in this room."),
+    # Players (cardavia.web.routes.passkeys).
+    "passkey_refused": N_("The passkey was not accepted: try again."),
 }
 """The errors of the site itself (a malformed message, a wrong key, …) by code."""
 

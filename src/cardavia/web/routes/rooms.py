@@ -13,6 +13,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
 
 from cardavia.web.connection import serve_connection
+from cardavia.web.guests import Guests, RoomSeat
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
     client_key,
@@ -26,7 +27,7 @@ from cardavia.web.i18n import LANGUAGE_COOKIE, choose_language, visitor_language
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.protocol import ClientError
 from cardavia.web.room_messages import RoomMessages
-from cardavia.web.room_state import normal_code
+from cardavia.web.room_state import clean_name, normal_code
 from cardavia.web.rooms import Joined, RoomService
 from cardavia.web.settings import Settings
 from cardavia.words import Catalogs, is_language
@@ -72,10 +73,13 @@ def install(
     settings: Settings,
     catalogs: Catalogs,
     templates: Jinja2Templates,
+    *,
+    guests: Guests | None = None,
 ) -> None:
-    """Add the rooms' API, socket and pages (create a room; a room by its code) to ``app``."""
+    """Add the rooms' API, socket and pages (create a room; a room by its code) to ``app``;
+    each seat taken is linked to its person's player (``guests``)."""
     install_pages(app, catalogs, templates)
-    install_api(app, rooms, settings, catalogs)
+    install_api(app, rooms, settings, catalogs, guests)
     install_socket(app, rooms, settings, catalogs)
 
 
@@ -106,8 +110,21 @@ def install_pages(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) 
         return room_page(request, lang, normal)
 
 
-def install_api(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: Catalogs) -> None:
+def install_api(
+    app: FastAPI,
+    rooms: RoomService,
+    settings: Settings,
+    catalogs: Catalogs,
+    guests: Guests | None = None,
+) -> None:
     """``POST /api/rooms``, ``POST /api/rooms/{code}/join``, ``GET /api/rooms/{code}``."""
+
+    async def seated(request: Request, joined: Joined, lang: str, name: object) -> Response:
+        response = _joined(joined, lang)
+        if guests is not None:
+            seat = RoomSeat(joined.code, joined.seat, clean_name(name))
+            await guests.took_room_seat(request, response, lang, seat)
+        return response
 
     async def body(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers, settings.allowed_origins):
@@ -125,7 +142,7 @@ def install_api(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: 
             )
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
-        return _joined(joined, lang)
+        return await seated(request, joined, lang, data.get("name"))
 
     @app.post("/api/rooms/{code}/join", status_code=201)
     async def join_room(request: Request, code: str) -> Response:
@@ -138,7 +155,7 @@ def install_api(app: FastAPI, rooms: RoomService, settings: Settings, catalogs: 
             )
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
-        return _joined(joined, lang)
+        return await seated(request, joined, lang, data.get("name"))
 
     @app.get("/api/rooms/{code}")
     async def read_room(request: Request, code: str) -> Response:

@@ -11,6 +11,7 @@ from starlette.responses import Response
 
 from cardavia.belote import Seat
 from cardavia.web.connection import serve_connection
+from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
     client_key,
@@ -37,9 +38,12 @@ def install(
     settings: Settings,
     catalogs: Catalogs,
     counters: Counters,
+    *,
+    guests: Guests | None = None,
 ) -> None:
     """Add the table's API (create a game, read its view) and its socket to ``app``; games
-    created per client are counted site-wide on ``counters``."""
+    created per client are counted site-wide on ``counters``; each is linked to its
+    person's player (``guests``: a new guest on their first game)."""
     limits = settings.limits
     game_creation = counters.limiter("games", limits.games_per_minute / 60.0, limits.games_burst)
 
@@ -71,11 +75,14 @@ def install(
             )
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
-        return JSONResponse(
+        response = JSONResponse(
             {"game": game.game_id, "token": game.token, "seat": game.seat},
             status_code=201,
             headers={"Cache-Control": "no-store"},
         )
+        if guests is not None:
+            await guests.took_game(request, response, lang, game.game_id, game.seat)
+        return response
 
     @app.get("/api/games/{game_id}")
     async def game_view(request: Request, game_id: str) -> Response:

@@ -124,7 +124,9 @@ function wirePanel() {
   panel.querySelector("form")?.addEventListener("submit", (event) => event.preventDefault());
   const settings = loadSettings();
   const update = (patch) => {
-    Object.assign(settings, patch);
+    // From what is kept now: another tab, or the player's settings from the server
+    // (player.js), may have changed it since the panel was filled.
+    Object.assign(settings, loadSettings(), patch);
     saveSettings(settings);
     applySettings(settings);
   };
@@ -239,3 +241,38 @@ if (document.readyState === "loading") {
 window.addEventListener("storage", (event) => {
   if (event.key === KEY) applySettings();
 });
+
+/** Keep `settings` (the player's, from another browser) and show them: applied to the page,
+ * and the panel's fields filled again. */
+export function replaceSettings(settings) {
+  saveSettings(settings);
+  applySettings(loadSettings());
+  const panel = document.getElementById("settings-panel");
+  if (panel) fillPanel(panel, loadSettings());
+}
+
+/** The panel's fields showing `settings`. */
+function fillPanel(panel, settings) {
+  for (const key of ["contrast", "grain", "temperature"]) {
+    const input = panel.querySelector(`[name="${key}"]`);
+    const output = panel.querySelector(`output[for="set-${key}"]`);
+    if (input) {
+      input.value = String(settings[key]);
+      input.setAttribute("aria-valuetext", percent(settings[key]));
+    }
+    if (output) output.textContent = percent(settings[key]);
+  }
+  const deck = panel.querySelector('[name="deck"]');
+  if (deck) deck.value = settings.deck;
+  const aiPace = panel.querySelector('[name="aiPace"]');
+  if (aiPace) {
+    aiPace.value = settings.aiPace;
+    describePace(aiPace);
+  }
+  for (const key of ["fourColour", "confirm", "showPoints", "autoLast", "sounds"]) {
+    const box = panel.querySelector(`[name="${key}"]`);
+    if (box) box.checked = Boolean(settings[key]);
+  }
+  const motion = panel.querySelector('[name="reducedMotion"]');
+  if (motion) motion.checked = prefersReducedMotion(settings);
+}

@@ -1,0 +1,266 @@
+"""The players' tables and :class:`PlayerStore`: a player made on their first game (a guest,
+known by a random token whose SHA-256 alone is kept), what they keep with them (a display
+name, a language, the table's settings) and the games and room seats they took.
+
+>>> from cardavia.store.db import GameStore, new_token
+>>> store = GameStore("sqlite://")
+>>> token = new_token()
+>>> player = store.players.create(token, lang="fr")
+>>> store.players.find(token) == player, store.players.find("guess")
+(True, None)
+>>> store.players.update(player.id, {"name": "Zoé", "settings": '{"sounds": true}'}).name
+'Zoé'
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final
+
+from sqlalchemy import DateTime, Engine, ForeignKey, String, Text, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from cardavia.store.base import Base, hash_token, now, unavailable, utc
+
+PLAYER_ID_BYTES: Final = 12
+"""A player's id: 12 random bytes, 16 URL-safe characters (never shown: the token is the
+key, the id only joins the tables)."""
+MAX_TOKEN_LENGTH: Final = 128
+"""A player token is 43 characters; anything much longer is not one (not even hashed)."""
+PROFILE_FIELDS: Final = frozenset({"name", "lang", "settings"})
+"""What a player changes about themselves (:meth:`PlayerStore.update`)."""
+
+
+class PlayerRow(Base):
+    """One player: a guest until they keep it with a passkey."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The display name (the rooms' rules for names), if they gave one."""
+    lang: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """The language they last read the site in."""
+    settings: Mapped[str] = mapped_column(Text, server_default="{}")
+    """The table's settings (JSON object, the keys of ``static/js/settings.js``)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    """The last time the player changed something or signed in."""
+
+
+class SessionRow(Base):
+    """A browser signed in as a player: the SHA-256 of the player token its cookie holds
+    (hex; the token itself is never kept). A guest has one; each sign-in opens another."""
+
+    __tablename__ = "player_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    passkey_id: Mapped[str | None] = mapped_column(String(1400), nullable=True)
+    """The passkey the session was opened with (revoking it closes the session)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerGameRow(Base):
+    """A game a player took a seat at (the single-player table's: their seat)."""
+
+    __tablename__ = "player_games"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    seat: Mapped[str | None] = mapped_column(String(1), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerRoomRow(Base):
+    """A seat a player took in a room (its game, once dealt, is the room's)."""
+
+    __tablename__ = "player_rooms"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    room_code: Mapped[str] = mapped_column(
+        String(8), ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    seat: Mapped[str] = mapped_column(String(1), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPlayer:
+    """A player as the database holds them."""
+
+    id: str
+    name: str | None
+    lang: str | None
+    settings: str
+    """JSON object."""
+    created_at: datetime
+
+    @classmethod
+    def of(cls, row: PlayerRow) -> StoredPlayer:
+        """The value of a row."""
+        return cls(row.id, row.name, row.lang, row.settings, utc(row.created_at))
+
+
+class PlayerStore:
+    """The players in the store's database (each method one short transaction; they block:
+    the site calls them from a worker thread)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create(self, token: str, *, lang: str | None = None) -> StoredPlayer:
+        """A new guest player known by ``token`` (only its hash is kept)."""
+        moment, player_id = now(), secrets.token_urlsafe(PLAYER_ID_BYTES)
+        row = {
+            "id": player_id,
+            "name": None,
+            "lang": lang,
+            "settings": "{}",
+            "created_at": moment,
+            "seen_at": moment,
+        }
+        session = {"token_hash": hash_token(token), "player_id": player_id, "created_at": moment}
+        with unavailable(), self.engine.begin() as connection:
+            connection.execute(insert(PlayerRow), row)
+            connection.execute(insert(SessionRow), session)
+        return StoredPlayer(player_id, None, lang, "{}", moment)
+
+    def find(self, token: object) -> StoredPlayer | None:
+        """The player whose token is ``token``, or ``None`` (no token, a malformed one, one
+        nobody holds). The lookup is by the token's hash: whoever reads the database cannot
+        use what it holds as a cookie."""
+        if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN_LENGTH:
+            return None
+        with unavailable(), Session(self.engine) as session:
+            row = session.scalars(
+                select(PlayerRow)
+                .join(SessionRow, SessionRow.player_id == PlayerRow.id)
+                .where(SessionRow.token_hash == hash_token(token))
+            ).first()
+            return None if row is None else StoredPlayer.of(row)
+
+    def load(self, player_id: str) -> StoredPlayer | None:
+        """The player of that id, or ``None``."""
+        with unavailable(), Session(self.engine) as session:
+            row = session.get(PlayerRow, player_id)
+            return None if row is None else StoredPlayer.of(row)
+
+    def update(self, player_id: str, values: Mapping[str, str | None]) -> StoredPlayer | None:
+        """Change what the player keeps (:data:`PROFILE_FIELDS`: ``name``, ``lang``,
+        ``settings``, already checked); answers the player as they now are (``None``: no
+        such player)."""
+        unknown = set(values) - PROFILE_FIELDS
+        if unknown:
+            raise ValueError(f"not a player's field: {sorted(unknown)}")
+        with unavailable(), self.engine.begin() as connection:
+            connection.execute(
+                update(PlayerRow).where(PlayerRow.id == player_id).values(**values, seen_at=now())
+            )
+        return self.load(player_id)
+
+    def sign_in(
+        self, player_id: str, token: str, *, passkey_id: str | None, leaving: str | None
+    ) -> None:
+        """Open a session of the player for ``token`` (a sign-in with the passkey
+        ``passkey_id``), closing the one of the token the browser came with (``leaving``):
+        a token held before the sign-in never becomes the player's."""
+        moment = now()
+        session = {
+            "token_hash": hash_token(token),
+            "player_id": player_id,
+            "passkey_id": passkey_id,
+            "created_at": moment,
+        }
+        with unavailable(), self.engine.begin() as connection:
+            if leaving:
+                connection.execute(
+                    delete(SessionRow).where(SessionRow.token_hash == hash_token(leaving))
+                )
+            connection.execute(insert(SessionRow), session)
+            connection.execute(
+                update(PlayerRow).where(PlayerRow.id == player_id).values(seen_at=moment)
+            )
+
+    def sign_out(self, token: str) -> None:
+        """Close the session of ``token`` (the cookie no longer names anyone)."""
+        with unavailable(), self.engine.begin() as connection:
+            connection.execute(delete(SessionRow).where(SessionRow.token_hash == hash_token(token)))
+
+    def close_sessions_of_passkey(self, passkey_id: str) -> None:
+        """Close the sessions opened with the passkey ``passkey_id`` (it was revoked)."""
+        with unavailable(), self.engine.begin() as connection:
+            connection.execute(delete(SessionRow).where(SessionRow.passkey_id == passkey_id))
+
+    def link_game(self, player_id: str, game_id: str, seat: str | None) -> None:
+        """The player took ``seat`` at the game ``game_id`` (once is enough)."""
+        row = {"player_id": player_id, "game_id": game_id, "seat": seat, "created_at": now()}
+        self._link(PlayerGameRow, row)
+
+    def link_room(self, player_id: str, code: str, seat: str) -> None:
+        """The player took ``seat`` in the room ``code`` (once is enough)."""
+        row = {"player_id": player_id, "room_code": code, "seat": seat, "created_at": now()}
+        self._link(PlayerRoomRow, row)
+
+    def _link(self, table: type[PlayerGameRow | PlayerRoomRow], row: Mapping[str, object]) -> None:
+        try:
+            with unavailable(), self.engine.begin() as connection:
+                connection.execute(insert(table), row)
+        except IntegrityError:
+            pass  # already linked (the same seat taken again)
+
+    def games_of(self, player_id: str) -> list[tuple[str, str | None]]:
+        """The games the player took a seat at, ``(game id, seat)``, oldest first."""
+        with unavailable(), Session(self.engine) as session:
+            rows = session.execute(
+                select(PlayerGameRow.game_id, PlayerGameRow.seat)
+                .where(PlayerGameRow.player_id == player_id)
+                .order_by(PlayerGameRow.created_at)
+            ).all()
+            return [(game, seat) for game, seat in rows]
+
+    def rooms_of(self, player_id: str) -> list[tuple[str, str]]:
+        """The room seats the player took, ``(room code, seat)``, oldest first."""
+        with unavailable(), Session(self.engine) as session:
+            rows = session.execute(
+                select(PlayerRoomRow.room_code, PlayerRoomRow.seat)
+                .where(PlayerRoomRow.player_id == player_id)
+                .order_by(PlayerRoomRow.created_at)
+            ).all()
+            return [(code, seat) for code, seat in rows]
+
+
+def unlink_games(session: Session, games: object) -> None:
+    """In ``session``'s transaction: forget the players' links to ``games`` (ids, or a
+    subquery of them) being deleted (SQLite does not cascade)."""
+    session.execute(delete(PlayerGameRow).where(PlayerGameRow.game_id.in_(games)))  # type: ignore[arg-type]
+
+
+def unlink_rooms(session: Session, codes: list[str]) -> None:
+    """In ``session``'s transaction: forget the players' seats in the rooms ``codes``."""
+    session.execute(delete(PlayerRoomRow).where(PlayerRoomRow.room_code.in_(codes)))
+
+
+__all__ = [
+    "PROFILE_FIELDS",
+    "PlayerGameRow",
+    "PlayerRoomRow",
+    "PlayerRow",
+    "PlayerStore",
+    "SessionRow",
+    "StoredPlayer",
+    "unlink_games",
+    "unlink_rooms",
+]
