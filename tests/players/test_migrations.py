@@ -23,6 +23,7 @@ from sqlalchemy import create_engine, inspect, text
 from typer.testing import CliRunner
 
 from cardavia.cli import app as cli
+from cardavia.store import migrate
 from cardavia.store.db import Base, GameStore, database_url
 from cardavia.store.events import action_event
 from cardavia.store.migrate import current_revision, head, upgrade
@@ -290,3 +291,13 @@ def test_serve_upgrades_the_database_before_it_serves(tmp_path: Path) -> None:
     with engine.connect() as connection:
         assert current_revision(connection) == head()
     engine.dispose()
+
+
+def test_the_written_latest_revision_is_the_head() -> None:
+    """A database at :data:`migrate.LATEST` is not upgraded again: it must be the newest
+    revision of the package (a new revision moves it)."""
+    assert migrate.head() == migrate.LATEST
+    engine = create_engine("sqlite://")
+    assert not migrate.at_latest(engine)
+    migrate.upgrade(engine)
+    assert migrate.at_latest(engine)

@@ -5,30 +5,17 @@ and name (the relying party), the signature, and for a sign-in the authenticator
 moved on (an answer replayed, or a cloned authenticator, does not move it).
 
 Passkeys are discoverable (kept on the authenticator with the player's handle): signing in
-names nobody first; the passkey chosen says who."""
+names nobody first; the passkey chosen says who.
+
+The library (and the cryptography under it) is imported by the ceremonies themselves, on
+the first passkey added or used: most of the site's processes never need it, and it costs
+nearly a second of each one's start."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from typing import Any, Final
-
-from webauthn import (
-    base64url_to_bytes,
-    generate_authentication_options,
-    generate_registration_options,
-    options_to_json,
-    verify_authentication_response,
-    verify_registration_response,
-)
-from webauthn.helpers import bytes_to_base64url
-from webauthn.helpers.exceptions import WebAuthnException
-from webauthn.helpers.structs import (
-    AuthenticatorSelectionCriteria,
-    PublicKeyCredentialDescriptor,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
 
 SITE_NAME: Final = "Cardavia"
 TIMEOUT_MS: Final = 120_000
@@ -64,6 +51,14 @@ def registration_options(
     """The options of ``navigator.credentials.create`` for a player (``user_id``: their
     handle on the authenticator; ``existing``: their passkeys' ids, not to be made twice),
     and the challenge to keep."""
+    from webauthn import base64url_to_bytes, generate_registration_options, options_to_json
+    from webauthn.helpers.structs import (
+        AuthenticatorSelectionCriteria,
+        PublicKeyCredentialDescriptor,
+        ResidentKeyRequirement,
+        UserVerificationRequirement,
+    )
+
     options = generate_registration_options(
         rp_id=party.id,
         rp_name=SITE_NAME,
@@ -84,6 +79,10 @@ def registration_options(
 def check_registration(party: RelyingParty, answer: object, challenge: bytes) -> NewPasskey:
     """The passkey a browser's answer to the registration made (:class:`PasskeyRefusedError`
     if it does not hold)."""
+    from webauthn import verify_registration_response
+    from webauthn.helpers import bytes_to_base64url
+    from webauthn.helpers.exceptions import WebAuthnException
+
     if not isinstance(answer, dict):
         raise PasskeyRefusedError("not an answer")
     try:
@@ -105,6 +104,9 @@ def check_registration(party: RelyingParty, answer: object, challenge: bytes) ->
 def sign_in_options(party: RelyingParty) -> tuple[dict[str, Any], bytes]:
     """The options of ``navigator.credentials.get`` (any passkey of this site), and the
     challenge to keep."""
+    from webauthn import generate_authentication_options, options_to_json
+    from webauthn.helpers.structs import UserVerificationRequirement
+
     options = generate_authentication_options(
         rp_id=party.id,
         timeout=TIMEOUT_MS,
@@ -126,6 +128,9 @@ def check_sign_in(
     """Check a browser's sign-in answer against the passkey it names (its public key, the
     counter last seen): answers the new counter (:class:`PasskeyRefusedError` if it does not
     hold, a counter that did not move on included)."""
+    from webauthn import verify_authentication_response
+    from webauthn.helpers.exceptions import WebAuthnException
+
     if not isinstance(answer, dict):
         raise PasskeyRefusedError("not an answer")
     try:

@@ -31,16 +31,20 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from alembic.config import Config
-from alembic.operations import Operations
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, MetaData, inspect, text
+from sqlalchemy import Connection, Engine, MetaData, exc, inspect, text
+
+if TYPE_CHECKING:
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
 
 MIGRATIONS: Final = Path(__file__).with_name("migrations")
 """The folder of the revisions (``versions/``), inside the package."""
+LATEST: Final = "0006_passkeys"
+"""The latest revision, written out so that a database already at it is known without
+loading Alembic (a second of a process's start; tests/players/test_migrations.py checks it
+is :func:`head`)."""
 LOCK_KEY: Final = 0x63617264
 """The PostgreSQL advisory lock held while the schema is upgraded."""
 
@@ -67,6 +71,9 @@ class Upgrade:
 @functools.cache
 def scripts() -> ScriptDirectory:
     """The revisions (read once per process)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     return ScriptDirectory.from_config(config)
@@ -81,7 +88,20 @@ def head() -> str:
 
 def current_revision(connection: Connection) -> str | None:
     """The revision written in the database (``None``: none)."""
+    from alembic.runtime.migration import MigrationContext
+
     return MigrationContext.configure(connection).get_current_revision()
+
+
+def at_latest(engine: Engine) -> bool:
+    """Whether the database is already at :data:`LATEST` (read with one query, without
+    Alembic: the usual case, a site starting on its own database)."""
+    try:
+        with engine.connect() as connection:
+            written = connection.execute(text("SELECT version_num FROM alembic_version"))
+            return [row[0] for row in written] == [LATEST]
+    except exc.DBAPIError:  # no revision table yet: a new or older database
+        return False
 
 
 def legacy_revision(connection: Connection) -> str | None:
@@ -106,6 +126,11 @@ def upgrade(engine: Engine, *, models: MetaData | None = None) -> Upgrade:
     an advisory lock: one process at a time); a database made before migrations is first
     stamped with the revision it is at. ``models``: the latest revision's tables, created at
     once in an empty database. Answers what was done."""
+    if at_latest(engine):
+        return Upgrade(LATEST, LATEST)
+    from alembic.operations import Operations
+    from alembic.runtime.migration import MigrationContext
+
     script = scripts()
     latest = head()
 
@@ -130,9 +155,11 @@ def upgrade(engine: Engine, *, models: MetaData | None = None) -> Upgrade:
 
 
 __all__ = [
+    "LATEST",
     "LEGACY_COLUMNS",
     "MIGRATIONS",
     "Upgrade",
+    "at_latest",
     "current_revision",
     "head",
     "legacy_revision",
