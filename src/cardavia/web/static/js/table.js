@@ -749,7 +749,7 @@ function renderSeats(view) {
       backs.removeAttribute("aria-label");
       backs.removeAttribute("role");
     } else if (backs) {
-      backs.setAttribute("aria-label", `${seatName(seat)}: ${plural("cards", size)}`);
+      backs.setAttribute("aria-label", t("label_value", { label: seatName(seat), value: plural("cards", size) }));
       backs.setAttribute("role", "img");
       const showOpen = view.phase === "over" && state.replayStep !== null;
       if (!showOpen) {
@@ -810,12 +810,12 @@ function renderTrick(view, prev, change) {
     }
     const current = slot.querySelector(".card");
     if (current && current.dataset.card === play.card) {
-      current.setAttribute("aria-label", `${seatName(seat)}: ${cardName(play.card)}`);
+      current.setAttribute("aria-label", t("label_value", { label: seatName(seat), value: cardName(play.card) }));
       continue;
     }
     const card = makeCard(play.card, deck());
     card.setAttribute("role", "img");
-    card.setAttribute("aria-label", `${seatName(seat)}: ${cardName(play.card)}`);
+    card.setAttribute("aria-label", t("label_value", { label: seatName(seat), value: cardName(play.card) }));
     if (!before.has(play.card)) card.classList.add("enter", `from-${seat}`);
     slot.replaceChildren(card);
   }
@@ -824,7 +824,7 @@ function renderTrick(view, prev, change) {
   if (view.phase === "bidding" && view.turned) {
     const card = makeCard(view.turned, deck());
     card.setAttribute("role", "img");
-    card.setAttribute("aria-label", `${t("turned")}: ${cardName(view.turned)}`);
+    card.setAttribute("aria-label", t("label_value", { label: t("turned"), value: cardName(view.turned) }));
     turned.replaceChildren(card, el("span", "turned-label", t("turned")));
     turned.hidden = false;
   } else {
@@ -869,7 +869,7 @@ function renderHand(view) {
   hand.replaceChildren();
   const notes = $("hand-notes");
   notes.replaceChildren();
-  hand.setAttribute("aria-label", `${t("hand_label")}: ${plural("cards", codes.length)}`);
+  hand.setAttribute("aria-label", t("label_value", { label: t("hand_label"), value: plural("cards", codes.length) }));
   let tabbed = false;
   // When the player's turn comes, the keyboard's card is the first they may play: a card
   // kept from before (or focused) that they may not play now gives way to it.
@@ -1526,7 +1526,7 @@ function renderReplay(view) {
         return card;
       }),
     );
-    open.setAttribute("aria-label", `${seatName(seat)}: ${cards.map(cardName).join(", ")}`);
+    open.setAttribute("aria-label", t("label_value", { label: seatName(seat), value: cards.map(cardName).join(", ") }));
     const backs = felt.querySelector(`.seat[data-seat="${seat}"] .backs`);
     if (backs) backs.replaceChildren();
   }
@@ -1540,7 +1540,7 @@ function renderReplay(view) {
     }
     const card = makeCard(play.card, deck());
     card.setAttribute("role", "img");
-    card.setAttribute("aria-label", `${seatName(seat)}: ${cardName(play.card)}`);
+    card.setAttribute("aria-label", t("label_value", { label: seatName(seat), value: cardName(play.card) }));
     slot.replaceChildren(card);
   }
   const counter = $("replay-step");
@@ -1681,7 +1681,9 @@ function placeHintsSetting() {
     const hints = $("learn-hints")?.closest("label");
     if (!hints) return false;
     if (!state.hintsHome) state.hintsHome = { parent: hints.parentElement, next: hints.nextSibling };
-    const open = $("new-game-section")?.dataset.open === "on";
+    // A room's page hides the form (its own forms make the game): the setting stays in the bar.
+    const section = $("new-game-section");
+    const open = section?.dataset.open === "on" && !section.hidden;
     if (open && hints.parentElement !== slot) slot.append(hints);
     if (!open && hints.parentElement === slot) {
       const { parent, next } = state.hintsHome;
