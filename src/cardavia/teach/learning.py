@@ -191,6 +191,7 @@ LABELS: Final[Mapping[str, str]] = {
     "play_line": "Play the line",
     "pause": "Pause",
     "step": "Card {n} of {total}",
+    "seat_card": "{seat}: {card}",
 }
 """The words of the analysis view, the hint button and the shuffle check (the table's
 client reads them from the analysis and the view)."""
