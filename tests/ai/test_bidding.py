@@ -20,7 +20,9 @@ from cardavia.ai.bidding import (
     deck_of,
     draw_worlds,
     likelihood,
+    made_chance,
     outcome_scores,
+    play_means,
     risk_appetite,
     threshold,
 )
@@ -338,3 +340,39 @@ def test_strong_bidding_does_not_lose_to_club_bidding() -> None:
     club = StrongPlayer(worlds=2, node_budget=100_000, bidding=BiddingBudget(worlds=0))
     margins = [play_pair(simulation, club, "coinche", seed).margin for seed in range(20)]
     assert statistics.fmean(margins) > -60
+
+
+def test_the_count_of_contracts_made_follows_the_solver() -> None:
+    """How often the takers make their contract (what a bidding problem tells the player):
+    more often when the solver says the hands reach it, less often when it says they do not,
+    and the counts of :func:`evaluate` are shares of the worlds."""
+    rules = find_rules("coinche")
+    club = ClubPlayer()
+    checked = 0
+    for seed in range(24):
+        state = DealState.deal(rules, dealer=Seat(seed % 4), rng=random.Random(seed))
+        while state.phase is Phase.BIDDING:
+            seat = state.to_move
+            assert seat is not None
+            state = state.apply(club.decide(state.observation(seat), random.Random(0)))
+        contract = state.contract
+        if contract is None:
+            continue
+        hands = state.hands
+        means = play_means(
+            rules, contract.strain, hands, state.dealer.next, playout_count=64, seed=seed
+        )
+        made, unknown, failed = (
+            made_chance(rules, contract, hands, means, solved) for solved in (True, None, False)
+        )
+        assert 0.0 <= failed <= unknown <= made <= 1.0
+        assert made >= 0.5 and failed < made
+        checked += 1
+    assert checked >= 8
+    state = DealState.deal(rules, dealer=Seat.W, rng=random.Random(4))
+    observation = state.observation(Seat.N)
+    actions = candidates(observation, STRONG_BIDDING)
+    worlds = draw_worlds(observation, random.Random(1), STRONG_BIDDING)
+    for estimate in bidding.evaluate(observation, actions, worlds, STRONG_BIDDING).values():
+        assert estimate.made >= 0.0 and estimate.made_against >= 0.0
+        assert estimate.made + estimate.made_against <= 1.0 + 1e-9

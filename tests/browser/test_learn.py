@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Browser, Locator
 
+from cardavia.belote import Coinche, Pass
 from cardavia.teach import learning
 from cardavia.web import learn
 from cardavia.words import load_catalogs, rules_text
@@ -18,6 +19,14 @@ if TYPE_CHECKING:
     from conftest import Server
 
 pytestmark = pytest.mark.browser
+
+
+def plain(text: str) -> str:
+    """Text as compared across the page: without the isolates around signed figures, every
+    space a plain one."""
+    for mark in "\u2066\u2069":
+        text = text.replace(mark, "")
+    return " ".join(text.replace("\u00a0", " ").replace("\u202f", " ").split())
 
 
 @pytest.mark.parametrize("lang", ["fr", "ar"])
@@ -103,10 +112,24 @@ def test_a_bidding_problem_as_a_player_sees_it(
         assert hand.locator("button, [disabled]").count() == 0
         assert article.locator(".problem-prompt").inner_text().rstrip(": ") == labels["find_bid"]
         assert article.locator(".problem-bids .problem-choice").count() == len(data["legal_bids"])
-        # The solution says why, from the simulation: each action's average.
+        # The solution says why, from the simulation: in how many deals out of ten the bid's
+        # contract is made (the runner-up's when the answer is to pass), and both averages.
         article.locator("summary").click()
         why = article.locator(".problem-solution p").last.inner_text()
-        for action, _ in problem.values:
-            assert learn.action_text(action, wording, data["view"]["deck"]) in why
+        values = dict(problem.values)
+        best, second = sorted(values, key=lambda a: -values[a])[:2]
+        told, other = (second, best) if isinstance(best, Pass) else (best, second)
+        against = isinstance(told, Coinche)
+        made = {a: theirs if against else ours for a, ours, theirs in problem.made}
+        odds = learning.odds_text(
+            rules_text(lang),
+            action=learn.action_text(told, wording, data["view"]["deck"]),
+            made=made[told],
+            value=values[told],
+            alternative=learn.action_text(other, wording, data["view"]["deck"]),
+            other=values[other],
+            against=against,
+        )
+        assert plain(odds) in plain(why)
     assert axe(page) == []
     context.close()

@@ -212,6 +212,11 @@ def test_analyse_a_finished_deal(
     trick_cards = board.locator(".learn-trick .card").count()
     assert board.locator(".learn-hand .card").count() == remaining
     assert 1 <= trick_cards <= 4
+    # A card of the trick is named with its seat as the language joins them ("Ouest : …").
+    before_card = words["seat_card"].split("{card}")[0]
+    said = board.locator(".learn-trick .card").first.get_attribute("aria-label") or ""
+    assert any(said.startswith(before_card.replace("{seat}", seat)) for seat in seats), said
+    assert "\u00a0:" in said if lang == "fr" else ":" in said
     prev.click()
     assert int(board.get_attribute("data-step") or 0) == len(moment["line"]) - 1
     assert board.locator(".learn-counter").inner_text()

@@ -43,18 +43,39 @@ def check_status_sentences(page: Page) -> None:
         assert line.count(":") <= 1, line
 
 
-def breakdown(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The lines the result dialog shows: the server's, less one that repeats the total."""
-    return [
-        line
-        for line, after in zip(lines, [*lines[1:], None], strict=True)
-        if not (
-            after
-            and after["code"] == "total"
-            and line["code"] != "total"
-            and (line["NS"], line["EW"]) == (after["NS"], after["EW"])
-        )
-    ]
+STEP_CODES = {"cards", "last_trick", "capot", "announcement", "capot_announcements", "belote"}
+
+
+def check_breakdown(ui: dict[str, str], result: dict[str, Any], rows: list[list[str]]) -> None:
+    """The result's breakdown reads as the steps to the deal's score: the card points, "+"
+    each bonus, the contract's verdict and what it scores, the deal's score last; no line of
+    its own for the multiplier or the rounding, and the verdict said once."""
+    lines = result["lines"]
+    steps = [line for line in lines if line["code"] in STEP_CODES]
+    assert rows[0] == [steps[0]["text"], str(steps[0]["NS"]), str(steps[0]["EW"])]
+    for line, row in zip(steps[1:], rows[1 : len(steps)], strict=True):
+        assert row == [
+            ui["breakdown_plus"].replace("{line}", line["text"]),
+            *map(str, (line["NS"], line["EW"])),
+        ]
+    assert rows[-1][1:] == [str(result["scores"]["NS"]), str(result["scores"]["EW"])]
+    verdict = {True: ui["result_made"], False: ui["result_failed"], None: ui["result_litige"]}
+    forms = ("breakdown_verdict", "breakdown_verdict_times", "breakdown_total_verdict",
+             "breakdown_total_verdict_times")  # fmt: skip
+    labels = {
+        ui[form]
+        .replace("{verdict}", verdict[result["made"]])
+        .replace("{multiplier}", str(result["multiplier"]))
+        for form in forms
+    }
+    assert len([row for row in rows if row[0] in labels]) == 1
+    codes = {line["code"] for line in lines}
+    reserve = [line["text"] for line in lines if line["code"] == "reserve"]
+    numbers = [tuple(row[1:]) for row in rows[len(steps) :] if row[0] not in reserve]
+    assert len(numbers) == len(set(numbers))  # no number shown twice
+    assert len(numbers) <= 2 and not [row for row in rows if row[0] in ("", None)]
+    if "rounding" in codes and rows[-1][0] not in labels:
+        assert rows[-1][0] == ui["breakdown_total_rounded"]
 
 
 def check_score_panel(table: Table) -> dict[str, Any]:
@@ -74,14 +95,15 @@ def check_score_panel(table: Table) -> dict[str, Any]:
     headlines = {ui[k] for k in ("you_win_deal", "you_lose_deal", "you_win_match",
                                  "you_lose_match", "result_litige")}  # fmt: skip
     assert page.text_content("#score-title") in headlines
+    if not view["match"]["target"]:
+        # A single deal is won as a deal, never as "the match".
+        assert view["match"]["winner"] or result["made"] is None
+        assert page.text_content("#score-title") not in {ui["you_win_match"], ui["you_lose_match"]}
     assert page.locator("#trick .slot .card").count() == 4  # the final trick
-    lines = breakdown(result["lines"])
-    assert len(lines) < len(result["lines"])  # the verdict's row repeated the total
     rows = page.locator("#score-lines tr")
-    assert rows.count() == len(lines)
-    for index, line in enumerate(lines):
-        cells = rows.nth(index).locator("th, td").all_text_contents()
-        assert cells == [line["text"], str(line["NS"]), str(line["EW"])]
+    check_breakdown(
+        ui, result, [rows.nth(i).locator("th, td").all_text_contents() for i in range(rows.count())]
+    )
     total = page.locator('#score-lines tr[data-code="total"] td').all_text_contents()
     assert total == [str(result["scores"]["NS"]), str(result["scores"]["EW"])]
     assert sum(view["tricks_won"].values()) == 8
@@ -105,6 +127,47 @@ def check_replay(table: Table) -> None:
     assert open_cards.count() == 0
     page.click("#replay-close")
     page.locator("#score-panel").wait_for(state="visible")
+
+
+def test_the_breakdown_reads_as_the_steps_to_the_deal_score(table: Table) -> None:
+    """A made contract whose score is rounded: the card points, "+" the last trick and the
+    belote, "Contract made: points scored" 188 / 84, then "Score of the deal, rounded to the
+    nearest ten" 190 / 80, not the verdict's 188 next to a score of 190 with nothing between;
+    a coinched contract says its ×2 in the verdict's line."""
+    page = table.open("fr")
+    ui = table.strings()["ui"]
+    made = [
+        {"code": "cards", "text": "Points des cartes", "NS": 158, "EW": 84},
+        {"code": "last_trick", "text": "Dix de der", "NS": 10, "EW": 0},
+        {"code": "belote", "text": "Belote–rebelote", "NS": 20, "EW": 0},
+        {"code": "contract_made", "text": "Contrat réussi", "NS": 188, "EW": 84},
+        {"code": "rounding", "text": "Arrondi", "NS": 190, "EW": 80},
+        {"code": "total", "text": "Score de la donne", "NS": 190, "EW": 80},
+    ]
+    result = {"made": True, "multiplier": 1, "lines": made, "scores": {"NS": 190, "EW": 80}}
+    shown = page.evaluate("r => window.cardavia.breakdownLines(r)", result)
+    assert [(row["text"], row["NS"], row["EW"]) for row in shown] == [
+        ("Points des cartes", 158, 84),
+        (ui["breakdown_plus"].replace("{line}", "Dix de der"), 10, 0),
+        (ui["breakdown_plus"].replace("{line}", "Belote–rebelote"), 20, 0),
+        (ui["breakdown_verdict"].replace("{verdict}", ui["result_made"]), 188, 84),
+        (ui["breakdown_total_rounded"], 190, 80),
+    ]
+    rows = [[row["text"], str(row["NS"]), str(row["EW"])] for row in shown]
+    check_breakdown(ui, result, rows)
+    coinched = [
+        {"code": "cards", "text": "Points des cartes", "NS": 40, "EW": 112},
+        {"code": "last_trick", "text": "Dix de der", "NS": 0, "EW": 10},
+        {"code": "contract_failed", "text": "Contrat chuté", "NS": 0, "EW": 500},
+        {"code": "multiplier", "text": "Multiplié par 2", "NS": 0, "EW": 500},
+        {"code": "total", "text": "Score de la donne", "NS": 0, "EW": 500},
+    ]
+    result = {"made": False, "multiplier": 2, "lines": coinched, "scores": {"NS": 0, "EW": 500}}
+    shown = page.evaluate("r => window.cardavia.breakdownLines(r)", result)
+    verdict = ui["breakdown_total_verdict_times"].replace("{verdict}", ui["result_failed"])
+    assert [row["text"] for row in shown][-1] == verdict.replace("{multiplier}", "2")
+    assert len(shown) == 3
+    check_breakdown(ui, result, [[r["text"], str(r["NS"]), str(r["EW"])] for r in shown])
 
 
 def test_whole_deal_in_french(table: Table) -> None:

@@ -99,3 +99,26 @@ def test_reasons_a_player_can_learn_from(lang: str) -> None:
     # A bidding problem's averages, each signed figure kept left to right.
     said = learning.simulation_text(text, [("A", 27.2), ("B", -34.0)])
     assert "\u2066+27\u2069" in said and "\u2066−34\u2069" in said
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_bidding_problem_says_how_often_the_contract_is_made(lang: str) -> None:
+    """The why of a bidding problem, from the simulation's count: in how many deals out of
+    ten the contract is made, and both averages, each signed figure kept left to right."""
+    text = rules_text(lang)
+    said = learning.odds_text(
+        text, action="BID", made=0.71, value=27.2, alternative="PASS", other=-34.0
+    )
+    assert "BID" in said and "PASS" in said and "{" not in said
+    assert "7" in said and "10" in said
+    assert "\u2066+27\u2069" in said and "\u2066−34\u2069" in said
+    against = learning.odds_text(
+        text, action="X", made=0.2, value=-3, alternative="Y", other=5, against=True
+    )
+    assert against != said and "{" not in against
+    # Each plural form of the count reads (Arabic spells out one and two).
+    for share in (0.0, 0.1, 0.2, 0.5, 1.0):
+        worded = learning.odds_text(text, action="A", made=share, value=1, alternative="B", other=0)
+        assert "{" not in worded and "A" in worded
+    sentence = learning.odds_text(text, action="A", made=1, value=1, alternative="B", other=0)
+    assert "10" in sentence

@@ -454,7 +454,7 @@ def test_quick_phrases_and_watchers(client: TestClient, database: str) -> None:
             "code": "well_played",
             "text": "¡Bien jugado!",
         }
-        assert ana.read_until(lambda m: m["type"] == "phrase")["text"] == "Bien joué !"
+        assert ana.read_until(lambda m: m["type"] == "phrase")["text"] == "Bien joué\u00a0!"
         for bad in ({"type": "phrase", "code": "you are bad"}, {"type": "phrase", "text": "x"}):
             ana.send(bad)
             error = ana.read_until(lambda m: m["type"] == "error")

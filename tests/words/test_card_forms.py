@@ -42,8 +42,8 @@ def said(strings: dict[str, Any], key: str, code: str, deck: str = "french") -> 
 
 TABLE_SENTENCES = [
     ("fr", "may_not_play", "AS", "french", "Impossible de jouer l'as de pique."),
-    ("fr", "pick_confirm", "KH", "french", "Jouer le roi de cœur ?"),
-    ("fr", "pick_confirm", "QH", "french", "Jouer la dame de cœur ?"),
+    ("fr", "pick_confirm", "KH", "french", "Jouer le roi de cœur\u00a0?"),
+    ("fr", "pick_confirm", "QH", "french", "Jouer la dame de cœur\u00a0?"),
     ("fr", "plays", "JS", "spanish", "{seat} joue le valet d'épées."),
     ("es", "may_not_play", "AS", "french", "No puedes jugar el as de picas."),
     ("es", "pick_confirm", "JH", "french", "¿Jugar la jota de corazones?"),

@@ -120,6 +120,7 @@ __all__ = [
     "draw_worlds",
     "expected_scores",
     "likelihood",
+    "made_chance",
     "outcome_scores",
     "risk_appetite",
     "threshold",
@@ -481,6 +482,27 @@ def outcome_scores(
     to the winner of the next deal, is counted for neither team. A générale is taken as made
     with the team's capot: the simulation does not tell the taker's tricks from its partner's.
     """
+    scores, _ = _outcome(
+        rules,
+        contract,
+        takers_points,
+        belote=belote,
+        announcements=announcements,
+        deal_points=deal_points,
+    )
+    return scores
+
+
+def _outcome(
+    rules: Rules,
+    contract: Contract,
+    takers_points: float,
+    *,
+    belote: tuple[int, int],
+    announcements: tuple[int, int],
+    deal_points: int,
+) -> tuple[tuple[float, float], bool]:
+    """:func:`outcome_scores`, and whether the takers make the contract (a litige: no)."""
     takers = contract.team
     defenders = takers.other
     capot_points = capot_value(rules, contract.strain)
@@ -495,7 +517,7 @@ def outcome_scores(
     else:
         cards[takers] = min(float(takers_points), float(deal_points))
         cards[defenders] = deal_points - cards[takers]
-    scores = deal_outcome(
+    outcome = deal_outcome(
         rules,
         contract,
         cards=(cards[0], cards[1]),
@@ -503,13 +525,15 @@ def outcome_scores(
         belote=belote,
         announcements=announcements,
         taker_alone=capot == takers,
-    ).scores
+    )
+    scores = outcome.scores
+    made = outcome.made is True
     if rules.rounding == "nearest_ten":
         return (
             float(round_score(round(scores[0]), rules.rounding)),
             float(round_score(round(scores[1]), rules.rounding)),
-        )
-    return (scores[0], scores[1])
+        ), made
+    return (scores[0], scores[1]), made
 
 
 def _extras(rules: Rules, strain: Strain, hands: Sequence[int]) -> tuple[tuple[int, int], ...]:
@@ -611,6 +635,29 @@ def expected_scores(
     :data:`PLAY_SIGMA`; the takers make capot with the calibration's probability times
     :data:`CAPOT_SHARE`, which each value shares in.
     """
+    return _expectation(rules, contract, hands, means, solved)[0]
+
+
+def made_chance(
+    rules: Rules,
+    contract: Contract,
+    hands: Sequence[int],
+    means: tuple[float, float],
+    solved: bool | None = None,
+) -> float:
+    """The chance that the takers make ``contract`` with these hands, over the same values
+    of their card points as :func:`expected_scores` (a litige: not made)."""
+    return _expectation(rules, contract, hands, means, solved)[1]
+
+
+def _expectation(
+    rules: Rules,
+    contract: Contract,
+    hands: Sequence[int],
+    means: tuple[float, float],
+    solved: bool | None,
+) -> tuple[list[float], float]:
+    """:func:`expected_scores` and :func:`made_chance`, from one pass over the values."""
     strain = contract.strain
     deal_points = values_for(rules, strain).total_points + LAST_TRICK_BONUS
     scale = deal_points / (USUAL_CARD_TOTAL + LAST_TRICK_BONUS)
@@ -621,8 +668,8 @@ def expected_scores(
     mean = scale * calibration.points(playout_mean)
     belote, announcements = _extras(rules, strain, hands)
 
-    def score(points: float) -> float:
-        ns, ew = outcome_scores(
+    def score(points: float) -> tuple[float, bool]:
+        (ns, ew), made = _outcome(
             rules,
             contract,
             points,
@@ -630,16 +677,17 @@ def expected_scores(
             announcements=announcements,
             deal_points=deal_points,
         )
-        return ns - ew
+        return ns - ew, made
 
     capot = CAPOT_SHARE * calibration.capot(playout_mean)
-    capot_score = score(capot_value(rules, strain)) if capot > 0.001 else 0.0
+    capot_score, capot_made = score(capot_value(rules, strain)) if capot > 0.001 else (0.0, False)
     cut = _cut(rules, contract, hands)
     low, high = 0.0, 1.0
     if solved is not None:
         edge = _NORMAL.cdf((cut - mean) / sigma)
         low, high = (edge, 1.0) if solved else (0.0, edge)
     values = []
+    chance = 0.0
     for index in range(_NODES):
         if high - low < 1e-9:
             value = cut + (0.5 if solved else -0.5)
@@ -648,8 +696,10 @@ def expected_scores(
             value = mean + sigma * _NORMAL.inv_cdf(u)
         points = value - shortfall + scale * PLAY_SIGMA * _QUANTILES[_PAIRING[index]]
         points = min(max(points, 1.0), deal_points)
-        values.append((1 - capot) * score(points) + capot * capot_score)
-    return values
+        node_score, node_made = score(points)
+        values.append((1 - capot) * node_score + capot * capot_score)
+        chance += (1 - capot) * node_made + capot * capot_made
+    return values, chance / _NODES
 
 
 # -- the actions to simulate ----------------------------------------------------------------
@@ -770,12 +820,23 @@ class Estimate:
     mean: float
     spread: float
     """Its standard deviation over the worlds and the values of the play in each."""
+    made: float = 0.0
+    """The share of the worlds in which the seat's team ends as the takers and makes the
+    contract (each world counted by its :func:`made_chance`)."""
+    made_against: float = 0.0
+    """The share of the worlds in which the other team ends as the takers and makes it."""
 
 
-def _estimate(values: Sequence[Sequence[float]]) -> Estimate:
+def _estimate(values: Sequence[Sequence[float]], made: Sequence[tuple[float, float]]) -> Estimate:
     by_world = tuple(statistics.fmean(world) for world in values)
     flat = [value for world in values for value in world]
-    return Estimate(by_world, statistics.fmean(flat), statistics.pstdev(flat))
+    return Estimate(
+        by_world,
+        statistics.fmean(flat),
+        statistics.pstdev(flat),
+        statistics.fmean(ours for ours, _ in made) if made else 0.0,
+        statistics.fmean(theirs for _, theirs in made) if made else 0.0,
+    )
 
 
 class _Solver:
@@ -821,27 +882,31 @@ def evaluate(
     Each contract is valued by the playouts (:func:`play_means`); while the node budget
     lasts, the solver says whether it is made in that world (:class:`_Solver`), the worlds
     in order, so that the first worlds are valued exactly and the rest by the playouts
-    alone."""
+    alone. Each estimate also counts how often the contract the bidding ends in is made,
+    by the seat's team or by the other (:attr:`Estimate.made`), for a player to be told."""
     rules = observation.rules
-    sign = 1.0 if observation.seat.team == Team.NS else -1.0
+    team = observation.seat.team
+    sign = 1.0 if team == Team.NS else -1.0
     club = ClubPlayer()
     quiet = random.Random(0)  # the club player's bidding draws nothing; it is given this
     leader = observation.dealer.next
     nodes_left = [budget.nodes]
     tallies: dict[Action, list[list[float]]] = {action: [] for action in actions}
+    made: dict[Action, list[tuple[float, float]]] = {action: [] for action in actions}
     for world in worlds:
         plays: dict[tuple[Strain, tuple[int, int, int, int]], tuple[float, float]] = {}
-        scores: dict[tuple[Contract, tuple[int, int, int, int]], list[float]] = {}
+        scores: dict[tuple[Contract, tuple[int, int, int, int]], tuple[list[float], float]] = {}
         solvers: dict[tuple[int, int, int, int], _Solver] = {}
         for action in actions:
             end = _finish_bidding(world.state.apply(action), club, quiet)
             contract = end.contract
             if contract is None:
                 tallies[action].append([0.0] * _NODES)
+                made[action].append((0.0, 0.0))
                 continue
             hands = end.hands
-            values = scores.get((contract, hands))
-            if values is None:
+            valued = scores.get((contract, hands))
+            if valued is None:
                 means = plays.get((contract.strain, hands))
                 if means is None:
                     twist = (int(contract.strain) * 4 + int(contract.taker)) * 1_000_003
@@ -854,15 +919,17 @@ def evaluate(
                         seed=world.seed + twist,
                     )
                     plays[(contract.strain, hands)] = means
-                made = None
+                solved = None
                 if budget.nodes > 0:
                     solver = solvers.setdefault(hands, _Solver(rules, leader, nodes_left))
                     cut = math.ceil(_cut(rules, contract, hands))
-                    made = solver.made(contract.strain, contract.team, hands, cut)
-                values = expected_scores(rules, contract, hands, means, made)
-                scores[(contract, hands)] = values
+                    solved = solver.made(contract.strain, contract.team, hands, cut)
+                valued = _expectation(rules, contract, hands, means, solved)
+                scores[(contract, hands)] = valued
+            values, chance = valued
             tallies[action].append([sign * v for v in values])
-    return {action: _estimate(tallies[action]) for action in actions}
+            made[action].append((chance, 0.0) if contract.team == team else (0.0, chance))
+    return {action: _estimate(tallies[action], made[action]) for action in actions}
 
 
 def choose(

@@ -93,6 +93,10 @@ class Problem:
     card, or the bids the simulation considers."""
     seed: int
     worlds: int
+    made: tuple[tuple[Action, float, float], ...] = ()
+    """A bidding problem's count, for each action of :attr:`values`: the share of the
+    simulated deals in which the seat's team ends as the takers and makes the contract, and
+    the share in which the other team does (:attr:`cardavia.ai.bidding.Estimate.made`)."""
 
     def state(self) -> DealState:
         """The position: the deal replayed to the seat's turn."""
@@ -100,6 +104,7 @@ class Problem:
         return start.replay(self.actions)
 
     def to_data(self) -> dict[str, Any]:
+        made = {str(a): {"ours": ours, "theirs": theirs} for a, ours, theirs in self.made}
         return {
             "id": self.id,
             "rules": self.rules,
@@ -115,7 +120,7 @@ class Problem:
             "values": {str(a): v for a, v in self.values},
             "seed": self.seed,
             "worlds": self.worlds,
-        }
+        } | ({"made": made} if made else {})
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Problem:
@@ -134,6 +139,10 @@ class Problem:
             values=tuple((parse_action(a), float(v)) for a, v in data["values"].items()),
             seed=int(data["seed"]),
             worlds=int(data["worlds"]),
+            made=tuple(
+                (parse_action(a), float(shares["ours"]), float(shares["theirs"]))
+                for a, shares in data.get("made", {}).items()
+            ),
         )
 
 
@@ -178,28 +187,33 @@ def theme_of(observation: Observation, card: Card) -> Theme:
 
 def judge_bid(
     observation: Observation, seed: int, worlds: int = BID_WORLDS
-) -> tuple[dict[Action, float], float, bool]:
+) -> tuple[dict[Action, float], float, bool, dict[Action, tuple[float, float]]]:
     """The bidding simulation's mean score margin of each action it considers, over
     ``worlds`` deals drawn from the observation (by a generator seeded with ``seed``), the gap
-    between the best two, and whether the best is ahead by more than twice the standard
-    error of that gap."""
+    between the best two, whether the best is ahead by more than twice the standard
+    error of that gap, and for each action the share of those deals in which the seat's
+    team takes and makes the contract, and the share in which the other team does."""
     budget = dataclasses.replace(STRONG_BIDDING, worlds=worlds)
     actions = candidates(observation, budget)
     baseline = ClubPlayer().decide(observation, random.Random(0))
     if baseline not in actions:
         actions.append(baseline)
     if len(actions) < 2:
-        return {}, 0.0, False
+        return {}, 0.0, False, {}
     drawn = draw_worlds(observation, random.Random(f"problem:{seed}"), budget)
     estimates = evaluate(observation, actions, drawn, budget)
     means = {action: round(estimate.mean, 3) for action, estimate in estimates.items()}
+    made = {
+        action: (round(estimate.made, 3), round(estimate.made_against, 3))
+        for action, estimate in estimates.items()
+    }
     best, second = sorted(actions, key=lambda a: -means[a])[:2]
     gains = [
         a - b for a, b in zip(estimates[best].by_world, estimates[second].by_world, strict=True)
     ]
     gap = round(means[best] - means[second], 3)
     error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.inf
-    return means, gap, gap > 2 * error
+    return means, gap, gap > 2 * error, made
 
 
 def _card_problem(
@@ -237,7 +251,7 @@ def _bid_problem(
     observation = state.observation(seat)
     if observation.to_move != seat or len(observation.legal_actions) < 2:
         return None
-    values, gap, clear = judge_bid(observation, seed, worlds)
+    values, gap, clear, made = judge_bid(observation, seed, worlds)
     if gap < PROBLEM_MARGIN or not clear:
         return None
     best = max(values, key=lambda a: values[a])
@@ -257,6 +271,7 @@ def _bid_problem(
         values=tuple(values.items()),
         seed=seed,
         worlds=worlds,
+        made=tuple((action, *made[action]) for action in values),
     )
 
 
@@ -325,8 +340,9 @@ def check_problem(problem: Problem) -> bool:
         return False
     observation = state.observation(problem.seat)
     values: dict[Action, float]
+    made: dict[Action, tuple[float, float]] = {}
     if problem.theme == "bidding":
-        values, gap, clear = judge_bid(observation, problem.seed, problem.worlds)
+        values, gap, clear, made = judge_bid(observation, problem.seed, problem.worlds)
     else:
         by_card, gap, clear = judge(observation, problem.seed, problem.worlds)
         values = {Play(problem.seat, c): v for c, v in sorted(by_card.items())}
@@ -336,6 +352,7 @@ def check_problem(problem: Problem) -> bool:
         and clear
         and abs(gap - problem.margin) < 1e-6
         and tuple(values.items()) == problem.values
+        and tuple((action, *made[action]) for action in made) == problem.made
     )
 
 

@@ -94,8 +94,8 @@ RICHER_REASONS: Final[Mapping[str, tuple[str, str]]] = {
     ),
     "pass_pays": (
         "",
-        "In deals dealt at random around your hand, passing scores best: no contract your side "
-        "could bid is made often enough to pay.",
+        "In deals dealt at random around your hand, passing scores best: no bid of yours gains "
+        "more than it risks.",
     ),
     "bid_pays": (
         "",
@@ -123,6 +123,24 @@ SIMULATION_SENTENCE: Final = (
     "On average over the simulated deals (your side's score less the opponents'): {values}."
 )
 """A bidding problem's solution: each action's average over the simulated deals."""
+
+ODDS_SENTENCES: Final[Mapping[str, tuple[str, str]]] = {
+    "ours": (
+        "With “{action}”, your side takes and makes its contract in {n} deal out of 10; on "
+        "average {value} against {other} for “{alternative}”.",
+        "With “{action}”, your side takes and makes its contract in {n} deals out of 10; on "
+        "average {value} against {other} for “{alternative}”.",
+    ),
+    "theirs": (
+        "With “{action}”, the opponents make their contract in {n} deal out of 10; on average "
+        "{value} against {other} for “{alternative}”.",
+        "With “{action}”, the opponents make their contract in {n} deals out of 10; on average "
+        "{value} against {other} for “{alternative}”.",
+    ),
+}
+"""A bidding problem's why, from the simulation's count: how often the contract is made
+after an action (by the seat's side, ``ours``; after a coinche, by the opponents,
+``theirs``), and its average against the other action's (:func:`odds_text`)."""
 
 GAIN_SENTENCE: Final = (
     "On average it scores {n} point more than the next best card.",
@@ -173,6 +191,7 @@ LABELS: Final[Mapping[str, str]] = {
     "play_line": "Play the line",
     "pause": "Pause",
     "step": "Card {n} of {total}",
+    "seat_card": "{seat}: {card}",
 }
 """The words of the analysis view, the hint button and the shuffle check (the table's
 client reads them from the analysis and the view)."""
@@ -212,10 +231,42 @@ def reason_text(text: Wording, code: str, args: Mapping[str, object]) -> str:
 def simulation_text(text: Wording, values: Sequence[tuple[str, float]]) -> str:
     """A bidding problem's why, from its simulation: each action (in words) and its average
     deal-score margin, the best first ("Passe +12 ; Coinche −180")."""
-    # Each signed figure isolated left to right: "+27", not "27+", in Arabic.
-    shown = [f"{name} \u2066{round(value):+d}\u2069".replace("-", "−") for name, value in values]
+    shown = [f"{name} {_signed(value)}" for name, value in values]
     separator = {"fr": " ; ", "ar": "؛ "}.get(text.lang, "; ")
     return text.format(SIMULATION_SENTENCE, values=separator.join(shown))
+
+
+def _signed(value: float) -> str:
+    # Each signed figure isolated left to right: "+27", not "27+", in Arabic.
+    return f"\u2066{round(value):+d}\u2069".replace("-", "−")
+
+
+def odds_text(
+    text: Wording,
+    *,
+    action: str,
+    made: float,
+    value: float,
+    alternative: str,
+    other: float,
+    against: bool = False,
+) -> str:
+    """How often the contract is made after ``action`` (in words), in deals out of ten
+    (``made``: the share of the simulated deals; ``against``: made by the opponents, after a
+    coinche), and its average deal-score margin ``value`` against ``other``, the
+    ``alternative``'s ("With “Take: clubs”, your side takes and makes its contract in 9
+    deals out of 10; on average +96 against 0 for “Pass”.")."""
+    n = round(made * 10)
+    singular, plural = ODDS_SENTENCES["theirs" if against else "ours"]
+    return text.nformat(
+        singular,
+        plural,
+        n,
+        action=action,
+        value=_signed(value),
+        alternative=alternative,
+        other=_signed(other),
+    )
 
 
 def verdict_label(text: Wording, verdict: str) -> str:
@@ -433,12 +484,14 @@ def catalog_messages() -> list[str | tuple[str, str]]:
     messages.append(LEVEL_SENTENCE)
     messages.append(SIMULATION_SENTENCE)
     messages.append(GAIN_SENTENCE)
+    messages += ODDS_SENTENCES.values()
     messages += LABELS.values()
     return messages
 
 
 __all__ = [
     "LABELS",
+    "ODDS_SENTENCES",
     "REASON_SENTENCES",
     "THEMES",
     "THEME_TITLES",
@@ -447,6 +500,7 @@ __all__ = [
     "catalog_messages",
     "fairness_page",
     "labels",
+    "odds_text",
     "points_lost",
     "problem_labels",
     "problem_of_the_day",

@@ -23,7 +23,18 @@ from typing import Any, Final
 from cardavia.ai.analysis import analyse, analysis_data, deal_worth
 from cardavia.ai.hints import hint, hint_data
 from cardavia.ai.problems import Problem, load_problems
-from cardavia.belote import Action, Bid, Match, Observation, Play, Record, Seat, card_code
+from cardavia.belote import (
+    Action,
+    Bid,
+    Coinche,
+    Match,
+    Observation,
+    Pass,
+    Play,
+    Record,
+    Seat,
+    card_code,
+)
 from cardavia.belote import parse_action as parse_notation
 from cardavia.teach import learning
 from cardavia.web.protocol import ClientError, encode_action
@@ -202,7 +213,9 @@ def problem_data(problem: Problem, wording: Wording) -> dict[str, Any]:
     solution = problem.solution
     legal = observation.legal_actions
     explanation = learning.reason_text(text, problem.explanation, reason)
-    if problem.theme == "bidding" and problem.values:
+    if problem.theme == "bidding" and problem.made:
+        explanation += " " + _odds(problem, wording, text)
+    elif problem.theme == "bidding" and problem.values:
         # Why, from the simulation: each action's average, the best first.
         averages = sorted(problem.values, key=lambda pair: -pair[1])
         said = [(action_text(action, wording, deck), value) for action, value in averages]
@@ -228,6 +241,27 @@ def problem_data(problem: Problem, wording: Wording) -> dict[str, Any]:
             if not isinstance(a, Play)
         ],
     }
+
+
+def _odds(problem: Problem, wording: Wording, text: Wording) -> str:
+    """A bidding problem's why, from the simulation's count: how often the contract is made
+    after the bid (after the runner-up when the answer is to pass), and the averages of the
+    answer and the runner-up."""
+    deck = problem.state().rules.deck
+    values = dict(problem.values)
+    best, second = sorted(values, key=lambda a: -values[a])[:2]
+    told, other = (second, best) if isinstance(best, Pass) else (best, second)
+    shares = {action: (ours, theirs) for action, ours, theirs in problem.made}
+    against = isinstance(told, Coinche)
+    return learning.odds_text(
+        text,
+        action=action_text(told, wording, deck),
+        made=shares[told][1 if against else 0],
+        value=values[told],
+        alternative=action_text(other, wording, deck),
+        other=values[other],
+        against=against,
+    )
 
 
 def problems_data(

@@ -38,7 +38,9 @@ NO_PEEKING_DIR: Final = "no_peeking"
 # × 2"), kept left to right inside right-to-left text.
 _TOKEN: Final = r"(?:[0-9]+|(?<![A-Za-z])[A-Z](?![A-Za-z]))"
 """A number, or a rank letter standing alone (J 9 A 10 K Q 8 7)."""
-_LTR_RUN: Final = re.compile(rf"\(?{_TOKEN}(?:[ ()+=×→>\-–.,:]*{_TOKEN})*\)?")
+_SIGN: Final = r"(?:(?<![0-9A-Za-z])[+−](?=[0-9]))?"
+"""A sign glued to a number ("+27", "−34"): read with it, in front."""
+_LTR_RUN: Final = re.compile(rf"\(?{_SIGN}{_TOKEN}(?:[ ()+=×→>\-–.,:]*{_TOKEN})*\)?")
 _TOKEN_RE: Final = re.compile(_TOKEN)
 
 
@@ -52,6 +54,8 @@ def isolate(text: object, direction: str = "ltr") -> Markup:
     'الترتيب: <bdi dir="ltr">J 9 A 10 K Q 8 7</bdi>.'
     >>> str(isolate("الإعلان (20 نقطة)", "rtl"))
     'الإعلان (<bdi dir="ltr">20</bdi> نقطة)'
+    >>> str(isolate("في المتوسط −67 مقابل +116", "rtl"))
+    'في المتوسط <bdi dir="ltr">−67</bdi> مقابل <bdi dir="ltr">+116</bdi>'
     >>> str(isolate("a < b", "ltr"))
     'a &lt; b'
     """

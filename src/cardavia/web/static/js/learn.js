@@ -10,6 +10,7 @@
 import { makeCard } from "./cards.js";
 import { checkDeal } from "./fair.js";
 import { positionAt, replayBoard } from "./learn_board.js";
+import { loadSeat, roomCode } from "./room.js";
 
 const GAME_KEY = "cardavia.game";
 const HINTS_KEY = "cardavia.hints";
@@ -117,8 +118,18 @@ function buildBar() {
   document.body.append(dialog);
 }
 
+/** Whether the player has a seat at this table: always on the table page; on a room's page,
+ * once this browser holds a seat in the room (not on the page that creates or joins one). */
+function seated(view) {
+  if (roomCode() === null) return true;
+  return !!view?.seat || loadSeat() !== null;
+}
+
 function update() {
   const view = tableView();
+  // Hints are a seat's: the setting shows only where the player plays.
+  const toggle = document.getElementById("learn-hints")?.closest("label");
+  if (toggle) toggle.hidden = !seated(view);
   const over = !!view && view.phase === "over";
   const myTurn = !!view && view.to_move === view.seat && (view.legal?.length ?? 0) > 0;
   const hint = document.getElementById("learn-hint");

@@ -99,7 +99,9 @@ export function replayBoard(data, moment, { hands, me, deck, words, seatName }) 
     }
     const trick = el("div", "learn-trick");
     for (const [seat, code] of position.trick) {
-      const played = picture(code, deck, `${seatName(seat)}: ${names[code] ?? code}`);
+      // "West: ace of hearts" as the language joins them (French: "Ouest : as de cœur").
+      const said = fill(words.seat_card ?? "{seat}: {card}", { seat: seatName(seat), card: names[code] ?? code });
+      const played = picture(code, deck, said);
       played.dataset.seat = seat;
       played.dataset.place = places[seat];
       trick.append(played);

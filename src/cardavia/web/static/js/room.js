@@ -150,7 +150,26 @@ async function aboutRoom(form) {
   );
   if (room.started) {
     showError(strings.started);
-    form.querySelector("button[type=submit]").disabled = true;
+    const button = form.querySelector("button[type=submit]");
+    button.dataset.started = "true";
+    button.disabled = true;
+  }
+}
+
+/** The buttons that need the server: create, open, join (and the lobby's start and play
+ * again). */
+const ONLINE_BUTTONS = ["room-create-button", "room-find-button", "room-join-button", "room-start", "room-again"];
+
+/** Offline, a room can be neither created nor joined: its buttons are greyed and point at
+ * the page's offline note (the table's script shows it: what works, and that play needs the
+ * connection); back online, they work again (a room already dealt stays closed to joiners). */
+export function showRoomOffline(offline = !navigator.onLine) {
+  for (const id of ONLINE_BUTTONS) {
+    const button = document.getElementById(id);
+    if (!button) continue;
+    button.disabled = offline || button.dataset.started === "true";
+    if (offline) button.setAttribute("aria-describedby", "offline-note");
+    else button.removeAttribute("aria-describedby");
   }
 }
 
@@ -340,9 +359,12 @@ export function awayLine(view) {
 function showPhrase(message) {
   const line = document.getElementById("room-said");
   if (line) {
+    // "Ana : Bonjour !" as the language writes it (French: a no-break space before the
+    // colon), the name isolated.
     const name = document.createElement("bdi");
     name.textContent = message.name || strings.seats?.[message.seat] || "";
-    line.replaceChildren(name, `: ${message.text}`);
+    const [before, after] = (strings.said || "{name}: {text}").split("{name}");
+    line.replaceChildren(before, name, (after ?? "").replace("{text}", () => message.text));
   }
   const box = document.querySelector(`.seat[data-seat="${message.seat}"]`);
   if (!box) return;
@@ -386,4 +408,7 @@ if (section) {
     joinRoom(event.target);
   });
   if (roomCode() && !loadSeat()) showJoin();
+  window.addEventListener("online", () => showRoomOffline(false));
+  window.addEventListener("offline", () => showRoomOffline(true));
+  showRoomOffline();
 }

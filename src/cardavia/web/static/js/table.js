@@ -749,7 +749,7 @@ function renderSeats(view) {
       backs.removeAttribute("aria-label");
       backs.removeAttribute("role");
     } else if (backs) {
-      backs.setAttribute("aria-label", `${seatName(seat)}: ${plural("cards", size)}`);
+      backs.setAttribute("aria-label", t("label_value", { label: seatName(seat), value: plural("cards", size) }));
       backs.setAttribute("role", "img");
       const showOpen = view.phase === "over" && state.replayStep !== null;
       if (!showOpen) {
@@ -810,12 +810,12 @@ function renderTrick(view, prev, change) {
     }
     const current = slot.querySelector(".card");
     if (current && current.dataset.card === play.card) {
-      current.setAttribute("aria-label", `${seatName(seat)}: ${cardName(play.card)}`);
+      current.setAttribute("aria-label", t("label_value", { label: seatName(seat), value: cardName(play.card) }));
       continue;
     }
     const card = makeCard(play.card, deck());
     card.setAttribute("role", "img");
-    card.setAttribute("aria-label", `${seatName(seat)}: ${cardName(play.card)}`);
+    card.setAttribute("aria-label", t("label_value", { label: seatName(seat), value: cardName(play.card) }));
     if (!before.has(play.card)) card.classList.add("enter", `from-${seat}`);
     slot.replaceChildren(card);
   }
@@ -824,7 +824,7 @@ function renderTrick(view, prev, change) {
   if (view.phase === "bidding" && view.turned) {
     const card = makeCard(view.turned, deck());
     card.setAttribute("role", "img");
-    card.setAttribute("aria-label", `${t("turned")}: ${cardName(view.turned)}`);
+    card.setAttribute("aria-label", t("label_value", { label: t("turned"), value: cardName(view.turned) }));
     turned.replaceChildren(card, el("span", "turned-label", t("turned")));
     turned.hidden = false;
   } else {
@@ -869,7 +869,7 @@ function renderHand(view) {
   hand.replaceChildren();
   const notes = $("hand-notes");
   notes.replaceChildren();
-  hand.setAttribute("aria-label", `${t("hand_label")}: ${plural("cards", codes.length)}`);
+  hand.setAttribute("aria-label", t("label_value", { label: t("hand_label"), value: plural("cards", codes.length) }));
   let tabbed = false;
   // When the player's turn comes, the keyboard's card is the first they may play: a card
   // kept from before (or focused) that they may not play now gives way to it.
@@ -1372,23 +1372,63 @@ function resultForPlayer(view) {
   return team === mine ? "won" : "lost";
 }
 
-/** The headline: who won the deal (or the match), from the player's side. */
+/** Whether the game is a match to a target (a single deal has none: its winner wins the
+ * deal, not "the match"). */
+function isMatch(view) {
+  return Number(view?.match?.target) > 0;
+}
+
+/** The headline: who won the deal (or, at the end of a match, the match), from the
+ * player's side. */
 function resultHeadline(view) {
   const outcome = resultForPlayer(view);
   if (outcome === "tie") return t("result_litige");
-  if (view.match?.winner) return outcome === "won" ? t("you_win_match") : t("you_lose_match");
+  if (view.match?.winner && isMatch(view)) {
+    return outcome === "won" ? t("you_win_match") : t("you_lose_match");
+  }
   return outcome === "won" ? t("you_win_deal") : t("you_lose_deal");
 }
 
-/** The breakdown without repeats: a line that says the same numbers as the deal's total
- * just below it (the contract's verdict, a rounding that changed nothing) is left out; the
- * verdict is said under the headline. */
+const STEP_CODES = new Set(["cards", "last_trick", "capot", "announcement", "capot_announcements", "belote"]);
+const VERDICT_CODES = { contract_made: "result_made", contract_failed: "result_failed", contract_litige: "result_litige" };
+
+/** The breakdown as the steps that lead to the deal's score: the card points, "+" each
+ * bonus (last trick, announcements, belote), what the contract's verdict makes of them
+ * ("Contract made: points scored"), then the deal's score ("rounded to the nearest ten"
+ * when the rules round). The multiplier and the rounding are said in the line they change;
+ * a verdict whose numbers are the deal's score is said in the score's own line
+ * ("Contract failed: score of the deal"), so that no number is shown twice. */
 function breakdownLines(result) {
-  const lines = result.lines ?? [];
-  return lines.filter((line, i) => {
-    const next = lines[i + 1];
-    return !(next && next.code === "total" && line.code !== "total" && next.NS === line.NS && next.EW === line.EW);
-  });
+  const lines = (result.lines ?? []).filter((line) => line.code !== "rounding" && line.code !== "multiplier");
+  const rounded = (result.lines ?? []).some((line) => line.code === "rounding");
+  const multiplied = (result.lines ?? []).some((line) => line.code === "multiplier");
+  const shown = [];
+  let verdict = null;
+  for (const [index, line] of lines.entries()) {
+    const code = line.code ?? "";
+    if (STEP_CODES.has(code)) {
+      const first = !shown.some((row) => STEP_CODES.has(row.code));
+      shown.push({ ...line, text: first ? line.text : t("breakdown_plus", { line: line.text }) });
+    } else if (VERDICT_CODES[code]) {
+      verdict = t(VERDICT_CODES[code]);
+      const next = lines[index + 1];
+      const same = next?.code === "total" && !rounded && next.NS === line.NS && next.EW === line.EW;
+      if (same) continue;
+      const key = multiplied ? "breakdown_verdict_times" : "breakdown_verdict";
+      shown.push({ ...line, text: t(key, { verdict, multiplier: result.multiplier }) });
+      verdict = null;
+    } else if (code === "total") {
+      let text = rounded ? t("breakdown_total_rounded") : line.text;
+      if (verdict !== null) {
+        const key = multiplied ? "breakdown_total_verdict_times" : "breakdown_total_verdict";
+        text = t(key, { verdict, multiplier: result.multiplier });
+      }
+      shown.push({ ...line, text });
+    } else {
+      shown.push(line);
+    }
+  }
+  return shown;
 }
 
 function renderResult(view, openNow = false, justEnded = false) {
@@ -1486,7 +1526,7 @@ function renderReplay(view) {
         return card;
       }),
     );
-    open.setAttribute("aria-label", `${seatName(seat)}: ${cards.map(cardName).join(", ")}`);
+    open.setAttribute("aria-label", t("label_value", { label: seatName(seat), value: cards.map(cardName).join(", ") }));
     const backs = felt.querySelector(`.seat[data-seat="${seat}"] .backs`);
     if (backs) backs.replaceChildren();
   }
@@ -1500,7 +1540,7 @@ function renderReplay(view) {
     }
     const card = makeCard(play.card, deck());
     card.setAttribute("role", "img");
-    card.setAttribute("aria-label", `${seatName(seat)}: ${cardName(play.card)}`);
+    card.setAttribute("aria-label", t("label_value", { label: seatName(seat), value: cardName(play.card) }));
     slot.replaceChildren(card);
   }
   const counter = $("replay-step");
@@ -1641,7 +1681,9 @@ function placeHintsSetting() {
     const hints = $("learn-hints")?.closest("label");
     if (!hints) return false;
     if (!state.hintsHome) state.hintsHome = { parent: hints.parentElement, next: hints.nextSibling };
-    const open = $("new-game-section")?.dataset.open === "on";
+    // A room's page hides the form (its own forms make the game): the setting stays in the bar.
+    const section = $("new-game-section");
+    const open = section?.dataset.open === "on" && !section.hidden;
     if (open && hints.parentElement !== slot) slot.append(hints);
     if (!open && hints.parentElement === slot) {
       const { parent, next } = state.hintsHome;
@@ -1698,6 +1740,7 @@ window.cardavia = {
   allCodes: ALL_CODES,
   rankLabel,
   suitOf,
+  breakdownLines,
 };
 
 wire();
