@@ -8,7 +8,7 @@ given by its code and each language picks the grammatical form it needs (``{card
 
 >>> text = rules_text("fr")
 >>> reason_text(text, "cashes_master", {"card": "AH"})
-'La carte maîtresse de sa couleur : as de cœur.'
+'La carte maîtresse de sa couleur\xa0: as de cœur.'
 >>> verdict_label(text, "bad_luck")
 'Pas de chance'
 """
