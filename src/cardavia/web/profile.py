@@ -23,6 +23,8 @@ from cardavia.words import Catalogs
 
 log = logging.getLogger(__name__)
 
+ATTEMPTS: Final = 3
+"""Tries to take a name out of a room that another process changed meanwhile (``stale``)."""
 EXPORT_PAGES: Final = 1000
 """The most pages of a history an export reads (10,000 games)."""
 
@@ -85,15 +87,21 @@ class Profiles:
         sat in (a room closed meanwhile has nothing left to change)."""
         seats = await asyncio.to_thread(self.store.players.erase, player_id)
         for code, seat in seats:
-            try:
-                room = await self.rooms.open(code)
-                name = self.catalogs.wording(room.state.settings.lang)
-                former = name.translations.gettext(FORMER_PLAYER)
-                await self.rooms.change(
-                    room, functools.partial(without_name, seat=Seat[seat], name=former)
-                )
-            except ClientError as error:
-                log.info("room %s keeps no name to take out (%s)", code, error.code)
+            for _attempt in range(ATTEMPTS):
+                try:
+                    await self._rename(code, Seat[seat])
+                    break
+                except ClientError as error:
+                    if error.code != "stale":
+                        log.info("room %s keeps no name to take out (%s)", code, error.code)
+                        break
+
+    async def _rename(self, code: str, seat: Seat) -> None:
+        """Put "a former player", in the room's language, in ``seat`` of the room ``code``."""
+        room = await self.rooms.open(code)
+        wording = self.catalogs.wording(room.state.settings.lang)
+        former = wording.translations.gettext(FORMER_PLAYER)
+        await self.rooms.change(room, functools.partial(without_name, seat=seat, name=former))
 
 
-__all__ = ["EXPORT_PAGES", "Profiles", "without_name"]
+__all__ = ["ATTEMPTS", "EXPORT_PAGES", "Profiles", "without_name"]
