@@ -20,11 +20,24 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from sqlalchemy import DateTime, Engine, ForeignKey, String, Text, delete, insert, select, update
+from sqlalchemy import (
+    DateTime,
+    Engine,
+    ForeignKey,
+    String,
+    Text,
+    column,
+    delete,
+    insert,
+    select,
+    table,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from cardavia.store.base import Base, hash_token, now, unavailable, utc
+from cardavia.store.passkeys import CeremonyRow, PasskeyRow
 
 PLAYER_ID_BYTES: Final = 12
 """A player's id: 12 random bytes, 16 URL-safe characters (never shown: the token is the
@@ -95,6 +108,21 @@ class PlayerRoomRow(Base):
     )
     seat: Mapped[str] = mapped_column(String(1), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+_ROOMS = table("rooms", column("code", String), column("game_id", String))
+"""The rooms' table as far as a player's history reads it (its game, once dealt)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A game a player took a seat at: at the single-player table (``room`` ``None``) or in a
+    room (its code, whose game it is now), the seat, when they sat down."""
+
+    game_id: str
+    seat: str | None
+    room: str | None
+    at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +269,67 @@ class PlayerStore:
             ).all()
             return [(code, seat) for code, seat in rows]
 
+    def played(self, player_id: str) -> list[Played]:
+        """Every game the player took a seat at, at a table or in a room (its game once
+        dealt), the latest first."""
+        with unavailable(), Session(self.engine) as session:
+            tables = session.execute(
+                select(PlayerGameRow.game_id, PlayerGameRow.seat, PlayerGameRow.created_at).where(
+                    PlayerGameRow.player_id == player_id
+                )
+            ).all()
+            rooms = session.execute(
+                select(
+                    _ROOMS.c.game_id,
+                    PlayerRoomRow.seat,
+                    PlayerRoomRow.room_code,
+                    PlayerRoomRow.created_at,
+                )
+                .join(_ROOMS, _ROOMS.c.code == PlayerRoomRow.room_code)
+                .where(PlayerRoomRow.player_id == player_id, _ROOMS.c.game_id.is_not(None))
+            ).all()
+        found = [Played(game, seat, None, utc(at)) for game, seat, at in tables]
+        found += [Played(game, seat, code, utc(at)) for game, seat, code, at in rooms]
+        return sorted(found, key=lambda played: played.at, reverse=True)
+
+    def kept_about(self, player_id: str) -> dict[str, list[dict[str, object]]]:
+        """Everything kept about the player but their games' records, row by row (the
+        tokens' hashes left out: no use to anyone, and the session's key)."""
+        with unavailable(), Session(self.engine) as session:
+            sessions = session.execute(
+                select(SessionRow.created_at, SessionRow.passkey_id).where(
+                    SessionRow.player_id == player_id
+                )
+            ).all()
+            passkeys = session.scalars(
+                select(PasskeyRow).where(PasskeyRow.player_id == player_id)
+            ).all()
+            return {
+                "sessions": [
+                    {"created_at": utc(at).isoformat(), "passkey": key} for at, key in sessions
+                ],
+                "passkeys": [
+                    {
+                        "id": key.id,
+                        "sign_count": key.sign_count,
+                        "created_at": utc(key.created_at).isoformat(),
+                        "used_at": None if key.used_at is None else utc(key.used_at).isoformat(),
+                    }
+                    for key in passkeys
+                ],
+            }
+
+    def erase(self, player_id: str) -> list[tuple[str, str]]:
+        """Erase the player: their row, sessions, passkeys, ceremonies and links (SQLite does
+        not cascade). Answers the room seats they had, ``(room code, seat)``, for their
+        name to be taken out of those rooms."""
+        seats = self.rooms_of(player_id)
+        with unavailable(), self.engine.begin() as connection:
+            for model in (PlayerGameRow, PlayerRoomRow, SessionRow, PasskeyRow, CeremonyRow):
+                connection.execute(delete(model).where(model.player_id == player_id))
+            connection.execute(delete(PlayerRow).where(PlayerRow.id == player_id))
+        return seats
+
 
 def unlink_games(session: Session, games: object) -> None:
     """In ``session``'s transaction: forget the players' links to ``games`` (ids, or a
@@ -255,6 +344,7 @@ def unlink_rooms(session: Session, codes: list[str]) -> None:
 
 __all__ = [
     "PROFILE_FIELDS",
+    "Played",
     "PlayerGameRow",
     "PlayerRoomRow",
     "PlayerRow",

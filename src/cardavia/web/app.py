@@ -29,15 +29,19 @@ from cardavia.store.db import GameStore, StoreUnavailableError
 from cardavia.web.bus import make_bus
 from cardavia.web.edge import Edge
 from cardavia.web.guests import Guests
+from cardavia.web.history import History
 from cardavia.web.http_helpers import error_response
 from cardavia.web.i18n import choose_language
 from cardavia.web.learn import Learning
 from cardavia.web.limits import Counters
 from cardavia.web.logs import reason, redact_tokens_in_logs
 from cardavia.web.pages import make_templates
+from cardavia.web.profile import Profiles
 from cardavia.web.protocol import ClientError
 from cardavia.web.rooms import RoomService, is_room_key
+from cardavia.web.routes import history as history_routes
 from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
+from cardavia.web.routes import profile as profile_routes
 from cardavia.web.routes import rooms as room_routes
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
@@ -202,6 +206,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     room_routes.install(app, rooms, settings, catalogs, templates, guests=guests)
     me.install(app, guests, settings, catalogs, counters)
     passkeys.install(app, guests, settings, catalogs, counters)
+    history = History(store, learning, catalogs)
+    history_routes.install(app, history, guests, settings, catalogs, templates)
+    profiles = Profiles(store, history, rooms, catalogs)
+    profile_routes.install(app, profiles, guests, settings, catalogs, counters, templates)
     rules.install(app, catalogs, templates)
     pwa.install(app, settings.static_dir)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")

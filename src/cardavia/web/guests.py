@@ -84,6 +84,16 @@ class Guests:
             secure=is_https(request, self.trusted_proxies),
         )
 
+    def forget(self, request: Request, response: Response) -> None:
+        """Remove the player cookie (the player was deleted, or signed out)."""
+        response.delete_cookie(
+            PLAYER_COOKIE,
+            path="/",
+            httponly=True,
+            samesite="lax",
+            secure=is_https(request, self.trusted_proxies),
+        )
+
     async def took_game(
         self, request: Request, response: Response, lang: str, game_id: str, seat: str | None
     ) -> None:

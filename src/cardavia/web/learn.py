@@ -119,11 +119,20 @@ class Learning:
         match = table.match
         if number is None:
             number = len(match.deals)
+        return await self.analysis_of(
+            table.game_id, match, number, lang, deck=table.deck, client=table.client
+        )
+
+    async def analysis_of(
+        self, game_id: str, match: Match, number: int, lang: str, *, deck: str, client: str
+    ) -> dict[str, Any]:
+        """The analysis of deal ``number`` of the game ``game_id`` whose match is ``match``
+        (:meth:`analysis`, for a game not open at a table: a player's history)."""
         if not 1 <= number <= len(match.deals):
             raise ClientError("not_found")
         if not match.deals[number - 1].is_over:
             raise ClientError("deal_not_over")
-        key = (table.game_id, number)
+        key = (game_id, number)
         future = self._analyses.get(key)
         if future is None or (future.done() and future.exception() is not None):
             future = asyncio.get_running_loop().create_future()
@@ -131,7 +140,7 @@ class Learning:
             while len(self._analyses) > self.cache_size:
                 self._analyses.popitem(last=False)
             try:
-                async with self.service.ai_budget.slot(table.client):
+                async with self.service.ai_budget.slot(client):
                     data = await asyncio.to_thread(_analyse, match, number)
             except BaseException as error:
                 future.set_exception(error)
@@ -145,7 +154,7 @@ class Learning:
         if data is None:
             raise ClientError("not_found")
         wording = self.service.wording(lang)
-        return word_analysis(data, wording, table.deck) | {"deal": number, "game": table.game_id}
+        return word_analysis(data, wording, deck) | {"deal": number, "game": game_id}
 
     async def hint(self, table: Table, lang: str, seat: Seat) -> dict[str, Any]:
         """The ``hint`` message: what the ``expert`` level would do now in ``seat``'s place

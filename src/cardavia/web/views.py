@@ -346,6 +346,24 @@ def build_view(
     return view if seat is not None else public_view(view)
 
 
+def deal_record(
+    deal: DealState, wording: Wording, commitment: Commitment | None = None
+) -> dict[str, Any]:
+    """What everyone at the table knows of one deal of a game (its rules, phase, dealer,
+    bids, contract and result, as a watcher sees them); once the deal is over, with every
+    hand as dealt, every trick and its shuffle's seed (:func:`_replay`, :func:`_fair`):
+    never before."""
+    seen = view_of(deal.observation(WATCHER_BOTTOM), wording)
+    public = {name: seen[name] for name in ("rules", "deck", "phase", "dealer", "bids")}
+    return public | {
+        "contract": seen["contract"],
+        "result": seen["result"],
+        "outcome": _deal_outcome(deal)["outcome"] if deal.is_over else None,
+        "replay": _replay(deal),
+        "fair": _fair(deal, commitment) if deal.is_over else None,
+    }
+
+
 def public_view(view: Mapping[str, Any]) -> dict[str, Any]:
     """What a watcher may see of a view: everything public, no hand, no choice of action."""
     public = dict(view)
@@ -359,6 +377,7 @@ __all__ = [
     "PRIVATE_FIELDS",
     "WATCHER_BOTTOM",
     "build_view",
+    "deal_record",
     "names_of",
     "public_view",
     "refusals",

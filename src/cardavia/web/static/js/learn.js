@@ -17,7 +17,7 @@ const HINTS_KEY = "cardavia.hints";
 const SEATS = ["N", "E", "S", "W"];
 const lang = document.documentElement.lang || "en";
 let words = {};
-const state = { analysed: null, checked: null, hintStep: null, hintAction: null };
+const state = { analysed: null, checked: null, hintStep: null, hintAction: null, context: null };
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -378,7 +378,7 @@ function notableItem(data, card, moment, deck, me) {
 }
 
 function renderAnalysis(dialog, data) {
-  const view = tableView();
+  const view = state.context || tableView();
   const deck = deckOf(view);
   const me = SEATS.includes(view?.seat) ? view.seat : "S";
   dialog.replaceChildren();
@@ -424,13 +424,27 @@ function renderAnalysis(dialog, data) {
 export async function openAnalysis() {
   const view = tableView();
   const current = game();
+  if (!view || !current) return;
+  state.context = null;
+  const query = new URLSearchParams({ token: current.token, lang, deal: String(view.deal_number) });
+  await showAnalysis(`/api/games/${encodeURIComponent(current.game)}/analysis?${query}`);
+}
+
+/** The analysis view of a deal away from the table (a player's history): the analysis
+ * answered at `url`, seen from `context.seat` with the cards of `context.deck`. */
+export async function openAnalysisOf(url, context) {
+  await ready;
+  state.context = context;
+  await showAnalysis(url);
+}
+
+async function showAnalysis(url) {
   const dialog = document.getElementById("learn-analysis");
-  if (!view || !current || !dialog) return;
+  if (!dialog) return;
   dialog.replaceChildren(el("p", "learn-wait", words.analysing));
   dialog.dataset.state = "loading";
   if (!dialog.open) dialog.showModal();
-  const query = new URLSearchParams({ token: current.token, lang, deal: String(view.deal_number) });
-  const response = await fetch(`/api/games/${encodeURIComponent(current.game)}/analysis?${query}`);
+  const response = await fetch(url);
   const data = await response.json();
   if (!response.ok) {
     dialog.replaceChildren(el("p", "learn-error", data.message));
@@ -445,6 +459,14 @@ export async function openAnalysis() {
 async function start() {
   const response = await fetch(`/api/learn/words?lang=${encodeURIComponent(lang)}`);
   words = await response.json();
+  if (!document.getElementById("table")) {
+    // Away from the table (a player's history): the analysis view alone.
+    const dialog = el("dialog", "learn-dialog");
+    dialog.id = "learn-analysis";
+    dialog.setAttribute("aria-labelledby", "learn-analysis-title");
+    document.body.append(dialog);
+    return;
+  }
   buildBar();
   update();
   setInterval(update, 250);
@@ -461,4 +483,4 @@ window.cardaviaLearn = {
   positionAt,
 };
 
-start();
+const ready = start();

@@ -1,0 +1,252 @@
+"""A player's history (docs/players.md, "My games"): every deal of every game they took a
+seat at — at the single-player table or in a room — the latest first, with who sat where,
+the contract, the result and the deal's score; each finished deal's analysis, and a link
+that shares it.
+
+What a deal in play would give away is never shown: its hands, its seed, its analysis and
+its shared link exist only once it is over (:func:`cardavia.web.views.deal_record`). A
+player's history and a deal's analysis here are only ever the player's own (their links);
+a shared link names one finished deal and carries a code only the site can make (an
+HMAC keyed by the game's own secret: the hash of its seat token, never shown).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+from urllib.parse import urlencode
+
+from cardavia.belote import Match, Seat, card_code
+from cardavia.store.db import GameStore, StoredGame
+from cardavia.store.events import deal_seeds
+from cardavia.store.players import Played
+from cardavia.web.learn import Learning
+from cardavia.web.protocol import ClientError
+from cardavia.web.room_state import ComputerSeat, PersonSeat, RoomState
+from cardavia.web.shuffles import commitment_of
+from cardavia.web.table import restore_match
+from cardavia.web.views import deal_record
+from cardavia.words import LANGUAGES, N_, Catalogs
+
+GAMES_PER_PAGE: Final = 10
+"""Games per page of ``GET /api/me/games`` (each with all its deals)."""
+SHARE_DIGITS: Final = 24
+"""Hexadecimal digits of a shared link's code (96 bits)."""
+FORMER_PLAYER: Final = N_("a former player")
+"""The name a deleted player leaves in others' records."""
+YOU: Final = N_("You")
+
+
+def share_code(stored: StoredGame, number: int) -> str:
+    """The code of the shared link of deal ``number`` of a game: its id, the deal, and an
+    HMAC-SHA256 keyed by the game's secret (the hash of its seat token, kept by every
+    process, never sent): nobody else can make one."""
+    mac = hmac.new(stored.token_hash.encode(), f"share:{stored.id}:{number}".encode(), "sha256")
+    return f"{stored.id}.{number}.{mac.hexdigest()[:SHARE_DIGITS]}"
+
+
+def read_share_code(code: str) -> tuple[str, int, str] | None:
+    """``(game id, deal, mac)`` of a shared link's code, or ``None``."""
+    parts = code.split(".")
+    if len(parts) != 3 or not parts[1].isascii() or not parts[1].isdigit() or len(parts[1]) > 4:
+        return None
+    return parts[0], int(parts[1]), parts[2]
+
+
+@dataclass(frozen=True, slots=True)
+class Sitter:
+    """Who sat in a seat of a game: a person's name (``None``: the player themselves) or a
+    computer player of a level."""
+
+    name: str | None
+    level: str | None = None
+
+    def public(self, words: Any, me: str | None) -> dict[str, Any]:
+        """As the history shows it, in the reader's words (``words``: a wording)."""
+        if self.level is not None:
+            return {"name": words.level(self.level), "computer": True}
+        if self.name is None:
+            return {"name": me or words.translations.gettext(YOU), "computer": False}
+        if self.name == FORMER_PLAYER:
+            return {"name": words.translations.gettext(FORMER_PLAYER), "computer": False}
+        return {"name": self.name, "computer": False}
+
+
+def room_sitters(state_text: str, level: str, former: frozenset[str]) -> dict[Seat, Sitter]:
+    """Who sat where in a room (its saved state): a person by name, a computer player by the
+    room's level; a name a deleted player left is marked (``former``: its wordings)."""
+    state = RoomState.from_json(json.loads(state_text))
+    sitters: dict[Seat, Sitter] = {}
+    for seat, entry in state.items():
+        if isinstance(entry, PersonSeat) or (isinstance(entry, ComputerSeat) and entry.name):
+            name = str(entry.name)
+            sitters[seat] = Sitter(FORMER_PLAYER if name in former else name, None)
+        else:
+            sitters[seat] = Sitter("", level)
+    return sitters
+
+
+def contract_text(record: Mapping[str, Any]) -> str | None:
+    """The contract as the bidding said it: the taker's last bid, and a coinche or
+    surcoinche on it, in the table's words (``None``: no contract yet)."""
+    contract = record["contract"]
+    if contract is None:
+        return None
+    said = [bid for bid in record["bids"] if bid["seat"] == contract["taker"]]
+    said = [bid for bid in said if bid["kind"] not in ("pass", "coinche", "surcoinche")]
+    doubled = [bid for bid in record["bids"] if bid["kind"] in ("coinche", "surcoinche")]
+    return " · ".join(bid["text"] for bid in said[-1:] + doubled[-1:])
+
+
+class History:
+    """The players' histories, read from the store (any process answers the same)."""
+
+    def __init__(self, store: GameStore, learning: Learning, catalogs: Catalogs) -> None:
+        self.store = store
+        self.learning = learning
+        self.catalogs = catalogs
+        self.former = frozenset(
+            catalogs.wording(lang).translations.gettext(FORMER_PLAYER) for lang in LANGUAGES
+        )
+
+    async def page(self, player_id: str, me: str | None, number: int, lang: str) -> dict[str, Any]:
+        """Page ``number`` (1 the first) of the player's deals, the latest first."""
+        played = await asyncio.to_thread(self.store.players.played, player_id)
+        start = (number - 1) * GAMES_PER_PAGE
+        deals: list[dict[str, Any]] = []
+        for game in played[start : start + GAMES_PER_PAGE]:
+            deals += await asyncio.to_thread(self._deals, game, me, lang)
+        more = len(played) > start + GAMES_PER_PAGE
+        return {"page": number, "more": more, "games": len(played), "deals": deals}
+
+    def _deals(self, played: Played, me: str | None, lang: str) -> list[dict[str, Any]]:
+        """The deals of one game the player sat at, the latest first (blocking: a thread)."""
+        stored = self.store.load(played.game_id)
+        if stored is None:
+            return []
+        match = restore_match(stored.record)
+        seat = Seat[played.seat or stored.seat or "S"]
+        sitters = {other: Sitter("", stored.level) for other in Seat} | {seat: Sitter(None)}
+        if played.room is not None:
+            room = self.store.load_room(played.room)
+            if room is not None:
+                sitters = room_sitters(room.state, stored.level, self.former)
+                sitters[seat] = Sitter(None)
+        words = self.catalogs.wording(lang)
+        people = {other.name: sitters[other].public(words, me) for other in Seat}
+        seeds = self._seeds(stored, len(match.deals))
+        entries = []
+        for number in range(len(match.deals), 0, -1):
+            entry = self._entry(stored, played, match, number, seat, people, lang)
+            entry["check"] = self._check(match, number, seeds.get(number), lang)
+            entries.append(entry)
+        return entries
+
+    @staticmethod
+    def _check(match: Match, number: int, seed: str | None, lang: str) -> str | None:
+        """The link to the shuffle check of a deal over, its seed and deck filled in."""
+        deal = match.deals[number - 1]
+        if seed is None or not deal.is_over:
+            return None
+        commitment = commitment_of(seed)
+        deck = " ".join(card_code(card) for card in deal.deck)
+        query = {"seed": commitment.seed, "hash": commitment.hash, "deck": deck}
+        return f"/{lang}/rules/fairness?{urlencode(query)}"
+
+    def _seeds(self, stored: StoredGame, deals: int) -> dict[int, str]:
+        """The secret seeds of a game's deals, by number (blocking)."""
+        events = [text for _seq, text in self.store.events_since(stored.id, 0)]
+        found = deal_seeds(events, deals)
+        if stored.first_seed:
+            found[1] = stored.first_seed
+        return found
+
+    def _entry(
+        self,
+        stored: StoredGame,
+        played: Played,
+        match: Match,
+        number: int,
+        seat: Seat,
+        people: Mapping[str, dict[str, Any]],
+        lang: str,
+    ) -> dict[str, Any]:
+        """One deal as the history lists it."""
+        deal = match.deals[number - 1]
+        record = deal_record(deal, self.catalogs.wording(lang))
+        us = "NS" if seat in (Seat.N, Seat.S) else "EW"
+        result = record["result"]
+        over = deal.is_over
+        return {
+            "game": stored.id,
+            "deal": number,
+            "rules": stored.rules,
+            "deck": record["deck"],
+            "date": (played.at if number == 1 else stored.updated_at).isoformat(),
+            "room": played.room,
+            "seat": seat.name,
+            "team": us,
+            "over": over,
+            "phase": record["phase"],
+            "partner": people[seat.partner.name],
+            "opponents": [people[other.name] for other in (seat.next, seat.next.partner)],
+            "contract": record["contract"],
+            "contract_text": contract_text(record),
+            "outcome": record["outcome"],
+            "score": None if result is None else result["scores"],
+            "share": share_code(stored, number) if over else None,
+        }
+
+    async def _load(self, game_id: str) -> tuple[StoredGame, Match]:
+        stored = await asyncio.to_thread(self.store.load, game_id)
+        if stored is None:
+            raise ClientError("not_found")
+        return stored, await asyncio.to_thread(restore_match, stored.record)
+
+    async def analysis(
+        self, player_id: str, game_id: str, number: int, lang: str, *, client: str
+    ) -> dict[str, Any]:
+        """The analysis of deal ``number`` of one of the player's games: ``not_found`` for a
+        game that is not theirs, ``deal_not_over`` for a deal in play."""
+        played = await asyncio.to_thread(self.store.players.played, player_id)
+        if not any(game.game_id == game_id for game in played):
+            raise ClientError("not_found")
+        _stored, match = await self._load(game_id)
+        return await self.learning.analysis_of(
+            game_id, match, number, lang, deck=match.rules.deck, client=client
+        )
+
+    async def shared(self, code: str, lang: str) -> dict[str, Any]:
+        """The deal a shared link names, with every hand (``not_found`` for a code the site
+        did not make, or a deal not over: a deal in play is never shown)."""
+        parts = read_share_code(code)
+        if parts is None:
+            raise ClientError("not_found")
+        game_id, number, _mac = parts
+        stored = await asyncio.to_thread(self.store.load, game_id)
+        if stored is None or not hmac.compare_digest(share_code(stored, number), code):
+            raise ClientError("not_found")
+        match = await asyncio.to_thread(restore_match, stored.record)
+        if not 1 <= number <= len(match.deals) or not match.deals[number - 1].is_over:
+            raise ClientError("not_found")
+        seeds = await asyncio.to_thread(self._seeds, stored, len(match.deals))
+        seed = seeds.get(number)
+        commitment = None if seed is None else commitment_of(seed)
+        record = deal_record(match.deals[number - 1], self.catalogs.wording(lang), commitment)
+        return record | {"deal": number, "date": stored.updated_at.isoformat(), "lang": lang}
+
+
+__all__ = [
+    "FORMER_PLAYER",
+    "GAMES_PER_PAGE",
+    "History",
+    "Sitter",
+    "contract_text",
+    "read_share_code",
+    "room_sitters",
+    "share_code",
+]

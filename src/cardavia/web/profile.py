@@ -1,0 +1,107 @@
+"""What a player may ask of the site about themselves (docs/players.md, "The profile"):
+everything kept about them (:meth:`Profiles.export`), and to be forgotten
+(:meth:`Profiles.erase`): their rows erased — the player, their sessions, passkeys and
+links — and, in the rooms they sat in, their name replaced by "a former player" (in the
+room's language; the histories of the others word it in theirs)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from dataclasses import replace
+from typing import Any, Final
+
+from cardavia.belote import Seat
+from cardavia.players.settings import read_settings
+from cardavia.store.db import GameStore
+from cardavia.web.history import FORMER_PLAYER, History
+from cardavia.web.protocol import ClientError
+from cardavia.web.room_state import ComputerSeat, PersonSeat, RoomState
+from cardavia.web.rooms import RoomService
+from cardavia.words import Catalogs
+
+log = logging.getLogger(__name__)
+
+ATTEMPTS: Final = 3
+"""Tries to take a name out of a room that another process changed meanwhile (``stale``)."""
+EXPORT_PAGES: Final = 1000
+"""The most pages of a history an export reads (10,000 games)."""
+
+
+def without_name(state: RoomState, *, seat: Seat, name: str) -> RoomState:
+    """The room's state with the name in ``seat`` replaced by ``name`` (a person's, or the
+    computer player who took a departed person's seat and kept their name)."""
+    entry = state[seat]
+    if not isinstance(entry, PersonSeat | ComputerSeat) or not entry.name:
+        return state
+    seats = list(state.seats)
+    seats[list(Seat).index(seat)] = replace(entry, name=name)
+    one, two, three, four = seats
+    return replace(state, seats=(one, two, three, four))
+
+
+class Profiles:
+    """The players' own requests about themselves."""
+
+    def __init__(
+        self, store: GameStore, history: History, rooms: RoomService, catalogs: Catalogs
+    ) -> None:
+        self.store = store
+        self.history = history
+        self.rooms = rooms
+        self.catalogs = catalogs
+
+    async def export(self, player_id: str, lang: str) -> dict[str, Any]:
+        """Everything kept about the player: what they keep (name, language, settings), their
+        sessions and passkeys (never a token or a key's secret), the games they sat at and
+        every deal of them as "My games" lists it."""
+        stored = await asyncio.to_thread(self.store.players.load, player_id)
+        if stored is None:
+            raise ClientError("not_found")
+        kept = await asyncio.to_thread(self.store.players.kept_about, player_id)
+        played = await asyncio.to_thread(self.store.players.played, player_id)
+        deals: list[dict[str, Any]] = []
+        for page in range(1, EXPORT_PAGES + 1):
+            answer = await self.history.page(player_id, stored.name, page, lang)
+            deals += answer["deals"]
+            if not answer["more"]:
+                break
+        return {
+            "player": {
+                "name": stored.name,
+                "lang": stored.lang,
+                "settings": dict(read_settings(stored.settings)),
+                "created_at": stored.created_at.isoformat(),
+            },
+            **kept,
+            "games": [
+                {"game": p.game_id, "seat": p.seat, "room": p.room, "at": p.at.isoformat()}
+                for p in played
+            ],
+            "deals": deals,
+        }
+
+    async def erase(self, player_id: str) -> None:
+        """Forget the player: their rows erased, then their name taken out of the rooms they
+        sat in (a room closed meanwhile has nothing left to change)."""
+        seats = await asyncio.to_thread(self.store.players.erase, player_id)
+        for code, seat in seats:
+            for _attempt in range(ATTEMPTS):
+                try:
+                    await self._rename(code, Seat[seat])
+                    break
+                except ClientError as error:
+                    if error.code != "stale":
+                        log.info("room %s keeps no name to take out (%s)", code, error.code)
+                        break
+
+    async def _rename(self, code: str, seat: Seat) -> None:
+        """Put "a former player", in the room's language, in ``seat`` of the room ``code``."""
+        room = await self.rooms.open(code)
+        wording = self.catalogs.wording(room.state.settings.lang)
+        former = wording.translations.gettext(FORMER_PLAYER)
+        await self.rooms.change(room, functools.partial(without_name, seat=seat, name=former))
+
+
+__all__ = ["ATTEMPTS", "EXPORT_PAGES", "Profiles", "without_name"]

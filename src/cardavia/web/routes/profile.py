@@ -1,0 +1,112 @@
+"""The profile (docs/players.md, "The profile"): the page ``/{lang}/me`` (the name, the games
+played, the export, the deletion), ``GET /api/me/export`` (everything kept about the player,
+a JSON download) and ``DELETE /api/me`` (the player forgotten, the cookie cleared). Both
+check ``Origin`` and are rate-limited as ``PUT /api/me``; the deletion takes JSON only, and
+says it is meant (``{"confirm": true}``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Final
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from starlette.responses import Response
+
+from cardavia.store.db import StoreUnavailableError
+from cardavia.web.guests import Guests
+from cardavia.web.http_helpers import (
+    SafeJSONResponse,
+    client_key,
+    error_response,
+    origin_allowed,
+    read_json_body,
+)
+from cardavia.web.i18n import choose_language
+from cardavia.web.limits import Counters
+from cardavia.web.pages import not_found_page, page_context
+from cardavia.web.profile import Profiles
+from cardavia.web.protocol import ClientError, check_fields, require
+from cardavia.web.routes.me import CHANGES_BURST, CHANGES_PER_MINUTE
+from cardavia.web.settings import Settings
+from cardavia.words import Catalogs, is_language
+
+EXPORT_FILE: Final = "cardavia-player.json"
+"""The name the export is downloaded under."""
+
+
+def install(
+    app: FastAPI,
+    profiles: Profiles,
+    guests: Guests,
+    settings: Settings,
+    catalogs: Catalogs,
+    counters: Counters,
+    templates: Jinja2Templates,
+) -> None:
+    """Add the profile's page, the export and the deletion to ``app``."""
+    limiter = counters.limiter("profile", CHANGES_PER_MINUTE / 60.0, CHANGES_BURST)
+
+    async def checked(request: Request) -> None:
+        """The request comes from the site and within its limit (else a ClientError)."""
+        if not origin_allowed(request.headers, settings.allowed_origins):
+            raise ClientError("bad_origin")
+        if await limiter.take(client_key(request, settings.trusted_proxies)):
+            raise ClientError("rate_limited")
+
+    @app.get("/api/me/export")
+    async def export_me(request: Request) -> Response:
+        lang = choose_language(
+            request.query_params.get("lang"), request.headers.get("accept-language")
+        )
+        try:
+            await checked(request)
+            player = await guests.identify(request)
+            if player is None:
+                raise ClientError("not_found")
+            data = await profiles.export(player.id, lang)
+        except ClientError as error:
+            return error_response(error, catalogs.wording(lang))
+        except StoreUnavailableError:
+            return error_response(ClientError("unavailable"), catalogs.wording(lang))
+        headers = {
+            "Cache-Control": "no-store",
+            "Content-Disposition": f'attachment; filename="{EXPORT_FILE}"',
+        }
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+        return Response(text, media_type="application/json", headers=headers)
+
+    @app.delete("/api/me")
+    async def delete_me(request: Request) -> Response:
+        lang = choose_language(
+            request.query_params.get("lang"), request.headers.get("accept-language")
+        )
+        try:
+            await checked(request)
+            data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+            check_fields(data, ("confirm",))
+            require(data, "confirm")
+            if data["confirm"] is not True:
+                raise ClientError("bad_field", {"field": "confirm"})
+            player = await guests.identify(request)
+            if player is None:
+                raise ClientError("not_found")
+            await profiles.erase(player.id)
+        except ClientError as error:
+            return error_response(error, catalogs.wording(lang))
+        except StoreUnavailableError:
+            return error_response(ClientError("unavailable"), catalogs.wording(lang))
+        answer = SafeJSONResponse({"deleted": True}, headers={"Cache-Control": "no-store"})
+        guests.forget(request, answer)
+        return answer
+
+    @app.get("/{lang}/me", response_class=HTMLResponse, include_in_schema=False)
+    async def profile_page(request: Request, lang: str) -> Response:
+        if not is_language(lang):
+            return not_found_page(catalogs)
+        context = page_context(lang, catalogs.wording(lang), templates)
+        return templates.TemplateResponse(request, "profile.html", context)
+
+
+__all__ = ["EXPORT_FILE", "install"]

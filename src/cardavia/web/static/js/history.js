@@ -1,0 +1,129 @@
+// "My games" (docs/players.md): every deal the player played, the latest first, a page at a
+// time from GET /api/me/games. Each finished deal offers its analysis (learn.js's view of
+// it, asked of /api/me/games/{game}/analysis), every hand (the page of its shared link),
+// its shuffle check (the fairness page, its seed and deck filled in) and its link to share.
+
+import { openAnalysisOf } from "./learn.js";
+
+const lang = document.documentElement.lang || "en";
+const words = JSON.parse(document.getElementById("history-strings")?.textContent || "{}");
+const list = document.getElementById("history-list");
+const more = document.getElementById("history-more");
+const status = document.getElementById("history-status");
+const dates = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+let page = 0;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function fill(template, values) {
+  return String(template).replace(/\{(\w+)\}/g, (all, key) => (key in values ? values[key] : all));
+}
+
+function who(person) {
+  return person.computer ? `${words.computer} (${person.name})` : person.name;
+}
+
+function outcome(entry) {
+  if (!entry.over) return words.in_play;
+  return words[entry.outcome] ?? "";
+}
+
+function facts(entry) {
+  const dl = el("dl", "history-facts");
+  const add = (term, value, className) => {
+    if (value === null || value === undefined || value === "") return;
+    const dd = el("dd", className, value);
+    dl.append(el("dt", null, term), dd);
+  };
+  add(words.partner, who(entry.partner));
+  add(words.opponents, entry.opponents.map(who).join(" · "));
+  if (entry.contract) {
+    const taker = words.seats[entry.contract.taker] ?? entry.contract.taker;
+    add(words.contract, fill(words.seat_line, { seat: taker, name: entry.contract_text ?? "" }));
+  }
+  if (entry.score) {
+    const us = entry.score[entry.team];
+    const them = entry.score[entry.team === "NS" ? "EW" : "NS"];
+    add(words.score, `${us} – ${them}`, "history-score");
+  }
+  return dl;
+}
+
+function actions(entry) {
+  const bar = el("p", "history-actions");
+  if (!entry.over) return bar;
+  if (entry.contract) {
+    const analyse = el("button", "secondary history-analyse", words.analysis);
+    analyse.type = "button";
+    analyse.addEventListener("click", () => {
+      const query = new URLSearchParams({ deal: String(entry.deal), lang });
+      const url = `/api/me/games/${encodeURIComponent(entry.game)}/analysis?${query}`;
+      openAnalysisOf(url, { seat: entry.seat, deck: entry.deck });
+    });
+    bar.append(analyse);
+  }
+  if (entry.share) {
+    const hands = el("a", "history-hands", words.every_hand);
+    hands.href = `/${lang}/deal/${encodeURIComponent(entry.share)}`;
+    bar.append(hands);
+  }
+  if (entry.check) {
+    const check = el("a", "history-check", words.check);
+    check.href = entry.check;
+    bar.append(check);
+  }
+  if (entry.share) {
+    const share = el("button", "secondary history-share", words.share);
+    share.type = "button";
+    share.addEventListener("click", async () => {
+      const link = new URL(`/${lang}/deal/${encodeURIComponent(entry.share)}`, location.href).href;
+      try {
+        await navigator.clipboard.writeText(link);
+        status.textContent = words.copied;
+      } catch {
+        status.textContent = link;
+      }
+    });
+    bar.append(share);
+  }
+  return bar;
+}
+
+function item(entry) {
+  const li = el("li", "history-deal");
+  li.dataset.game = entry.game;
+  li.dataset.deal = String(entry.deal);
+  li.dataset.over = String(entry.over);
+  const rules = words.presets[entry.rules] ?? entry.rules;
+  li.append(el("h2", "history-title", `${rules} · ${fill(words.deal, { n: entry.deal })}`));
+  const when = el("p", "history-when");
+  const time = el("time", null, dates.format(new Date(entry.date)));
+  time.dateTime = entry.date;
+  when.append(time);
+  if (entry.room) when.append(` · ${fill(words.room, { code: entry.room })}`);
+  li.append(when, facts(entry), el("p", "history-outcome", outcome(entry)), actions(entry));
+  return li;
+}
+
+async function load() {
+  page += 1;
+  more.hidden = true;
+  const response = await fetch(`/api/me/games?page=${page}&lang=${encodeURIComponent(lang)}`);
+  const data = await response.json();
+  if (!response.ok) {
+    document.getElementById("history-error").textContent = data.message;
+    return;
+  }
+  for (const entry of data.deals) list.append(item(entry));
+  document.getElementById("history-empty").hidden = list.children.length > 0;
+  more.hidden = !data.more;
+  list.dataset.loaded = String(page);
+}
+
+more?.addEventListener("click", load);
+if (list) load();
