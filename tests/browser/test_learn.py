@@ -110,7 +110,8 @@ def test_a_bidding_problem_as_a_player_sees_it(
         hand = article.locator(".problem-hand")
         assert hand.locator("svg").count() == len(data["view"]["hand"])
         assert hand.locator("button, [disabled]").count() == 0
-        assert article.locator(".problem-prompt").inner_text().rstrip(": ") == labels["find_bid"]
+        prompt = article.locator(".problem-prompt").inner_text()
+        assert prompt.rstrip(": \u00a0") == labels["find_bid"]
         assert article.locator(".problem-bids .problem-choice").count() == len(data["legal_bids"])
         # The solution says why, from the simulation: in how many deals out of ten the bid's
         # contract is made (the runner-up's when the answer is to pass), and both averages.

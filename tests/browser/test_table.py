@@ -798,7 +798,10 @@ def pauses_at(table: Table, pace: str) -> tuple[float, float]:
     deal at ``pace`` (the server sends the moves at once: the page spaces them)."""
     page = table.page
     page.evaluate(
+        # The pace changed as the settings panel changes it: kept in this browser and marked
+        # not yet sent, so that the page sends it rather than take the player's older one.
         "(p) => { localStorage.setItem('cardavia.settings', JSON.stringify({aiPace: p}));"
+        " localStorage.setItem('cardavia.settings.unsent', '1');"
         " localStorage.removeItem('cardavia.game'); }",
         pace,
     )
