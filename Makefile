@@ -25,8 +25,8 @@ test: uv
 	$(UV) run --frozen python -m doctest README.md
 	@# The browser tests apart: Playwright's synchronous API keeps an event loop running in its
 	@# worker for the whole session, where the other tests start loops of their own.
-	$(UV) run --frozen pytest -n 2 --ignore=tests/browser
-	$(UV) run --frozen pytest -n 2 tests/browser
+	$(UV) run --frozen pytest -n 2 --durations=15 --ignore=tests/browser
+	$(UV) run --frozen pytest -n 2 --durations=15 tests/browser
 
 # Every benchmark, its figures collected in docs/benchmarks.md with the machine and the date
 # (BENCH_OPTIONS="--quick" checks the collection on tiny sizes; "--only deals,solver" some).
