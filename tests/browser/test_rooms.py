@@ -550,13 +550,15 @@ def test_the_room_page_offline_the_hints_where_seated_and_the_phrases_line(
             table.page.wait_for_function("window.cardavia && window.cardavia.view")
         play_deal_until_playing([ana, bo])
         page.wait_for_selector(".seat .taker-chip")
-        for text in ("Prendre : trèfle", "Tierce (20) · Belote !", "Passe"):
+        for text in ("Prendre : trèfle", "Tierce (20) · Belote !", "Cinquante (50)", "Passe"):
             page.evaluate(
                 """(text) => { for (const b of document.querySelectorAll('.seat .bubble')) {
                   b.hidden = false; b.textContent = text; } }""",
                 text,
             )
             assert page.evaluate(OVERLAPS) == [], text
+            # A side seat's bubble grows inwards: never past the screen's edge.
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, text
         page.screenshot(path=str(screenshots / f"room-{lang}-360-bubbles.png"))
         assert ana.errors == [] and bo.errors == []
     finally:
