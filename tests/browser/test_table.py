@@ -798,13 +798,24 @@ def pauses_at(table: Table, pace: str) -> tuple[float, float]:
     deal at ``pace`` (the server sends the moves at once: the page spaces them)."""
     page = table.page
     page.evaluate(
-        # The pace changed as the settings panel changes it: kept in this browser and marked
-        # not yet sent, so that the page sends it rather than take the player's older one.
         "(p) => { localStorage.setItem('cardavia.settings', JSON.stringify({aiPace: p}));"
-        " localStorage.setItem('cardavia.settings.unsent', '1');"
         " localStorage.removeItem('cardavia.game'); }",
         pace,
     )
+    # The player's kept settings follow them to every page (static/js/player.js): the pace
+    # is kept there too, as the settings panel keeps it, once the page has made the guest.
+    # (The guest is made by the page's first settings, or else by this change itself.)
+    for _ in range(50):
+        if any(c["name"] == "cardavia_player" for c in table.context.cookies()):
+            break
+        page.wait_for_timeout(100)
+    status = page.evaluate(
+        """async (p) => (await fetch('/api/me', {method: 'PUT',
+             headers: {'Content-Type': 'application/json'},
+             body: JSON.stringify({settings: {aiPace: p}})})).status""",
+        pace,
+    )
+    assert status == 200
     page.reload()
     page.evaluate(WATCH_CHANGES)
     table.new_game("cardavia")
