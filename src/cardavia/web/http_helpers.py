@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse
 
+from cardavia.store.db import StoreUnavailableError
 from cardavia.web.connection import RATE_LIMITED_CLOSE, TOO_SLOW_CLOSE
 from cardavia.web.protocol import ClientError, decode_message, dump_message
 from cardavia.words import Wording
@@ -82,6 +83,14 @@ def error_response(error: ClientError, wording: Wording, deck: str = "french") -
         status_code=HTTP_STATUS.get(error.code, 400),
         headers={"Cache-Control": "no-store"},
     )
+
+
+def refusal(error: ClientError | StoreUnavailableError, wording: Wording) -> JSONResponse:
+    """:func:`error_response` for what a route refuses: a client's error as it is, a
+    database that cannot answer as ``unavailable``."""
+    if isinstance(error, StoreUnavailableError):
+        error = ClientError("unavailable")
+    return error_response(error, wording)
 
 
 async def read_json_body(request: Request, limit: int, timeout: float) -> dict[str, Any]:
@@ -216,6 +225,7 @@ __all__ = [
     "is_trusted_proxy",
     "origin_allowed",
     "read_json_body",
+    "refusal",
     "refuse_socket",
     "request_token",
     "whole_number",

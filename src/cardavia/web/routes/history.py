@@ -12,7 +12,12 @@ from starlette.responses import Response
 from cardavia.store.db import StoreUnavailableError
 from cardavia.web.guests import Guests
 from cardavia.web.history import History
-from cardavia.web.http_helpers import SafeJSONResponse, client_key, error_response, whole_number
+from cardavia.web.http_helpers import (
+    SafeJSONResponse,
+    client_key,
+    refusal,
+    whole_number,
+)
 from cardavia.web.i18n import choose_language
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.protocol import ClientError
@@ -59,10 +64,8 @@ def install(
                 data = {"page": page, "more": False, "games": 0, "deals": []}
             else:
                 data = await history.page(player.id, player.name, page, lang)
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
-        except StoreUnavailableError:
-            return error_response(ClientError("unavailable"), catalogs.wording(lang))
+        except (ClientError, StoreUnavailableError) as error:
+            return refusal(error, catalogs.wording(lang))
         return SafeJSONResponse(data, headers=NO_STORE)
 
     @app.get("/api/me/games/{game_id}/analysis")
@@ -75,10 +78,8 @@ def install(
                 raise ClientError("not_found")
             client = client_key(request, settings.trusted_proxies)
             data = await history.analysis(player.id, game_id, number, lang, client=client)
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
-        except StoreUnavailableError:
-            return error_response(ClientError("unavailable"), catalogs.wording(lang))
+        except (ClientError, StoreUnavailableError) as error:
+            return refusal(error, catalogs.wording(lang))
         return SafeJSONResponse(data, headers=NO_STORE)
 
     @app.get("/api/deals/{code}")
@@ -86,10 +87,8 @@ def install(
         lang = language(request)
         try:
             data = await history.shared(code, lang)
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
-        except StoreUnavailableError:
-            return error_response(ClientError("unavailable"), catalogs.wording(lang))
+        except (ClientError, StoreUnavailableError) as error:
+            return refusal(error, catalogs.wording(lang))
         return SafeJSONResponse(data, headers=NO_STORE)
 
     @app.get("/{lang}/me/games", response_class=HTMLResponse, include_in_schema=False)

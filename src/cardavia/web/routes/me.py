@@ -20,6 +20,7 @@ from cardavia.web.http_helpers import (
     error_response,
     origin_allowed,
     read_json_body,
+    refusal,
 )
 from cardavia.web.i18n import choose_language
 from cardavia.web.limits import Counters
@@ -92,10 +93,8 @@ def install(
             player, token = await guests.player(request, lang)
             if changes:
                 player = await players.change(player, changes)
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
-        except StoreUnavailableError:
-            return error_response(ClientError("unavailable"), catalogs.wording(lang))
+        except (ClientError, StoreUnavailableError) as error:
+            return refusal(error, catalogs.wording(lang))
         answer = SafeJSONResponse(player.public(), headers={"Cache-Control": "no-store"})
         guests.keep(request, answer, token)
         return answer

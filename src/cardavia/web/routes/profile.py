@@ -19,9 +19,9 @@ from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
     client_key,
-    error_response,
     origin_allowed,
     read_json_body,
+    refusal,
 )
 from cardavia.web.i18n import choose_language
 from cardavia.web.limits import Counters
@@ -66,10 +66,8 @@ def install(
             if player is None:
                 raise ClientError("not_found")
             data = await profiles.export(player.id, lang)
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
-        except StoreUnavailableError:
-            return error_response(ClientError("unavailable"), catalogs.wording(lang))
+        except (ClientError, StoreUnavailableError) as error:
+            return refusal(error, catalogs.wording(lang))
         headers = {
             "Cache-Control": "no-store",
             "Content-Disposition": f'attachment; filename="{EXPORT_FILE}"',
@@ -93,10 +91,8 @@ def install(
             if player is None:
                 raise ClientError("not_found")
             await profiles.erase(player.id)
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
-        except StoreUnavailableError:
-            return error_response(ClientError("unavailable"), catalogs.wording(lang))
+        except (ClientError, StoreUnavailableError) as error:
+            return refusal(error, catalogs.wording(lang))
         answer = SafeJSONResponse({"deleted": True}, headers={"Cache-Control": "no-store"})
         guests.forget(request, answer)
         return answer
