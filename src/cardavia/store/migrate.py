@@ -17,12 +17,13 @@ other (the second finds nothing to do).
 >>> from sqlalchemy import create_engine, inspect
 >>> engine = create_engine("sqlite://")
 >>> upgrade(engine)
-Upgrade(before=None, after='0006_passkeys')
+Upgrade(before=None, after='0007_quick_play')
 >>> sorted(inspect(engine).get_table_names())  # doctest: +NORMALIZE_WHITESPACE
-['alembic_version', 'game_events', 'games', 'passkey_ceremonies', 'passkeys', 'player_games',
- 'player_rooms', 'player_sessions', 'players', 'rooms']
+['alembic_version', 'game_events', 'games', 'name_reports', 'passkey_ceremonies', 'passkeys',
+ 'player_blocks', 'player_games', 'player_rooms', 'player_sessions', 'players',
+ 'quick_seats', 'rating_changes', 'ratings', 'rooms']
 >>> upgrade(engine)
-Upgrade(before='0006_passkeys', after='0006_passkeys')
+Upgrade(before='0007_quick_play', after='0007_quick_play')
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS: Final = Path(__file__).with_name("migrations")
 """The folder of the revisions (``versions/``), inside the package."""
-LATEST: Final = "0006_passkeys"
+LATEST: Final = "0007_quick_play"
 """The latest revision, written out so that a database already at it is known without
 loading Alembic (a second of a process's start; tests/players/test_migrations.py checks it
 is :func:`head`)."""

@@ -56,6 +56,8 @@ class PlayerRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The display name (the rooms' rules for names), if they gave one."""
+    hidden_name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """A name another player reported: while ``name`` is still this, others do not see it."""
     lang: Mapped[str | None] = mapped_column(String(8), nullable=True)
     """The language they last read the site in."""
     settings: Mapped[str] = mapped_column(Text, server_default="{}")

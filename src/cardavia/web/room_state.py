@@ -114,7 +114,11 @@ def _number(data: Mapping[str, Any], name: str, default: float, low: float, high
 class RoomSettings:
     """What the creator chose: the rules, the computer players' level, the deck, the match
     target (``None``: a single deal), the room's language, the grace period and the delay
-    before the next deal (seconds), and whether watchers may come in."""
+    before the next deal (seconds), and whether watchers may come in.
+
+    A table formed by quick play is a room too (``quick``: its seats given by the queue,
+    rated, its leavers counted), with a clock for each action (``clock`` seconds; ``0``: no
+    clock, a friends' room's way)."""
 
     rules: str
     level: str
@@ -124,6 +128,8 @@ class RoomSettings:
     grace: float = DEFAULT_GRACE
     next_delay: float = DEFAULT_NEXT_DELAY
     watchers: bool = False
+    quick: bool = False
+    clock: float = 0.0
 
     @classmethod
     def from_request(cls, data: Mapping[str, Any], lang: str) -> RoomSettings:
@@ -158,8 +164,9 @@ class RoomSettings:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The settings as saved."""
-        return {
+        """The settings as saved (a friends' room's without the quick play's two fields, as
+        before they were)."""
+        saved = {
             "rules": self.rules,
             "level": self.level,
             "deck": self.deck,
@@ -169,6 +176,9 @@ class RoomSettings:
             "next_delay": self.next_delay,
             "watchers": self.watchers,
         }
+        if self.quick or self.clock:
+            saved |= {"quick": self.quick, "clock": self.clock}
+        return saved
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RoomSettings:
@@ -182,6 +192,8 @@ class RoomSettings:
             grace=float(data.get("grace", DEFAULT_GRACE)),
             next_delay=float(data.get("next_delay", DEFAULT_NEXT_DELAY)),
             watchers=bool(data.get("watchers", False)),
+            quick=bool(data.get("quick", False)),
+            clock=float(data.get("clock", 0.0)),
         )
 
 

@@ -1,0 +1,52 @@
+"""The players' ratings: one skill estimate per rules family (a mean and an uncertainty, the
+Weng-Lin model of ``openskill``), and each change of it, deal by deal, for the profile's
+chart (docs/players.md, "Ratings").
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from cardavia.store.base import Base
+
+
+class RatingRow(Base):
+    """A player's rating in one rules family."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    family: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    deals: Mapped[int] = mapped_column(Integer, default=0)
+    """How many rated deals made it (provisional below a threshold)."""
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingChangeRow(Base):
+    """One rated deal's change of a player's rating: the rating after it."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_player_family", "player_id", "family", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE")
+    )
+    family: Mapped[str] = mapped_column(String(16))
+    room_code: Mapped[str] = mapped_column(String(8))
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    deal: Mapped[int] = mapped_column(Integer)
+    """The deal's number in its game (from 1)."""
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+__all__ = ["RatingChangeRow", "RatingRow"]
