@@ -67,9 +67,9 @@ from cardavia.store.players import PlayerStore, unlink_games, unlink_rooms
 from cardavia.store.quickplay import QuickSeatRow as QuickSeatRow
 from cardavia.store.ratings import RatingChangeRow as RatingChangeRow
 from cardavia.store.ratings import RatingRow as RatingRow
+from cardavia.store.read_only import forced_read_only, read_only_url
 from cardavia.store.safety import BlockRow as BlockRow
 from cardavia.store.safety import NameReportRow as NameReportRow
-from cardavia.store.read_only import forced_read_only, read_only_url
 
 log = logging.getLogger(__name__)
 
