@@ -64,12 +64,10 @@ from cardavia.store.events import fold_events
 from cardavia.store.migrate import Upgrade, upgrade
 from cardavia.store.passkeys import PasskeyStore
 from cardavia.store.players import PlayerStore, unlink_games, unlink_rooms
-from cardavia.store.quickplay import QuickSeatRow as QuickSeatRow
-from cardavia.store.ratings import RatingChangeRow as RatingChangeRow
-from cardavia.store.ratings import RatingRow as RatingRow
+from cardavia.store.quickplay import QuickSeatStore
+from cardavia.store.ratings import RatingStore
 from cardavia.store.read_only import forced_read_only, read_only_url
-from cardavia.store.safety import BlockRow as BlockRow
-from cardavia.store.safety import NameReportRow as NameReportRow
+from cardavia.store.safety import SafetyStore
 
 log = logging.getLogger(__name__)
 
@@ -396,6 +394,12 @@ class GameStore:
         """The players (:mod:`cardavia.store.players`), in the same database."""
         self.passkeys = PasskeyStore(engine)
         """Their passkeys (:mod:`cardavia.store.passkeys`)."""
+        self.quick = QuickSeatStore(engine)
+        """The seats quick play gave them (:mod:`cardavia.store.quickplay`)."""
+        self.ratings = RatingStore(engine)
+        """Their ratings (:mod:`cardavia.store.ratings`)."""
+        self.safety = SafetyStore(engine)
+        """Their blocks and reports (:mod:`cardavia.store.safety`)."""
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         # The statements of an action, compiled once (SQLAlchemy Core: no ORM per action).
         games, events = cast(Table, GameRow.__table__), cast(Table, EventRow.__table__)

@@ -1,17 +1,27 @@
 """The quick-play seats: each seat a player was given at a table formed by quick play, and
 how it ended (played to the end, or left for good). A player's completion rate is read from
 them (docs/players.md, "Leaving"); they outlive the room they were played in.
+
+>>> from cardavia.store.db import GameStore, new_token
+>>> store = GameStore("sqlite://")
+>>> player = store.players.create(new_token())
+>>> store.quick.completion(player.id)
+Completion(finished=0, abandoned=0)
+>>> store.quick.seat(player.id, room_code="ABCD2345", seat="S", family="classic")
+>>> store.quick.completion(player.id).rate is None
+True
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from sqlalchemy import DateTime, ForeignKey, Index, Integer, String
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import DateTime, Engine, ForeignKey, Index, Integer, String, func, insert, select
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from cardavia.store.base import Base
+from cardavia.store.base import Base, now, unavailable
 
 PLAYING: Final = "playing"
 """A seat whose game is still being played."""
@@ -29,9 +39,7 @@ class QuickSeatRow(Base):
     __table_args__ = (Index("ix_quick_seats_player_joined", "player_id", "joined_at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    player_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("players.id", ondelete="CASCADE")
-    )
+    player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id", ondelete="CASCADE"))
     room_code: Mapped[str] = mapped_column(String(8), index=True)
     """The room the table was formed as (not a foreign key: the seat outlives the room)."""
     seat: Mapped[str] = mapped_column(String(1))
@@ -43,4 +51,59 @@ class QuickSeatRow(Base):
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
-__all__ = ["ABANDONED", "FINISHED", "OUTCOMES", "PLAYING", "QuickSeatRow"]
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """How a player's quick-play games ended: played to the end, or left for good."""
+
+    finished: int
+    abandoned: int
+
+    @property
+    def rate(self) -> float | None:
+        """The share of their ended games they played to the end (``None``: none ended)."""
+        ended = self.finished + self.abandoned
+        return None if ended == 0 else self.finished / ended
+
+
+class QuickSeatStore:
+    """The quick-play seats in the store's database (each method one short transaction)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def seat(self, player_id: str, *, room_code: str, seat: str, family: str) -> None:
+        """Note that quick play gave ``player_id`` the seat ``seat`` of the table formed as
+        room ``room_code`` (its game under way)."""
+        row = {
+            "player_id": player_id,
+            "room_code": room_code,
+            "seat": seat,
+            "family": family,
+            "outcome": PLAYING,
+            "joined_at": now(),
+        }
+        with unavailable(), self.engine.begin() as connection:
+            connection.execute(insert(QuickSeatRow), row)
+
+    def completion(self, player_id: str) -> Completion:
+        """How the player's quick-play games ended (those still played are not counted)."""
+        with unavailable(), Session(self.engine) as session:
+            counts = dict(
+                session.execute(
+                    select(QuickSeatRow.outcome, func.count())
+                    .where(QuickSeatRow.player_id == player_id)
+                    .group_by(QuickSeatRow.outcome)
+                ).all()
+            )
+        return Completion(counts.get(FINISHED, 0), counts.get(ABANDONED, 0))
+
+
+__all__ = [
+    "ABANDONED",
+    "FINISHED",
+    "OUTCOMES",
+    "PLAYING",
+    "Completion",
+    "QuickSeatRow",
+    "QuickSeatStore",
+]

@@ -1,16 +1,23 @@
 """The players' ratings: one skill estimate per rules family (a mean and an uncertainty, the
 Weng-Lin model of ``openskill``), and each change of it, deal by deal, for the profile's
 chart (docs/players.md, "Ratings").
+
+>>> from cardavia.store.db import GameStore, new_token
+>>> store = GameStore("sqlite://")
+>>> player = store.players.create(new_token())
+>>> store.ratings.current(player.id, "classic") is None
+True
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import DateTime, Engine, Float, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from cardavia.store.base import Base
+from cardavia.store.base import Base, unavailable, utc
 
 
 class RatingRow(Base):
@@ -36,9 +43,7 @@ class RatingChangeRow(Base):
     __table_args__ = (Index("ix_rating_changes_player_family", "player_id", "family", "id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    player_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("players.id", ondelete="CASCADE")
-    )
+    player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id", ondelete="CASCADE"))
     family: Mapped[str] = mapped_column(String(16))
     room_code: Mapped[str] = mapped_column(String(8))
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
@@ -49,4 +54,30 @@ class RatingChangeRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-__all__ = ["RatingChangeRow", "RatingRow"]
+@dataclass(frozen=True, slots=True)
+class StoredRating:
+    """A player's rating in a family as kept: the model's mean and uncertainty, how many
+    rated deals made it, and when it last changed."""
+
+    mu: float
+    sigma: float
+    deals: int
+    updated_at: datetime
+
+
+class RatingStore:
+    """The ratings in the store's database (each method one short transaction)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def current(self, player_id: str, family: str) -> StoredRating | None:
+        """The player's rating in ``family`` (``None``: never rated there)."""
+        with unavailable(), Session(self.engine) as session:
+            row = session.get(RatingRow, (player_id, family))
+            if row is None:
+                return None
+            return StoredRating(row.mu, row.sigma, row.deals, utc(row.updated_at))
+
+
+__all__ = ["RatingChangeRow", "RatingRow", "RatingStore", "StoredRating"]
