@@ -14,7 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import DateTime, Engine, Float, ForeignKey, Index, Integer, String
+from sqlalchemy import (
+    DateTime,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from cardavia.store.base import Base, unavailable, utc
@@ -40,15 +49,19 @@ class RatingChangeRow(Base):
     """One rated deal's change of a player's rating: the rating after it."""
 
     __tablename__ = "rating_changes"
-    __table_args__ = (Index("ix_rating_changes_player_family", "player_id", "family", "id"),)
+    __table_args__ = (
+        Index("ix_rating_changes_player_family", "player_id", "family", "id"),
+        UniqueConstraint("player_id", "game_id", "deal", name="uq_rating_changes_deal"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id", ondelete="CASCADE"))
     family: Mapped[str] = mapped_column(String(16))
     room_code: Mapped[str] = mapped_column(String(8))
-    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    game_id: Mapped[str] = mapped_column(String(32))
     deal: Mapped[int] = mapped_column(Integer)
-    """The deal's number in its game (from 1)."""
+    """The deal's number in its game (from 1): a deal changes a player's rating once, however
+    many processes saw it end."""
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

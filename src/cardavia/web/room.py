@@ -43,6 +43,9 @@ class Room:
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.phrase_seen = self.state.phrase_n
         self.over = False
+        self.deal_told: tuple[str | None, int] | None = None
+        """The last deal (the game, the number of deals played in it) whose end the deal
+        listeners were told of (:attr:`RoomService.deal_listeners`)."""
         """Whether the room's game (a single deal, or a match) is over, as last heard: the
         players may then play again."""
 

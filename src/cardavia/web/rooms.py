@@ -62,6 +62,10 @@ CREATE_FIELDS: Final = frozenset(
 )
 JOIN_FIELDS: Final = frozenset({"name", "seat", "lang"})
 T = TypeVar("T")
+DealListener = Callable[["Room", Table], Coroutine[Any, Any, None]]
+"""Told once a deal of a quick-play room is over (its rating, its players' seats): in this
+process, once per deal; another process holding the room may tell its own, so what a
+listener writes must be written once whoever writes it first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +113,8 @@ class RoomService:
         )
         """Failed code lookups per client, site-wide: guessing codes is slow."""
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.deal_listeners: list[DealListener] = []
+        """What is told when a deal of a quick-play room is over (:data:`DealListener`)."""
 
     def _background(self, job: Coroutine[Any, Any, None]) -> None:
         """Run a coroutine on its own (kept until it ends; its failure logged)."""
@@ -398,6 +404,8 @@ class RoomService:
             room.over = match.is_over
             room.send_room()  # the players may play again (or no longer)
         self.send_views(room, table)
+        if match.deal.is_over and room.settings.quick:
+            self._tell_deal_over(room, table)
         key = "next_deal"
         if match.deal.is_over and not match.is_over:
             if key not in room.timers and room.state.people_here():
@@ -410,6 +418,15 @@ class RoomService:
                 timer.cancel()
             if room.state.ready and not match.deal.is_over:
                 self._background(self._clear_ready(room))
+
+    def _tell_deal_over(self, room: Room, table: Table) -> None:
+        """Tell the deal listeners that the room's deal in play is over (once per deal)."""
+        deal = (room.game_id, len(table.match.deals))
+        if room.deal_told == deal:
+            return
+        room.deal_told = deal
+        for listener in self.deal_listeners:
+            self._background(listener(room, table))
 
     async def _clear_ready(self, room: Room) -> None:
         async with room.lock:

@@ -59,11 +59,12 @@ def upgrade() -> None:
         _player(),
         sa.Column("family", sa.String(16), nullable=False),
         sa.Column("room_code", sa.String(8), nullable=False),
-        sa.Column("game_id", sa.String(32), nullable=True),
+        sa.Column("game_id", sa.String(32), nullable=False),
         sa.Column("deal", sa.Integer(), nullable=False),
         sa.Column("mu", sa.Float(), nullable=False),
         sa.Column("sigma", sa.Float(), nullable=False),
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("player_id", "game_id", "deal", name="uq_rating_changes_deal"),
     )
     op.create_index(
         "ix_rating_changes_player_family", "rating_changes", ["player_id", "family", "id"]
