@@ -14,10 +14,11 @@ name, a language, the table's settings) and the games and room seats they took.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Final
 
 from sqlalchemy import (
@@ -38,6 +39,9 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from cardavia.store.base import Base, hash_token, now, unavailable, utc
 from cardavia.store.passkeys import CeremonyRow, PasskeyRow
+from cardavia.store.quickplay import QuickSeatRow
+from cardavia.store.ratings import RatingChangeRow, RatingRow
+from cardavia.store.safety import BlockRow, NameReportRow
 
 PLAYER_ID_BYTES: Final = 12
 """A player's id: 12 random bytes, 16 URL-safe characters (never shown: the token is the
@@ -64,7 +68,7 @@ class PlayerRow(Base):
     """The table's settings (JSON object, the keys of ``static/js/settings.js``)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    """The last time the player changed something or signed in."""
+    """The last time the player changed something, signed in or took a seat."""
 
 
 class SessionRow(Base):
@@ -245,11 +249,13 @@ class PlayerStore:
         self._link(PlayerRoomRow, row)
 
     def _link(self, table: type[PlayerGameRow | PlayerRoomRow], row: Mapping[str, object]) -> None:
-        try:
-            with unavailable(), self.engine.begin() as connection:
-                connection.execute(insert(table), row)
-        except IntegrityError:
-            pass  # already linked (the same seat taken again)
+        """Link the player to a game or a seat (once is enough), and note them seen: a guest
+        who plays is never purged."""
+        with contextlib.suppress(IntegrityError), unavailable(), self.engine.begin() as link:
+            link.execute(insert(table), row)
+        seen = update(PlayerRow).where(PlayerRow.id == row["player_id"]).values(seen_at=now())
+        with unavailable(), self.engine.begin() as connection:
+            connection.execute(seen)
 
     def games_of(self, player_id: str) -> list[tuple[str, str | None]]:
         """The games the player took a seat at, ``(game id, seat)``, oldest first."""
@@ -322,15 +328,49 @@ class PlayerStore:
             }
 
     def erase(self, player_id: str) -> list[tuple[str, str]]:
-        """Erase the player: their row, sessions, passkeys, ceremonies and links (SQLite does
-        not cascade). Answers the room seats they had, ``(room code, seat)``, for their
-        name to be taken out of those rooms."""
+        """Erase the player: their row and every row that is theirs (SQLite does not
+        cascade): sessions, passkeys, ceremonies, links, quick-play seats, ratings, blocks
+        and reports either way. Answers the room seats they had, ``(room code, seat)``, for
+        their name to be taken out of those rooms."""
         seats = self.rooms_of(player_id)
         with unavailable(), self.engine.begin() as connection:
-            for model in (PlayerGameRow, PlayerRoomRow, SessionRow, PasskeyRow, CeremonyRow):
+            for model in PLAYERS_ROWS:
                 connection.execute(delete(model).where(model.player_id == player_id))
+            connection.execute(delete(BlockRow).where(BlockRow.blocked_id == player_id))
+            connection.execute(delete(NameReportRow).where(NameReportRow.reporter_id == player_id))
             connection.execute(delete(PlayerRow).where(PlayerRow.id == player_id))
         return seats
+
+    def purge_guests(self, idle: timedelta, *, moment: datetime | None = None) -> int:
+        """Erase the guests (players without a passkey) not seen for ``idle``: past their
+        cookie's life no browser holds their token, nobody can be them again. Answers how
+        many were erased."""
+        cutoff = (moment or now()) - idle
+        with unavailable(), Session(self.engine) as session:
+            gone = session.scalars(
+                select(PlayerRow.id).where(
+                    PlayerRow.seen_at < cutoff,
+                    ~select(PasskeyRow.id).where(PasskeyRow.player_id == PlayerRow.id).exists(),
+                )
+            ).all()
+        for player_id in gone:
+            self.erase(player_id)
+        return len(gone)
+
+
+PLAYERS_ROWS: Final = (
+    PlayerGameRow,
+    PlayerRoomRow,
+    SessionRow,
+    PasskeyRow,
+    CeremonyRow,
+    QuickSeatRow,
+    RatingRow,
+    RatingChangeRow,
+    BlockRow,
+    NameReportRow,
+)
+"""Every table whose rows are a player's (by ``player_id``): erased with the player."""
 
 
 def unlink_games(session: Session, games: object) -> None:

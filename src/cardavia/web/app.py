@@ -28,7 +28,7 @@ from cardavia.players import Players
 from cardavia.store.db import GameStore, StoreUnavailableError
 from cardavia.web.bus import make_bus
 from cardavia.web.edge import Edge
-from cardavia.web.guests import Guests
+from cardavia.web.guests import COOKIE_MAX_AGE, Guests
 from cardavia.web.history import History
 from cardavia.web.http_helpers import error_response
 from cardavia.web.i18n import choose_language
@@ -61,6 +61,9 @@ allocations found them alive and moved them on to the costly older generations. 
 own objects (modules, catalogs, templates) are frozen at start: never looked at again."""
 PURGE_INTERVAL: Final = 3600.0
 """Seconds between two purges of abandoned games."""
+GUESTS_KEPT: Final = timedelta(seconds=COOKIE_MAX_AGE)
+"""How long a guest (no passkey) is kept unseen: their cookie's life, past which no browser
+holds their token."""
 IN_PLAY_INTERVAL: Final = 5.0
 """Seconds between two counts of the tables and rooms in play (:mod:`cardavia.metrics`)."""
 
@@ -70,7 +73,8 @@ async def purge_abandoned_games(
 ) -> None:
     """Delete the unfinished games idle for ``days`` (0: never), at start then every hour;
     finished games are kept (README, "Abandoned games"). ``rooms``: close the rooms nobody
-    has been at for a day (:meth:`cardavia.web.rooms.RoomService.purge`) too."""
+    has been at for a day (:meth:`cardavia.web.rooms.RoomService.purge`) too. Guests not seen
+    for longer than their cookie lives are erased (docs/players.md, "The guest")."""
     while True:
         try:
             if days > 0:
@@ -81,6 +85,9 @@ async def purge_abandoned_games(
                 closed = await rooms()
                 if closed:
                     log.info("%d rooms closed (nobody there for a day)", closed)
+            guests = await asyncio.to_thread(store.players.purge_guests, GUESTS_KEPT)
+            if guests:
+                log.info("%d guests erased (not seen since their cookie ran out)", guests)
         except (StoreUnavailableError, ClientError) as error:
             log.warning("abandoned games could not be deleted (%s)", reason(error))
         except Exception:
