@@ -29,7 +29,9 @@ from sqlalchemy import (
     Text,
     column,
     delete,
+    func,
     insert,
+    literal,
     select,
     table,
     update,
@@ -87,7 +89,8 @@ class SessionRow(Base):
 
 
 class PlayerGameRow(Base):
-    """A game a player took a seat at (the single-player table's: their seat)."""
+    """A game a player took a seat at: the single-player table's (their seat), or one a
+    room dealt while they had a seat there (``room_code``)."""
 
     __tablename__ = "player_games"
 
@@ -98,6 +101,8 @@ class PlayerGameRow(Base):
         String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     seat: Mapped[str | None] = mapped_column(String(1), nullable=True)
+    room_code: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """The room that dealt the game (``None``: the single-player table)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -248,6 +253,26 @@ class PlayerStore:
         row = {"player_id": player_id, "room_code": code, "seat": seat, "created_at": now()}
         self._link(PlayerRoomRow, row)
 
+    def link_room_game(self, code: str, game_id: str) -> None:
+        """The room ``code`` dealt the game ``game_id``: each player with a seat there took
+        it, at that seat (again: nothing changes). A room that plays again keeps each of its
+        games in its players' history, not only the latest."""
+        rooms = PlayerRoomRow.__table__
+        taken = (
+            select(
+                rooms.c.player_id,
+                literal(game_id).label("game_id"),
+                func.min(rooms.c.seat),  # one row per player, should one hold two seats
+                literal(code).label("room_code"),
+                literal(now()).label("created_at"),
+            )
+            .where(rooms.c.room_code == code)
+            .group_by(rooms.c.player_id)
+        )
+        columns = ["player_id", "game_id", "seat", "room_code", "created_at"]
+        with contextlib.suppress(IntegrityError), unavailable(), self.engine.begin() as link:
+            link.execute(insert(PlayerGameRow).from_select(columns, taken))
+
     def _link(self, table: type[PlayerGameRow | PlayerRoomRow], row: Mapping[str, object]) -> None:
         """Link the player to a game or a seat (once is enough), and note them seen: a guest
         who plays is never purged."""
@@ -278,13 +303,16 @@ class PlayerStore:
             return [(code, seat) for code, seat in rows]
 
     def played(self, player_id: str) -> list[Played]:
-        """Every game the player took a seat at, at a table or in a room (its game once
-        dealt), the latest first."""
+        """Every game the player took a seat at, at a table or in a room (each game the room
+        dealt, its latest too), the latest first."""
         with unavailable(), Session(self.engine) as session:
-            tables = session.execute(
-                select(PlayerGameRow.game_id, PlayerGameRow.seat, PlayerGameRow.created_at).where(
-                    PlayerGameRow.player_id == player_id
-                )
+            games = session.execute(
+                select(
+                    PlayerGameRow.game_id,
+                    PlayerGameRow.seat,
+                    PlayerGameRow.room_code,
+                    PlayerGameRow.created_at,
+                ).where(PlayerGameRow.player_id == player_id)
             ).all()
             rooms = session.execute(
                 select(
@@ -296,9 +324,10 @@ class PlayerStore:
                 .join(_ROOMS, _ROOMS.c.code == PlayerRoomRow.room_code)
                 .where(PlayerRoomRow.player_id == player_id, _ROOMS.c.game_id.is_not(None))
             ).all()
-        found = [Played(game, seat, None, utc(at)) for game, seat, at in tables]
-        found += [Played(game, seat, code, utc(at)) for game, seat, code, at in rooms]
-        return sorted(found, key=lambda played: played.at, reverse=True)
+        found = {game: Played(game, seat, code, utc(at)) for game, seat, code, at in games}
+        for game, seat, code, at in rooms:
+            found.setdefault(game, Played(game, seat, code, utc(at)))
+        return sorted(found.values(), key=lambda played: played.at, reverse=True)
 
     def kept_about(self, player_id: str) -> dict[str, list[dict[str, object]]]:
         """Everything kept about the player but their games' records, row by row (the

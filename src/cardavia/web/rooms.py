@@ -484,6 +484,7 @@ class RoomService:
         except ClientError:
             room.game_id = previous
             raise
+        await self._store(self.store.players.link_room_game, room.code, game.game_id)
 
     async def ready(self, room: Room, seat: Seat) -> None:
         """A player is ready for the next deal: dealt when every person present is."""
