@@ -590,6 +590,10 @@ function placeSeats(view) {
   }
 }
 
+// A short screen held sideways (table.css lays the table out for it): the felt and the hand
+// fit together only with the table at the top of the screen.
+const SIDEWAYS = "(orientation: landscape) and (max-height: 560px)";
+
 function render(view, prev) {
   placeSeats(view);
   const table = $("table");
@@ -1613,6 +1617,10 @@ function wire() {
   };
   $("trick-prev").addEventListener("click", () => review(-1));
   $("trick-next").addEventListener("click", () => review(1));
+  // A phone turned sideways mid-deal: the table brought to the top, as when it appears.
+  window.matchMedia(SIDEWAYS).addEventListener("change", (event) => {
+    if (event.matches && !$("table").hidden) $("table").scrollIntoView({ block: "start" });
+  });
   $("next-deal").addEventListener("click", nextDeal);
   $("result-new-game").addEventListener("click", () => {
     state.resultDismissed = true;
