@@ -7,9 +7,9 @@ chart is their picture, not their only form.
 
 >>> chart = draw([1500, 1520, 1490], rtl=False)
 >>> chart.low, chart.high, [point.x for point in chart.points]
-(1490, 1520, [40.0, 340.0, 640.0])
+(1490, 1520, [24.0, 200.0, 376.0])
 >>> [point.x for point in draw([1500, 1520, 1490], rtl=True).points]
-[640.0, 340.0, 40.0]
+[376.0, 200.0, 24.0]
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-WIDTH: Final = 680
+WIDTH: Final = 400
 """The chart's box, in its own units (the SVG scales it to the page's width)."""
-HEIGHT: Final = 220
-MARGIN_X: Final = 40.0
+HEIGHT: Final = 180
+MARGIN_X: Final = 24.0
 """Room left and right of the line (its end points' dots)."""
-MARGIN_Y: Final = 30.0
+MARGIN_Y: Final = 28.0
 """Room above and below the line (the guide lines' numbers)."""
 MIN_SPAN: Final = 40
 """The least range of numbers the chart's height shows: a flat history is drawn flat, in
