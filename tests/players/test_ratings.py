@@ -254,6 +254,18 @@ def test_a_quick_play_rooms_deal_is_rated(app: FastAPI, browser: Callable[[], Te
     assert (rating.mu > MU) is won
     # One person beside three club players: a quarter of a full table's change.
     assert abs(rating.mu - MU) < 1.5
+    # The same deal told again (this process again, or another holding the room): no change.
+    rooms: RoomService = app.state.rooms
+
+    async def tell_again() -> None:
+        opened = await rooms.open(room["room"])
+        table = await rooms.table(opened)
+        assert table is not None
+        await RoomRatings(Ratings(app.state.store.ratings)).deal_over(opened, table)
+
+    client.portal.call(tell_again)
+    assert app.state.store.ratings.current(ana, "classic") == rating
+    assert len(app.state.store.ratings.history(ana)) == 1
 
 
 def test_a_private_rooms_deal_is_not_rated(app: FastAPI, browser: Callable[[], TestClient]) -> None:

@@ -95,7 +95,7 @@ COMPUTER_RATINGS: Final[Mapping[str, Mapping[Family, Skill]]] = {
     "beginner": {"classic": Skill(16.55, 1.0), "coinche": Skill(18.09, 1.0)},
     "club": {"classic": Skill(25.0, 1.0), "coinche": Skill(25.0, 1.0)},
     "strong": {"classic": Skill(31.49, 1.0), "coinche": Skill(32.54, 1.0)},
-    "expert": {"classic": Skill(33.22, 1.0), "coinche": Skill(34.76, 1.07)},
+    "expert": {"classic": Skill(33.22, 1.01), "coinche": Skill(34.76, 1.07)},
 }
 """Each computer level's fixed rating per family (version :data:`COMPUTER_RATINGS_VERSION`).
 From the arena's mean margins per deal between neighbouring levels: a margin ``m`` is a deal
