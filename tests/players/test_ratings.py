@@ -321,3 +321,37 @@ def test_the_export_holds_the_ratings_and_the_deletion_erases_them(
         for table in ("ratings", "rating_changes"):
             count = connection.execute(text(f"SELECT count(*) FROM {table}")).scalar()
             assert count == 0, table
+
+
+# -- PostgreSQL: two processes at once, and the foreign keys' cascade --------------------------
+
+
+def test_on_postgresql_a_deal_counts_once_and_the_ratings_go_with_their_player(
+    empty_postgres: str,
+) -> None:
+    one, two = GameStore(empty_postgres), GameStore(empty_postgres)
+    try:
+        players = [one.players.create(new_token()).id for _ in range(4)]
+        deal = deal_of(tuple(players), 1, (150, 12))
+
+        async def both() -> list[bool]:
+            return list(
+                await asyncio.gather(
+                    Ratings(one.ratings).rate(deal), Ratings(two.ratings).rate(deal)
+                )
+            )
+
+        assert sorted(asyncio.run(both())) == [False, True]
+        for player in players:
+            kept = two.ratings.current(player, "classic")
+            assert kept is not None and kept.deals == 1
+        # The player's row erased alone: PostgreSQL's foreign keys take the ratings with it.
+        one.players.erase(players[0])
+        with one.engine.connect() as connection:
+            for table in ("ratings", "rating_changes"):
+                sql = text(f"SELECT count(*) FROM {table} WHERE player_id = :p")
+                assert connection.execute(sql, {"p": players[0]}).scalar() == 0, table
+                assert connection.execute(text(f"SELECT count(*) FROM {table}")).scalar() == 3
+    finally:
+        one.close()
+        two.close()
