@@ -1,8 +1,9 @@
 """What a player may ask of the site about themselves (docs/players.md, "The profile"):
 everything kept about them (:meth:`Profiles.export`), and to be forgotten
-(:meth:`Profiles.erase`): their rows erased — the player, their sessions, passkeys and
-links — and, in the rooms they sat in, their name replaced by "a former player" (in the
-room's language; the histories of the others word it in theirs)."""
+(:meth:`Profiles.erase`): their rows erased — the player, their sessions, passkeys, links
+and ratings — and, in the rooms they sat in, their name replaced by "a former player" (in
+the room's language; the histories of the others word it in theirs); and what the profile
+page shows of their ratings (:meth:`Profiles.rating_page`, docs/players.md, "Ratings")."""
 
 from __future__ import annotations
 
@@ -15,11 +16,7 @@ from typing import Any, Final
 from babel.dates import format_date
 
 from cardavia.belote import Seat
-from cardavia.players.ratings import (
-    COMPUTER_RATINGS_VERSION,
-    PROVISIONAL_DEALS,
-    Ratings,
-)
+from cardavia.players.ratings import PROVISIONAL_DEALS, Ratings
 from cardavia.players.settings import read_settings
 from cardavia.store.db import GameStore
 from cardavia.web.history import FORMER_PLAYER, History
@@ -94,8 +91,9 @@ class Profiles:
         }
 
     async def erase(self, player_id: str) -> None:
-        """Forget the player: their rows erased, then their name taken out of the rooms they
-        sat in (a room closed meanwhile has nothing left to change)."""
+        """Forget the player: their rows erased (their ratings first: SQLite does not
+        cascade), then their name taken out of the rooms they sat in (a room closed
+        meanwhile has nothing left to change)."""
         await asyncio.to_thread(self.store.ratings.forget, player_id)
         seats = await asyncio.to_thread(self.store.players.erase, player_id)
         for code, seat in seats:
@@ -136,11 +134,7 @@ class Profiles:
                     "rows": rows,
                 }
             )
-        return {
-            "ratings": shown,
-            "provisional_deals": PROVISIONAL_DEALS,
-            "computer_ratings": COMPUTER_RATINGS_VERSION,
-        }
+        return {"ratings": shown, "provisional_deals": PROVISIONAL_DEALS}
 
     async def _rename(self, code: str, seat: Seat) -> None:
         """Put "a former player", in the room's language, in ``seat`` of the room ``code``."""
