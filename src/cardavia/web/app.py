@@ -25,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from cardavia.ai.decisions import Decisions
 from cardavia.metrics import in_play, process_stopped
 from cardavia.players import Players
+from cardavia.players.ratings import Ratings
 from cardavia.store.db import GameStore, StoreUnavailableError
 from cardavia.web.bus import make_bus
 from cardavia.web.edge import Edge
@@ -38,6 +39,7 @@ from cardavia.web.logs import reason, redact_tokens_in_logs
 from cardavia.web.pages import make_templates
 from cardavia.web.profile import Profiles
 from cardavia.web.protocol import ClientError
+from cardavia.web.ratings import RoomRatings
 from cardavia.web.rooms import RoomService, is_room_key
 from cardavia.web.routes import history as history_routes
 from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
@@ -183,6 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limits=limits,
         counters=counters,
     )
+    rooms.deal_listeners.append(RoomRatings(Ratings(store.ratings)).deal_over)
     learning = Learning(service)
     service.hints = learning.hint
     guests = Guests(Players(store.players, store.passkeys), settings.trusted_proxies)

@@ -7,7 +7,7 @@ says it is meant (``{"confirm": true}``)."""
 from __future__ import annotations
 
 import json
-from typing import Final
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
@@ -102,7 +102,20 @@ def install(
         if not is_language(lang):
             return not_found_page(catalogs)
         context = page_context(lang, catalogs.wording(lang), templates)
-        return templates.TemplateResponse(request, "profile.html", context)
+        context |= await rating_part(request, lang, context["dir"] == "rtl")
+        response = templates.TemplateResponse(request, "profile.html", context)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    async def rating_part(request: Request, lang: str, rtl: bool) -> dict[str, Any]:
+        """The player's ratings for the page (none: no player, or the database away)."""
+        try:
+            player = await guests.identify(request)
+            if player is not None:
+                return await profiles.rating_page(player.id, lang, rtl=rtl)
+        except StoreUnavailableError:
+            pass
+        return {"ratings": None}
 
 
 __all__ = ["EXPORT_FILE", "install"]
