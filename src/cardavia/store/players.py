@@ -19,9 +19,10 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Any, Final
 
 from sqlalchemy import (
+    Column,
     DateTime,
     Engine,
     ForeignKey,
@@ -40,10 +41,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from cardavia.store.base import Base, hash_token, now, unavailable, utc
-from cardavia.store.passkeys import CeremonyRow, PasskeyRow
-from cardavia.store.quickplay import QuickSeatRow
-from cardavia.store.ratings import RatingChangeRow, RatingRow
-from cardavia.store.safety import BlockRow, NameReportRow
+from cardavia.store.passkeys import PasskeyRow
 
 PLAYER_ID_BYTES: Final = 12
 """A player's id: 12 random bytes, 16 URL-safe characters (never shown: the token is the
@@ -357,16 +355,14 @@ class PlayerStore:
             }
 
     def erase(self, player_id: str) -> list[tuple[str, str]]:
-        """Erase the player: their row and every row that is theirs (SQLite does not
-        cascade): sessions, passkeys, ceremonies, links, quick-play seats, ratings, blocks
-        and reports either way. Answers the room seats they had, ``(room code, seat)``, for
-        their name to be taken out of those rooms."""
+        """Erase the player: their row and every row that names them (SQLite does not
+        cascade; :func:`player_columns`): sessions, passkeys, ceremonies, links, quick-play
+        seats, ratings, blocks and reports either way. Answers the room seats they had,
+        ``(room code, seat)``, for their name to be taken out of those rooms."""
         seats = self.rooms_of(player_id)
         with unavailable(), self.engine.begin() as connection:
-            for model in PLAYERS_ROWS:
-                connection.execute(delete(model).where(model.player_id == player_id))
-            connection.execute(delete(BlockRow).where(BlockRow.blocked_id == player_id))
-            connection.execute(delete(NameReportRow).where(NameReportRow.reporter_id == player_id))
+            for column in player_columns():
+                connection.execute(delete(column.table).where(column == player_id))
             connection.execute(delete(PlayerRow).where(PlayerRow.id == player_id))
         return seats
 
@@ -387,19 +383,16 @@ class PlayerStore:
         return len(gone)
 
 
-PLAYERS_ROWS: Final = (
-    PlayerGameRow,
-    PlayerRoomRow,
-    SessionRow,
-    PasskeyRow,
-    CeremonyRow,
-    QuickSeatRow,
-    RatingRow,
-    RatingChangeRow,
-    BlockRow,
-    NameReportRow,
-)
-"""Every table whose rows are a player's (by ``player_id``): erased with the player."""
+def player_columns() -> list[Column[Any]]:
+    """Every column of the store's tables that names a player (a foreign key to
+    ``players.id``): a player's rows, found in the schema itself, so that a table added later
+    is erased with them without a list to keep up."""
+    return [
+        column
+        for model in Base.metadata.sorted_tables
+        for column in model.columns
+        if any(key.column.table.name == PlayerRow.__tablename__ for key in column.foreign_keys)
+    ]
 
 
 def unlink_games(session: Session, games: object) -> None:
@@ -422,6 +415,7 @@ __all__ = [
     "PlayerStore",
     "SessionRow",
     "StoredPlayer",
+    "player_columns",
     "unlink_games",
     "unlink_rooms",
 ]

@@ -33,7 +33,6 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
-    delete,
     insert,
     select,
     update,
@@ -249,12 +248,6 @@ class RatingStore:
                 for change in changes
             ],
         }
-
-    def forget(self, player_id: str) -> None:
-        """Erase the player's ratings and their changes (SQLite does not cascade)."""
-        with unavailable(), self.engine.begin() as connection:
-            for model in (RatingChangeRow, RatingRow):
-                connection.execute(delete(model).where(model.player_id == player_id))
 
     def room_players(self, room_code: str) -> dict[str, str]:
         """Who holds each seat of the room ``room_code`` (``player_rooms``): the seat's name

@@ -91,10 +91,9 @@ class Profiles:
         }
 
     async def erase(self, player_id: str) -> None:
-        """Forget the player: their rows erased (their ratings first: SQLite does not
-        cascade), then their name taken out of the rooms they sat in (a room closed
-        meanwhile has nothing left to change)."""
-        await asyncio.to_thread(self.store.ratings.forget, player_id)
+        """Forget the player: every row that is theirs erased (``PlayerStore.erase``), then
+        their name taken out of the rooms they sat in (a room closed meanwhile has nothing
+        left to change)."""
         seats = await asyncio.to_thread(self.store.players.erase, player_id)
         for code, seat in seats:
             for _attempt in range(ATTEMPTS):
