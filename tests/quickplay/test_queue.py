@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from tests.quickplay.conftest import Person, read_until
 
 from cardavia.store.quickplay import QuickSeatRow
+from cardavia.web.quick_queue import GONE_AFTER
 from cardavia.web.room_state import ComputerSeat, PersonSeat
 
 
@@ -130,7 +131,7 @@ def test_a_closed_tab_leaves_the_queue_after_a_few_seconds(client: TestClient) -
         read_until(ws, "waiting")
     assert other.join()["waiting"] == 2
     # Gone for longer: out of the queue (the other, with no socket open either, too).
-    time.sleep(5.6)
+    time.sleep(GONE_AFTER + 0.6)
     with other.socket() as ws:
         assert read_until(ws, "error")["code"] == "not_waiting"
     assert other.join()["waiting"] == 1

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from cardavia.players.matching import Waiting
 
-GONE_AFTER: Final = 5.0
+GONE_AFTER: Final = 8.0
 """Seconds an entry stays in the queue once no connection of its player is open (a page
 reloading comes back in time; a tab closed leaves)."""
 SEATED_FOR: Final = 120.0

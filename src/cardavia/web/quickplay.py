@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -23,7 +22,7 @@ from typing import Any, Final
 
 from cardavia.belote import PRESETS, Seat
 from cardavia.players.matching import DEFAULT_SKILL, Formed, Waiting, extra_wait, form_tables
-from cardavia.store.db import GameStore, hash_token, new_token
+from cardavia.store.db import GameStore, StoreUnavailableError, hash_token, new_token
 from cardavia.web.connection import Listener
 from cardavia.web.limits import Counters
 from cardavia.web.logs import reason
@@ -159,22 +158,22 @@ class QuickPlay:
 
     # -- joining --
 
-    async def _read(self, call: Callable[..., Any], *args: Any) -> Any:
-        """A read or write of the store, in its writer thread."""
-        return await self.rooms.writer.call(functools.partial(call, *args))
+    async def _write(self, call: Callable[[], Any]) -> Any:
+        """A write of the store, in the thread that writes the site's games."""
+        return await self.rooms.writer.call(call)
 
-    async def _waiting(self, person: Person, preset: str, now: float) -> Waiting:
-        """How the seating sees a person: their skill in the preset's family, their language,
-        whom they are kept apart from, how much longer their completion makes them wait."""
-        rating = await self._read(self.store.ratings.current, person.player, family_of(preset))
-        completion = await self._read(self.store.quick.completion, person.player)
-        apart = await self._read(self.store.safety.kept_apart, person.player)
+    def _read_waiting(self, person: Person, preset: str, now: float) -> Waiting:
+        """How the seating sees a person (read from the store, in a thread): their skill in
+        the preset's family, their language, whom they are kept apart from, how much longer
+        their completion rate makes them wait."""
+        rating = self.store.ratings.current(person.player, family_of(preset))
+        completion = self.store.quick.completion(person.player)
         return Waiting(
             person.player,
             skill=DEFAULT_SKILL if rating is None else rating.mu,
             lang=person.lang,
             since=now,
-            apart=apart,
+            apart=self.store.safety.kept_apart(person.player),
             slower=extra_wait(completion.finished, completion.abandoned),
         )
 
@@ -186,13 +185,18 @@ class QuickPlay:
             raise ClientError("rate_limited")
         now = self.now()
         name = person.name or self.catalogs.wording(person.lang).gettext(DEFAULT_NAME)
-        entry = Entry(await self._waiting(person, chosen, now), clean_name(name))
+        try:
+            waiting = await asyncio.to_thread(self._read_waiting, person, chosen, now)
+        except StoreUnavailableError as error:
+            log.warning("quick play: the database is unavailable (%s)", reason(error))
+            raise ClientError("unavailable") from None
+        entry = Entry(waiting, clean_name(name))
         await self.queue.forget_seat(person.player)
         kept = await self.queue.add(chosen, entry, now)
-        waiting = len(await self.queue.waiting(chosen, now))
-        self.counts[chosen] = waiting
+        count = len(await self.queue.waiting(chosen, now))
+        self.counts[chosen] = count
         self._wake.set()
-        return Queued(kept.waiting.since, waiting)
+        return Queued(kept.waiting.since, count)
 
     async def cancel(self, player: str, preset: str) -> None:
         """Take a person out of the queue; their connections here are told so and closed."""
@@ -352,14 +356,14 @@ class QuickPlay:
             RoomState(settings, (one, two, three, four), creator=None), client="quick"
         )
         family = family_of(preset)
-        for seat, entry in people.items():
-            player = entry.waiting.player
-            await self._read(
-                functools.partial(
-                    self.store.quick.seat, player, room_code=code, seat=seat.name, family=family
-                )
-            )
-            await self._read(self.store.players.link_room, player, code, seat.name)
+
+        def note() -> None:
+            for seat, entry in people.items():
+                player = entry.waiting.player
+                self.store.quick.seat(player, room_code=code, seat=seat.name, family=family)
+                self.store.players.link_room(player, code, seat.name)
+
+        await self._write(note)
         given = {
             entry.waiting.player: Seated(code, tokens[seat], seat.name, table.lang)
             for seat, entry in people.items()

@@ -19,6 +19,7 @@ const lang = section.dataset.lang;
 let socket = null;
 let finished = false;
 let retries = 0;
+let rejoined = false;
 
 function show(state, text) {
   section.dataset.state = state;
@@ -74,6 +75,7 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "waiting") {
       show("waiting", words.waiting);
+      rejoined = false;
       errorLine.textContent = "";
       waitedBox.textContent = clock(message.waited);
       countBox.textContent = String(message.waiting);
@@ -82,8 +84,15 @@ function connect() {
     } else if (message.type === "cancelled") {
       stop("cancelled", words.cancelled);
     } else if (message.type === "error") {
-      if (message.code === "not_waiting") stop("cancelled", words.cancelled, message.message);
-      else errorLine.textContent = message.message;
+      if (message.code !== "not_waiting") {
+        errorLine.textContent = message.message;
+      } else if (rejoined || finished) {
+        stop("cancelled", words.cancelled, message.message);
+      } else {
+        // Dropped from the queue while this tab was still open (a slow connection): join
+        // again once, as after a dropped connection.
+        rejoined = true;
+      }
     }
   });
   socket.addEventListener("close", () => {
