@@ -17,23 +17,38 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 from tests.browser.conftest import Server
 
-WAIT_SECONDS = "8"
 PHONE = (360, 740)
 DESKTOP = (1280, 800)
 
 
 class QuickServer(Server):
-    """The site with a short wait before computer players fill a quick-play table."""
+    """The site with its own wait before computer players fill a quick-play table."""
+
+    def __init__(self, database: Path, wait: float) -> None:
+        super().__init__(database)
+        self.wait_seconds = wait
 
     def launch(self) -> None:
-        quick = {"CARDAVIA_QUICK_WAIT": WAIT_SECONDS, "CARDAVIA_QUICK_JOINS": "0"}
+        quick = {"CARDAVIA_QUICK_WAIT": str(self.wait_seconds), "CARDAVIA_QUICK_JOINS": "0"}
         with mock.patch.dict(os.environ, quick):
             super().launch()
 
 
 @pytest.fixture(scope="module")
 def quick_server(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> Iterator[Server]:
-    site = QuickServer(tmp_path_factory.mktemp("quick") / "cardavia.db")
+    """A site whose people wait for each other (an hour before computer players come)."""
+    site = QuickServer(tmp_path_factory.mktemp("quick") / "cardavia.db", 3600)
+    site.start()
+    yield site
+    site.stop()
+
+
+@pytest.fixture(scope="module")
+def short_wait_server(
+    tmp_path_factory: pytest.TempPathFactory, browser: Browser
+) -> Iterator[Server]:
+    """A site whose computer players fill the seats after 3 s."""
+    site = QuickServer(tmp_path_factory.mktemp("quick-short") / "cardavia.db", 3)
     site.start()
     yield site
     site.stop()
@@ -70,21 +85,14 @@ def seated_view(page: Page) -> dict[str, Any]:
 
 
 def test_four_people_press_play_now_and_sit_at_one_table(
-    browser: Browser, quick_server: Server, screenshots: Path, axe: Any
+    browser: Browser, quick_server: Server, screenshots: Path
 ) -> None:
     people = [("fr", DESKTOP), ("ar", PHONE), ("fr", PHONE), ("ar", DESKTOP)]
     contexts = [person(browser, lang, size) for lang, size in people]
     try:
         pages = [context.new_page() for context in contexts]
-        for page, (lang, size) in zip(pages, people, strict=True):
+        for page, (lang, _) in zip(pages, people, strict=True):
             press_play_now(page, quick_server.url, lang, "maison")
-            if page is not pages[-1]:
-                page.wait_for_function(
-                    "() => document.getElementById('quick').dataset.state === 'waiting'"
-                )
-                name = f"quick-wait-{lang}-{size[0]}.png"
-                page.screenshot(path=str(screenshots / name), full_page=True)
-                assert axe(page) == []
         views = [seated_view(page) for page in pages]
         codes = {page.url.rsplit("/", 1)[1] for page in pages}
         assert len(codes) == 1
@@ -104,16 +112,18 @@ def test_four_people_press_play_now_and_sit_at_one_table(
 
 
 def test_two_people_sit_with_two_computer_players_after_the_wait(
-    browser: Browser, quick_server: Server
+    browser: Browser, short_wait_server: Server
 ) -> None:
     contexts = [person(browser, "fr", PHONE), person(browser, "fr", DESKTOP)]
     try:
         pages = [context.new_page() for context in contexts]
         for page in pages:
-            press_play_now(page, quick_server.url, "fr", "coinche")
-        pages[0].wait_for_function(
-            "() => document.getElementById('quick-count').textContent === '2'"
-        )
+            page.goto(f"{short_wait_server.url}/fr/")
+        # Both press "Play now" one right after the other (the wait is short).
+        for page in pages:
+            page.locator("a.quick-play[data-preset='coinche']").click()
+        for page in pages:
+            page.wait_for_url(re.compile(r"/fr/quick/coinche$"))
         views = [seated_view(page) for page in pages]
         assert {page.url.rsplit("/", 1)[1] for page in pages} == {pages[0].url.rsplit("/", 1)[1]}
         assert views[0]["seat"] != views[1]["seat"]
@@ -145,6 +155,12 @@ def test_the_play_now_buttons_and_cancel(
             page.wait_for_function(
                 "() => document.getElementById('quick').dataset.state === 'waiting'"
             )
+            page.wait_for_function(
+                "() => document.getElementById('quick-count').textContent !== '–'"
+            )
+            name = f"quick-wait-{lang}-{size[0]}.png"
+            page.screenshot(path=str(screenshots / name), full_page=True)
+            assert axe(page) == []
             page.locator("#quick-cancel").click()
             page.wait_for_function(
                 "() => document.getElementById('quick').dataset.state === 'cancelled'"
