@@ -177,3 +177,56 @@ def test_the_waiting_page_and_the_play_now_buttons(client: TestClient) -> None:
     home = client.get("/ar/").text
     for preset in ("cardavia", "maison", "coinche", "maghreb"):
         assert f'href="/ar/quick/{preset}"' in home
+
+
+def _ended_games(app: Any, cookie: str | None, finished: int, abandoned: int) -> str:
+    """Give a player quick-play games ended so (as the seats' endings are written)."""
+    store = app.state.store
+    player = store.players.find(cookie)
+    assert player is not None
+    for n in range(finished + abandoned):
+        store.quick.seat(player.id, room_code=f"OLD{n:02d}", seat="S", family="classic")
+    with Session(store.engine) as session, session.begin():
+        rows = session.scalars(select(QuickSeatRow).where(QuickSeatRow.player_id == player.id))
+        for n, row in enumerate(rows):
+            row.outcome = "finished" if n < finished else "abandoned"
+    assert store.quick.completion(player.id).finished == finished
+    return str(player.id)
+
+
+def test_a_player_who_abandons_often_waits_longer(make_app: Callable[..., FastAPI]) -> None:
+    with TestClient(make_app(quick_wait=0.5)) as client:
+        app: Any = client.app
+        leaver, steady = Person(client), Person(client)
+        leaver.join("maghreb")  # a guest made, then taken out: their record given
+        app.state.quick.queue._entries.clear()
+        _ended_games(app, leaver.cookie, finished=7, abandoned=3)  # 70 %: 10 s more
+        started = time.monotonic()
+        leaver.join("maghreb")
+        steady.join("maghreb")
+        with leaver.socket("maghreb") as slow, steady.socket("maghreb") as fast:
+            seated = read_until(fast, "seated")
+            assert time.monotonic() - started < 5
+            room = app.state.rooms.rooms[seated["room"]]
+            assert sum(isinstance(entry, PersonSeat) for entry in room.state.seats) == 1
+            # The leaver still waits, alone in the queue now.
+            while read_until(slow, "waiting")["waiting"] != 1:
+                pass
+            assert time.monotonic() - started < 10
+
+
+def test_people_kept_apart_are_never_seated_together(make_app: Callable[..., FastAPI]) -> None:
+    with TestClient(make_app(quick_wait=0.5)) as client:
+        app: Any = client.app
+        one, two = Person(client), Person(client)
+        one.join("maison")
+        two.join("maison")
+        app.state.quick.queue._entries.clear()
+        first = app.state.store.players.find(one.cookie)
+        second = app.state.store.players.find(two.cookie)
+        app.state.store.safety.block(second.id, first.id)
+        one.join("maison")
+        two.join("maison")
+        with one.socket() as a, two.socket() as b:
+            rooms = {read_until(a, "seated")["room"], read_until(b, "seated")["room"]}
+        assert len(rooms) == 2
