@@ -9,13 +9,15 @@ waiting, when each was last seen connected, and the seats given to those seated.
 
 Both have the same face: ``add`` (the same player twice is one entry, kept from its first
 time), ``remove``, ``touch`` (their connection still open), ``waiting`` (the entries, those
-not seen for :data:`GONE_AFTER` seconds dropped first), ``take``, ``give`` and ``seated``
-(the seat each person was given, kept :data:`SEATED_FOR` seconds for their tabs).
+not seen for :data:`GONE_AFTER` seconds dropped first), ``take`` (then ``forming``, until)
+``give`` and ``seated`` (the seat each person was given, kept :data:`SEATED_FOR` seconds
+for their tabs).
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Final
@@ -27,6 +29,9 @@ GONE_AFTER: Final = 8.0
 reloading comes back in time; a tab closed leaves)."""
 SEATED_FOR: Final = 120.0
 """Seconds the seat given to a person is kept for their tabs to find."""
+FORMING_FOR: Final = 30.0
+"""Seconds a person taken out of the queue for a table counts as being seated (the room
+made, then their seat given: a connection opening meanwhile waits for it)."""
 PREFIX: Final = "cardavia:quick:"
 
 
@@ -76,6 +81,7 @@ class MemoryQueue:
         self._entries: dict[str, dict[str, Entry]] = {}
         self._seen: dict[str, dict[str, float]] = {}
         self._seated: dict[str, tuple[Seated, float]] = {}
+        self._forming: dict[str, float] = {}
 
     async def add(self, preset: str, entry: Entry, now: float) -> Entry:
         """Put ``entry`` in the preset's queue (already there: kept as it was); seen now."""
@@ -111,12 +117,14 @@ class MemoryQueue:
             return False
         for player in chosen:
             await self.remove(preset, player)
+            self._forming[player] = time.time() + FORMING_FOR
         return True
 
     async def give(self, seats: Mapping[str, Seated], now: float) -> None:
         """Keep the seat given to each player, for their tabs to find."""
         for player, seated in seats.items():
             self._seated[player] = (seated, now + SEATED_FOR)
+            self._forming.pop(player, None)
 
     async def seated(self, players: Iterable[str], now: float) -> dict[str, Seated]:
         """The seats given to the players (those still kept)."""
@@ -128,22 +136,31 @@ class MemoryQueue:
         """Forget the seat given to a player (they are queuing again)."""
         self._seated.pop(player, None)
 
+    async def forming(self, player: str) -> bool:
+        """Whether the player was taken out of a queue for a table being formed (their seat
+        not given yet)."""
+        return self._forming.get(player, 0.0) > time.time()
+
     async def close(self) -> None:
         """Nothing to close."""
 
 
 TAKE: Final = """
 for i, player in ipairs(ARGV) do
-  if redis.call('HEXISTS', KEYS[1], player) == 0 then return 0 end
+  if i > 1 and redis.call('HEXISTS', KEYS[1], player) == 0 then return 0 end
 end
 for i, player in ipairs(ARGV) do
-  redis.call('HDEL', KEYS[1], player)
-  redis.call('HDEL', KEYS[2], player)
+  if i > 1 then
+    redis.call('HDEL', KEYS[1], player)
+    redis.call('HDEL', KEYS[2], player)
+    redis.call('SET', KEYS[3] .. player, '1', 'PX', ARGV[1])
+  end
 end
 return 1
 """
 """Take a table's people out of a queue in one step: all of them, or none if one is gone
-(another process seated them, they cancelled, their tab closed)."""
+(another process seated them, they cancelled, their tab closed); each taken is marked as
+being seated (``KEYS[3]`` and the player) for ``ARGV[1]`` ms."""
 PRUNE: Final = """
 local gone = {}
 local seen = redis.call('HGETALL', KEYS[2])
@@ -214,12 +231,14 @@ class RedisQueue:
 
     async def take(self, preset: str, players: Iterable[str]) -> bool:
         chosen = list(players)
-        return bool(await self.redis.eval(TAKE, 2, *self._keys(preset), *chosen))
+        keys = (*self._keys(preset), PREFIX + "forming:")
+        return bool(await self.redis.eval(TAKE, 3, *keys, int(FORMING_FOR * 1000), *chosen))
 
     async def give(self, seats: Mapping[str, Seated], now: float) -> None:
         async with self.redis.pipeline(transaction=False) as pipe:
             for player, seated in seats.items():
                 pipe.set(PREFIX + "seated:" + player, seated.to_json(), px=int(SEATED_FOR * 1000))
+                pipe.delete(PREFIX + "forming:" + player)
             await pipe.execute()
 
     async def seated(self, players: Iterable[str], now: float) -> dict[str, Seated]:
@@ -231,6 +250,9 @@ class RedisQueue:
 
     async def forget_seat(self, player: str) -> None:
         await self.redis.delete(PREFIX + "seated:" + player)
+
+    async def forming(self, player: str) -> bool:
+        return bool(await self.redis.exists(PREFIX + "forming:" + player))
 
     async def close(self) -> None:
         await self.redis.aclose()

@@ -46,7 +46,7 @@ TICK: Final = 0.25
 """Seconds between two rounds of the queue's work in a process."""
 TELL_EVERY: Final = 1.0
 """Seconds between two ``waiting`` messages to a waiting person."""
-LOST_AFTER: Final = 3.0
+LOST_AFTER: Final = 10.0
 """Seconds a waiting person's entry may be missing from the queue (another process forming
 their table meanwhile) before they are told they no longer wait."""
 QUICK_GRACE: Final = 120.0
@@ -207,6 +207,14 @@ class QuickPlay:
             self.watches.discard(watch)
 
     # -- connections --
+
+    async def expects(self, player: str, preset: str) -> bool:
+        """Whether a connection of ``player`` has something to wait for: they are in the
+        preset's queue, or are being given a seat, or were just given one."""
+        now = self.now()
+        if any(e.waiting.player == player for e in await self.queue.waiting(preset, now)):
+            return True
+        return bool(await self.queue.seated([player], now)) or await self.queue.forming(player)
 
     def connect(self, player: str, preset: str, listener: Listener) -> None:
         """A waiting person's connection opened here (told at the next round)."""

@@ -104,7 +104,7 @@ def install(
                 raise ClientError("bad_origin")
             chosen = check_preset(preset)
             player = await guests.players.identify(player_token(websocket))
-            if player is None:
+            if player is None or not await quick.expects(player.id, chosen):
                 raise ClientError("not_waiting")
         except ClientError as error:
             await refuse_socket(websocket, error, wording)
