@@ -39,11 +39,13 @@ from cardavia.web.logs import reason, redact_tokens_in_logs
 from cardavia.web.pages import make_templates
 from cardavia.web.profile import Profiles
 from cardavia.web.protocol import ClientError
+from cardavia.web.quickplay import QuickPlay
 from cardavia.web.ratings import RoomRatings
 from cardavia.web.rooms import RoomService, is_room_key
 from cardavia.web.routes import history as history_routes
 from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
 from cardavia.web.routes import profile as profile_routes
+from cardavia.web.routes import quickplay as quick_routes
 from cardavia.web.routes import rooms as room_routes
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
@@ -114,6 +116,7 @@ async def _running(
     rooms: RoomService,
     store: GameStore,
     counters: Counters,
+    quick: QuickPlay | None = None,
 ) -> AsyncIterator[None]:
     """The site's life: the bus delivering other processes' changes (a game's to the table
     service, a room's to the rooms), the purge of abandoned games, the GIL handed back
@@ -131,6 +134,8 @@ async def _running(
         purge_abandoned_games(store, service.limits.abandoned_days, rooms.purge)
     )
     counter = asyncio.create_task(count_in_play(service, rooms))
+    if quick is not None:
+        quick.start()
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     thresholds = gc.get_threshold()
@@ -145,6 +150,8 @@ async def _running(
         task.cancel()
         with contextlib.suppress(BaseException):
             await task
+    if quick is not None:
+        await quick.close()
     rooms.close()
     await service.close()
     await service.bus.close()
@@ -189,8 +196,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     learning = Learning(service)
     service.hints = learning.hint
     guests = Guests(Players(store.players, store.passkeys), settings.trusted_proxies)
+    quick = QuickPlay.of_settings(rooms, store, catalogs, settings, counters)
     lifespan = functools.partial(
-        _running, service=service, rooms=rooms, store=store, counters=counters
+        _running, service=service, rooms=rooms, store=store, counters=counters, quick=quick
     )
     app = FastAPI(
         title="Cardavia", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
@@ -202,6 +210,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rooms = rooms
     app.state.learning = learning
     app.state.players = guests.players
+    app.state.quick = quick
     app.add_middleware(
         Edge,
         allowed_hosts=settings.allowed_hosts,
@@ -220,6 +229,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     history_routes.install(app, history, guests, settings, catalogs, templates)
     profiles = Profiles(store, history, rooms, catalogs)
     profile_routes.install(app, profiles, guests, settings, catalogs, counters, templates)
+    quick_routes.install(app, quick, guests, settings, catalogs, templates)
     rules.install(app, catalogs, templates)
     pwa.install(app, settings.static_dir)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")

@@ -259,6 +259,23 @@ class RoomService:
         self.rooms[code] = Room(stored)
         return Joined(code, token, seat.name)
 
+    async def create_quick(self, state: RoomState, *, client: str = "") -> str:
+        """A room formed with its seats given (quick play: ``state``'s people seated, their
+        tokens theirs already), dealt at once (the open seats to computer players): its
+        code."""
+        text = json.dumps(state.to_json(), ensure_ascii=False)
+        for _ in range(8):
+            code = new_code()
+            with contextlib.suppress(RoomCodeTakenError):
+                stored = await self._store(self.store.create_room, code, text, client=client)
+                break
+        else:
+            raise ClientError("internal")
+        room = self.rooms[code] = Room(stored)
+        async with room.lock:
+            await self._new_game(room, room.state.start())
+        return code
+
     async def open(self, code: object, *, client: str = "") -> Room:
         """The room of a code, from memory or the store; ``room_not_found`` (counted against
         the client's lookups: ``too_many_attempts`` past them)."""

@@ -116,6 +116,8 @@ ERRORS: Final[Mapping[str, str]] = {
     "removed": N_("You no longer have a seat in this room."),
     # Players (cardavia.web.routes.passkeys).
     "passkey_refused": N_("The passkey was not accepted: try again."),
+    # Quick play (cardavia.web.quickplay).
+    "not_waiting": N_("You are no longer waiting for a table: press “Play now” again."),
 }
 """The errors of the site itself (a malformed message, a wrong key, …) by code."""
 
