@@ -27,12 +27,14 @@ from cardavia.metrics import in_play, process_stopped
 from cardavia.players import Players
 from cardavia.store.db import GameStore, StoreUnavailableError
 from cardavia.web.bus import make_bus
+from cardavia.web.clock import ActionClock
 from cardavia.web.edge import Edge
 from cardavia.web.guests import Guests
 from cardavia.web.history import History
 from cardavia.web.http_helpers import error_response
 from cardavia.web.i18n import choose_language
 from cardavia.web.learn import Learning
+from cardavia.web.leaving import SeatsFinished
 from cardavia.web.limits import Counters
 from cardavia.web.logs import reason, redact_tokens_in_logs
 from cardavia.web.pages import make_templates
@@ -176,6 +178,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limits=limits,
         counters=counters,
     )
+    ActionClock(rooms)
+    rooms.deal_listeners.append(SeatsFinished(store, service.writer))
     learning = Learning(service)
     service.hints = learning.hint
     guests = Guests(Players(store.players, store.passkeys), settings.trusted_proxies)
