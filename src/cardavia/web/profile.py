@@ -15,6 +15,7 @@ from typing import Any, Final
 from cardavia.belote import Seat
 from cardavia.players.settings import read_settings
 from cardavia.store.db import GameStore
+from cardavia.store.quickplay import Completion
 from cardavia.web.history import FORMER_PLAYER, History
 from cardavia.web.protocol import ClientError
 from cardavia.web.room_state import ComputerSeat, PersonSeat, RoomState
@@ -81,6 +82,11 @@ class Profiles:
             ],
             "deals": deals,
         }
+
+    async def completion(self, player_id: str) -> Completion:
+        """How the player's quick-play games ended: played to the end, or left for good
+        (docs/players.md, "Leaving")."""
+        return await asyncio.to_thread(self.store.quick.completion, player_id)
 
     async def erase(self, player_id: str) -> None:
         """Forget the player: their rows erased, then their name taken out of the rooms they
