@@ -318,3 +318,26 @@ def test_the_clock_as_state_values() -> None:
         RoomSettings("maison", "club", "french", None, "en"), Seat.S, name="Ana", token="t"
     )
     assert "clock" not in friends.to_json() and "quick" not in friends.to_json()["settings"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown"), [("en", "92% (23 of 25)"), ("fr", "92\u00a0% (23 sur 25)")]
+)
+def test_the_completion_rate_is_on_the_profile(
+    make_app: Callable[..., FastAPI], lang: str, shown: str
+) -> None:
+    app = make_app()
+    with TestClient(app) as client:
+        assert client.put("/api/me", json={"name": "Zoé"}).status_code == 200
+        assert 'id="profile-completion"' not in client.get(f"/{lang}/me").text  # none ended
+        store: GameStore = app.state.store
+        player = store.players.find(client.cookies["cardavia_player"])
+        assert player is not None
+        for n in range(25):
+            code = f"Q{n:04d}"
+            store.quick.seat(player.id, room_code=code, seat="S", family="classic")
+            if n < 2:
+                assert store.quick.abandon(room_code=code, seat="S") == 1
+            assert store.quick.end(room_code=code) == (0 if n < 2 else 1)
+        page = client.get(f"/{lang}/me").text
+        assert 'id="profile-completion"' in page and shown in page
