@@ -309,7 +309,8 @@ def test_the_clock_as_state_values() -> None:
     assert isinstance(seat, PersonSeat) and seat.misses == 1 and not seat.idle
     twice = once.timed(Clock(Seat.S, "g", 8, ends=200.0)).lapse(Clock(Seat.S, "g", 8, 200.0))
     assert not twice.timed(None).seating().person_plays(Seat.S, now=150.0)  # away
-    assert twice.back(Seat.S).timed(None).seating().person_plays(Seat.S, now=150.0)
+    assert not twice.back(Seat.S).timed(None).seating().person_plays(Seat.S, now=150.0)
+    assert twice.awake(Seat.S).timed(None).seating().person_plays(Seat.S, now=150.0)
     assert once.acted(Seat.S)[Seat.S] == PersonSeat("Ana", "t")
     saved = RoomState.from_json(json.loads(json.dumps(twice.to_json())))
     assert saved == twice

@@ -122,7 +122,7 @@ class RoomMessages:
     async def _on_back(self, where: InRoom, _message: Message) -> None:
         """A person the clock made away is back: they play their seat again."""
         mine = where.player()
-        await self.rooms.change(where.room, lambda state: state.back(mine))
+        await self.rooms.change(where.room, lambda state: state.awake(mine))
 
     async def _on_sync(self, where: InRoom, _message: Message) -> None:
         room, listener = where.room, where.listener

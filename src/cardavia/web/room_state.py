@@ -500,8 +500,15 @@ class RoomState:
         return self._with_seat(seat, replace(entry, away=since))
 
     def back(self, seat: Seat) -> RoomState:
-        """The person in ``seat`` has a connection open again (or says they are back): not
-        away, not idle."""
+        """The person in ``seat`` has a connection open again."""
+        entry = self.seats[seat]
+        if not isinstance(entry, PersonSeat) or entry.away is None:
+            return self
+        return self._with_seat(seat, replace(entry, away=None))
+
+    def awake(self, seat: Seat) -> RoomState:
+        """The person in ``seat`` connected again, or says they are back: not away, and
+        the clock's expiries count from none."""
         entry = self.seats[seat]
         if not isinstance(entry, PersonSeat) or (entry.away is None and not entry.misses):
             return self

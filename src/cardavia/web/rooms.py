@@ -346,7 +346,7 @@ class RoomService:
         back from away takes their seat back."""
         async with room.lock:
             seat = listener.seat
-            state = room.state.back(seat) if seat is not None else room.state
+            state = room.state.awake(seat) if seat is not None else room.state
             if state is not room.state:
                 with contextlib.suppress(ClientError):
                     await self._save(room, state)
