@@ -159,7 +159,7 @@ def test_the_clock_runs_out_the_computer_acts_and_a_closed_tab_comes_back(
     for table, lang in ((ana, "fr"), (bo, "ar")):
         table.page.click("#room-leave")
         table.page.wait_for_selector("#room-leave-confirm:not([hidden])")
-        assert table.page.evaluate("document.activeElement.id") == "room-leave-yes"
+        assert table.page.evaluate("document.activeElement.id") == "room-leave-no"
         for size in (PHONE, DESKTOP):
             shoot(table, f"leave-{lang}", size, "#room-leave-confirm")
         assert axe(table.page) == []

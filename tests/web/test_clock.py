@@ -211,6 +211,9 @@ def test_leaving_a_started_quick_game_is_abandoning_it(make_app: Callable[..., F
     with TestClient(app) as client:
         code, ana_token, bo_token = quick_room(client, app, clock=30.0, target=1000)
         bo_id = seat_bo(app, code)
+        store: GameStore = app.state.store
+        ana_id = store.players.create(new_token()).id
+        store.quick.seat(ana_id, room_code=code, seat="S", family="classic")
         with (
             client.websocket_connect(room_url(code, ana_token)) as ws,
             client.websocket_connect(room_url(code, bo_token)) as bws,
@@ -223,10 +226,11 @@ def test_leaving_a_started_quick_game_is_abandoning_it(make_app: Callable[..., F
             ana.read_until(
                 lambda m: m["type"] == "room" and m["room"]["seats"]["N"]["kind"] == "computer"
             )
-        store: GameStore = app.state.store
         assert store.quick.completion(bo_id) == Completion(finished=0, abandoned=1)
-        # The game's end finishes the others' seats, never an abandoned one.
-        assert store.quick.end(room_code=code) == 0
+        # His partner is not punished: the game's end finishes her seat, never his.
+        assert store.quick.completion(ana_id) == Completion(0, 0)
+        assert store.quick.end(room_code=code) == 1
+        assert store.quick.completion(ana_id) == Completion(finished=1, abandoned=0)
         assert store.quick.completion(bo_id).rate == 0.0
 
 

@@ -257,7 +257,7 @@ function renderLeaving(room, send) {
     }
     confirm.hidden = false;
     leave.setAttribute("aria-expanded", "true");
-    document.getElementById("room-leave-yes").focus();
+    document.getElementById("room-leave-no").focus(); // the safe answer first
   };
   document.getElementById("room-leave-yes").onclick = () => {
     confirm.hidden = true;
