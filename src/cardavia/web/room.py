@@ -93,26 +93,25 @@ class Room:
     def view_fields(self, revision: int | None = None) -> dict[str, Any]:
         """What a room adds to each view of its table (at ``revision``): its code, the
         seats' names and presence (:meth:`seats_json`), who is ready, and the action clock
-        of a quick-play table (``{"seat", "ends_in"}``: the seconds left, so that a device
-        whose own clock is wrong counts right; ``None`` when no clock runs)."""
+        of a quick-play table (``{"seat", "ends_in", "of"}``: the seconds left — so that a
+        device whose own clock is wrong counts right — of ``of``; ``None`` when no clock
+        runs)."""
         clock = self.state.clock
-        running = (
-            clock is not None
-            and not clock.lapsed
-            and revision is not None
-            and clock.waits_for(self.game_id, revision)
-        )
+        if clock is not None and (
+            clock.lapsed or revision is None or not clock.waits_for(self.game_id, revision)
+        ):
+            clock = None
         return {
             "room": self.code,
             "names": self.seats_json(),
             "ready": sorted(seat.name for seat in self.state.ready),
-            "clock": {
+            "clock": None
+            if clock is None
+            else {
                 "seat": clock.seat.name,
                 "ends_in": round(max(0.0, clock.ends - time.time()), 1),
                 "of": self.settings.clock,
-            }
-            if running and clock is not None
-            else None,
+            },
         }
 
     def info(self, wording: Wording) -> dict[str, Any]:
