@@ -28,12 +28,14 @@ from cardavia.players import Players
 from cardavia.players.ratings import Ratings
 from cardavia.store.db import GameStore, StoreUnavailableError
 from cardavia.web.bus import make_bus
+from cardavia.web.clock import ActionClock
 from cardavia.web.edge import Edge
 from cardavia.web.guests import COOKIE_MAX_AGE, Guests
 from cardavia.web.history import History
 from cardavia.web.http_helpers import error_response
 from cardavia.web.i18n import choose_language
 from cardavia.web.learn import Learning
+from cardavia.web.leaving import SeatsFinished
 from cardavia.web.limits import Counters
 from cardavia.web.logs import reason, redact_tokens_in_logs
 from cardavia.web.pages import make_templates
@@ -193,6 +195,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         counters=counters,
     )
     rooms.deal_listeners.append(RoomRatings(Ratings(store.ratings)).deal_over)
+    ActionClock(rooms)
+    rooms.deal_listeners.append(SeatsFinished(store, service.writer))
     learning = Learning(service)
     service.hints = learning.hint
     guests = Guests(Players(store.players, store.passkeys), settings.trusted_proxies)

@@ -19,6 +19,7 @@ from cardavia.belote import Seat
 from cardavia.players.ratings import PROVISIONAL_DEALS, Ratings
 from cardavia.players.settings import read_settings
 from cardavia.store.db import GameStore
+from cardavia.store.quickplay import Completion
 from cardavia.web.history import FORMER_PLAYER, History
 from cardavia.web.protocol import ClientError
 from cardavia.web.rating_chart import draw
@@ -89,6 +90,11 @@ class Profiles:
             ],
             "deals": deals,
         }
+
+    async def completion(self, player_id: str) -> Completion:
+        """How the player's quick-play games ended: played to the end, or left for good
+        (docs/players.md, "Leaving")."""
+        return await asyncio.to_thread(self.store.quick.completion, player_id)
 
     async def erase(self, player_id: str) -> None:
         """Forget the player: every row that is theirs erased (``PlayerStore.erase``), then

@@ -30,6 +30,7 @@ from cardavia.web.logs import reason
 from cardavia.web.protocol import ClientError, decode_message, echo
 from cardavia.web.quick_queue import Entry, Queue, Seated, make_queue
 from cardavia.web.room_state import (
+    QUICK_GRACE,
     OpenSeat,
     PersonSeat,
     RoomSeat,
@@ -50,8 +51,6 @@ TELL_EVERY: Final = 1.0
 LOST_AFTER: Final = 10.0
 """Seconds a waiting person's entry may be missing from the queue (another process forming
 their table meanwhile) before they are told they no longer wait."""
-QUICK_GRACE: Final = 120.0
-"""Seconds a person of a quick-play table keeps their seat while away (and has to arrive)."""
 DEFAULT_NAME: Final = N_("Player")
 """The display name of a person whose player has none, in their language."""
 NOT_WAITING_CLOSE: Final = 4404

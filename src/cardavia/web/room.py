@@ -70,29 +70,48 @@ class Room:
     def seats_json(self) -> dict[str, dict[str, Any]]:
         """Each seat as every player and watcher may see it: no token. ``takeover``: for a
         person away whose seat they still keep, the seconds left before a computer player
-        plays it for them (``None`` otherwise), so that the table can count them down."""
+        plays it for them (``None`` otherwise), so that the table can count them down.
+        ``away`` too: the action clock ran out on them twice in a row (a quick-play table;
+        a computer player plays for them until they act or say they are back)."""
         seating = self.state.seating()
         now = time.time()
         return {
             seat.name: {
                 "kind": _kind(entry),
                 "name": None if isinstance(entry, OpenSeat) else entry.name,
-                "away": isinstance(entry, PersonSeat) and entry.away is not None,
+                "away": isinstance(entry, PersonSeat) and (entry.away is not None or entry.idle),
                 "computer": isinstance(entry, ComputerSeat)
                 or (isinstance(entry, PersonSeat) and not seating.person_plays(seat, now)),
-                "takeover": _takeover(entry, self.settings.grace, now),
+                "takeover": None
+                if self.settings.quick
+                else _takeover(entry, self.settings.grace, now),
                 "ready": seat in self.state.ready,
             }
             for seat, entry in self.state.items()
         }
 
-    def view_fields(self) -> dict[str, Any]:
-        """What a room adds to each view of its table: its code, the seats' names and
-        presence (:meth:`seats_json`), who is ready."""
+    def view_fields(self, revision: int | None = None) -> dict[str, Any]:
+        """What a room adds to each view of its table (at ``revision``): its code, the
+        seats' names and presence (:meth:`seats_json`), who is ready, and the action clock
+        of a quick-play table (``{"seat", "ends_in", "of"}``: the seconds left — so that a
+        device whose own clock is wrong counts right — of ``of``; ``None`` when no clock
+        runs)."""
+        clock = self.state.clock
+        if clock is not None and (
+            clock.lapsed or revision is None or not clock.waits_for(self.game_id, revision)
+        ):
+            clock = None
         return {
             "room": self.code,
             "names": self.seats_json(),
             "ready": sorted(seat.name for seat in self.state.ready),
+            "clock": None
+            if clock is None
+            else {
+                "seat": clock.seat.name,
+                "ends_in": round(max(0.0, clock.ends - time.time()), 1),
+                "of": self.settings.clock,
+            },
         }
 
     def info(self, wording: Wording) -> dict[str, Any]:
@@ -110,6 +129,8 @@ class Room:
             "grace": settings.grace,
             "next_delay": settings.next_delay,
             "watchers": settings.watchers,
+            "quick": settings.quick,
+            "clock": settings.clock,
             "started": self.state.started,
             "game": self.game_id is not None,
             "over": self.over,

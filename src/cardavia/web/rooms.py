@@ -115,6 +115,9 @@ class RoomService:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.deal_listeners: list[DealListener] = []
         """What is told when a deal of a quick-play room is over (:data:`DealListener`)."""
+        self.followers: list[Callable[[Room, Table], None]] = []
+        """Told after each change of a dealt room or of its game, as this process hears of
+        it (the action clock, :mod:`cardavia.web.clock`)."""
 
     def _background(self, job: Coroutine[Any, Any, None]) -> None:
         """Run a coroutine on its own (kept until it ends; its failure logged)."""
@@ -159,11 +162,16 @@ class RoomService:
         await self._after_change(room)
         await self.bus.publish("room:" + room.code, revision)
 
-    async def change(self, room: Room, change: Callable[[RoomState], RoomState]) -> None:
+    async def change(
+        self, room: Room, change: Callable[[RoomState], RoomState], *, human: bool = True
+    ) -> None:
         """Change the room's state under its lock (``change`` may refuse with a
-        :class:`ClientError`: then nothing is saved), save it, send it, announce it."""
+        :class:`ClientError`, or answer the state unchanged: then nothing is saved), save
+        it, send it, announce it."""
         async with room.lock:
-            await self._save(room, change(room.state))
+            state = change(room.state)
+            if state is not room.state:
+                await self._save(room, state, human=human)
 
     async def _reload(self, room: Room) -> None:
         stored = await self._store(self.store.load_room, room.code)
@@ -355,7 +363,7 @@ class RoomService:
         back from away takes their seat back."""
         async with room.lock:
             seat = listener.seat
-            state = room.state.back(seat) if seat is not None else room.state
+            state = room.state.awake(seat) if seat is not None else room.state
             if state is not room.state:
                 with contextlib.suppress(ClientError):
                     await self._save(room, state)
@@ -400,7 +408,7 @@ class RoomService:
     def view(self, room: Room, table: Table, lang: str, seat: Seat | None) -> dict[str, Any]:
         """The view of ``seat`` (``None``: a watcher's, public only) in ``lang``, with the
         room's names and who is ready."""
-        return self.tables.view(table, lang, seat) | room.view_fields()
+        return self.tables.view(table, lang, seat) | room.view_fields(table.revision)
 
     def send_views(self, room: Room, table: Table) -> None:
         """Send every connection of the room its view: each language and seat's built and
@@ -421,6 +429,8 @@ class RoomService:
             room.over = match.is_over
             room.send_room()  # the players may play again (or no longer)
         self.send_views(room, table)
+        for follow in self.followers:
+            follow(room, table)
         if match.deal.is_over and room.settings.quick:
             self._tell_deal_over(room, table)
         key = "next_deal"

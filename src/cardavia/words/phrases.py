@@ -114,6 +114,8 @@ ERRORS: Final[Mapping[str, str]] = {
     "unknown_phrase": N_("There is no such quick phrase: {value}."),
     "watching": N_("You are watching this table: watchers do not play."),
     "removed": N_("You no longer have a seat in this room."),
+    # The action clock (cardavia.web.clock).
+    "too_late": N_("Too late: the clock ran out, and a computer player made this move for you."),
     # Players (cardavia.web.routes.passkeys).
     "passkey_refused": N_("The passkey was not accepted: try again."),
     # Quick play (cardavia.web.quickplay).

@@ -297,7 +297,7 @@ function connect() {
     if (message.type === "state" && message.view) {
       $("table").hidden = false;
       enqueue(message.view);
-      if (ROOM) room.renderNames();
+      if (ROOM) room.renderNames(message.view);
     } else if (message.type === "error") showError(message);
   };
   ws.onclose = (event) => {
