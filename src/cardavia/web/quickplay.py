@@ -334,9 +334,11 @@ class QuickPlay:
         return formed
 
     async def _seat(self, preset: str, table: Formed, people: Mapping[Seat, Entry]) -> None:
-        """Make a formed table a room, dealt at once: the people in their seats (away until
-        they arrive: a computer player takes over if they never do), their seats noted and
-        linked to their players, each given their seat token."""
+        """Make a formed table a room, dealt at once: the people in their seats, present (the
+        moment their page takes to open is theirs: the action clock times them as anyone,
+        and a computer player takes over a seat whose person never comes once its clock has
+        run out twice), their seats noted and linked to their players, each given their seat
+        token."""
         rules = PRESETS[preset]
         settings = RoomSettings(
             rules=preset,
@@ -353,7 +355,7 @@ class QuickPlay:
         tokens = {seat: new_token() for seat in people}
         seats: list[RoomSeat] = [OpenSeat()] * 4
         for seat, entry in people.items():
-            seats[seat] = PersonSeat(entry.name, hash_token(tokens[seat]), away=now)
+            seats[seat] = PersonSeat(entry.name, hash_token(tokens[seat]))
         one, two, three, four = seats
         code = await self.rooms.create_quick(
             RoomState(settings, (one, two, three, four), creator=None), client="quick"

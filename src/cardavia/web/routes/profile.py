@@ -105,21 +105,24 @@ def install(
         if not is_language(lang):
             return not_found_page(catalogs)
         context = page_context(lang, catalogs.wording(lang), templates)
-        context |= await rating_part(request, lang, context["dir"] == "rtl")
+        context |= await rating_part(request, lang, profiles, guests, rtl=context["dir"] == "rtl")
         context["completion"] = await completion_of(request, lang, profiles, guests, catalogs)
         response = templates.TemplateResponse(request, "profile.html", context)
         response.headers["Cache-Control"] = "no-store"
         return response
 
-    async def rating_part(request: Request, lang: str, rtl: bool) -> dict[str, Any]:
-        """The player's ratings for the page (none: no player, or the database away)."""
-        try:
-            player = await guests.identify(request)
-            if player is not None:
-                return await profiles.rating_page(player.id, lang, rtl=rtl)
-        except StoreUnavailableError:
-            pass
-        return {"ratings": None}
+
+async def rating_part(
+    request: Request, lang: str, profiles: Profiles, guests: Guests, *, rtl: bool
+) -> dict[str, Any]:
+    """The player's ratings for the page (none: no player, or the database away)."""
+    try:
+        player = await guests.identify(request)
+        if player is not None:
+            return await profiles.rating_page(player.id, lang, rtl=rtl)
+    except StoreUnavailableError:
+        pass
+    return {"ratings": None}
 
 
 async def completion_of(
