@@ -38,6 +38,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from cardavia.store.base import Base, hash_token, now, unavailable, utc
 from cardavia.store.passkeys import CeremonyRow, PasskeyRow
+from cardavia.store.safety import BlockRow, NameReportRow
 
 PLAYER_ID_BYTES: Final = 12
 """A player's id: 12 random bytes, 16 URL-safe characters (never shown: the token is the
@@ -322,13 +323,19 @@ class PlayerStore:
             }
 
     def erase(self, player_id: str) -> list[tuple[str, str]]:
-        """Erase the player: their row, sessions, passkeys, ceremonies and links (SQLite does
-        not cascade). Answers the room seats they had, ``(room code, seat)``, for their
+        """Erase the player: their row, sessions, passkeys, ceremonies, links, blocks and
+        reports, made and received (SQLite does not cascade). Answers the room seats they had, ``(room code, seat)``, for their
         name to be taken out of those rooms."""
         seats = self.rooms_of(player_id)
         with unavailable(), self.engine.begin() as connection:
             for model in (PlayerGameRow, PlayerRoomRow, SessionRow, PasskeyRow, CeremonyRow):
                 connection.execute(delete(model).where(model.player_id == player_id))
+            connection.execute(delete(BlockRow).where(BlockRow.blocked_id == player_id))
+            connection.execute(delete(BlockRow).where(BlockRow.player_id == player_id))
+            connection.execute(delete(NameReportRow).where(NameReportRow.player_id == player_id))
+            connection.execute(
+                delete(NameReportRow).where(NameReportRow.reporter_id == player_id)
+            )
             connection.execute(delete(PlayerRow).where(PlayerRow.id == player_id))
         return seats
 
