@@ -324,8 +324,8 @@ class PlayerStore:
 
     def erase(self, player_id: str) -> list[tuple[str, str]]:
         """Erase the player: their row, sessions, passkeys, ceremonies, links, blocks and
-        reports, made and received (SQLite does not cascade). Answers the room seats they had, ``(room code, seat)``, for their
-        name to be taken out of those rooms."""
+        reports, made and received (SQLite does not cascade). Answers the room seats they
+        had, ``(room code, seat)``, for their name to be taken out of those rooms."""
         seats = self.rooms_of(player_id)
         with unavailable(), self.engine.begin() as connection:
             for model in (PlayerGameRow, PlayerRoomRow, SessionRow, PasskeyRow, CeremonyRow):
@@ -333,9 +333,7 @@ class PlayerStore:
             connection.execute(delete(BlockRow).where(BlockRow.blocked_id == player_id))
             connection.execute(delete(BlockRow).where(BlockRow.player_id == player_id))
             connection.execute(delete(NameReportRow).where(NameReportRow.player_id == player_id))
-            connection.execute(
-                delete(NameReportRow).where(NameReportRow.reporter_id == player_id)
-            )
+            connection.execute(delete(NameReportRow).where(NameReportRow.reporter_id == player_id))
             connection.execute(delete(PlayerRow).where(PlayerRow.id == player_id))
         return seats
 

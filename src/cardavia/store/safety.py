@@ -8,7 +8,7 @@ play) and the display names reported (hidden from others until changed) (docs/pl
 >>> store.safety.block(one.id, two.id)
 >>> store.safety.kept_apart(two.id) == {one.id}, store.safety.kept_apart(one.id) == {two.id}
 (True, True)
->>> [blocked.id == two.id for blocked in store.safety.blocked_by(one.id)], store.safety.blocked_by(two.id)
+>>> [b.id == two.id for b in store.safety.blocked_by(one.id)], store.safety.blocked_by(two.id)
 ([True], [])
 >>> store.safety.unblock(one.id, two.id), store.safety.kept_apart(one.id)
 (True, frozenset())

@@ -34,15 +34,20 @@ from cardavia.web.http_helpers import error_response
 from cardavia.web.i18n import choose_language
 from cardavia.web.learn import Learning
 from cardavia.web.limits import Counters
+from cardavia.web.lobby import Lobby
 from cardavia.web.logs import reason, redact_tokens_in_logs
 from cardavia.web.pages import make_templates
+from cardavia.web.presence import Presence
 from cardavia.web.profile import Profiles
 from cardavia.web.protocol import ClientError
 from cardavia.web.rooms import RoomService, is_room_key
 from cardavia.web.routes import history as history_routes
 from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
+from cardavia.web.routes import lobby as lobby_routes
 from cardavia.web.routes import profile as profile_routes
 from cardavia.web.routes import rooms as room_routes
+from cardavia.web.routes import safety as safety_routes
+from cardavia.web.safety import Safety
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
 from cardavia.words import load_catalogs
@@ -105,6 +110,7 @@ async def _running(
     rooms: RoomService,
     store: GameStore,
     counters: Counters,
+    lobby: Lobby | None = None,
 ) -> AsyncIterator[None]:
     """The site's life: the bus delivering other processes' changes (a game's to the table
     service, a room's to the rooms), the purge of abandoned games, the GIL handed back
@@ -122,6 +128,7 @@ async def _running(
         purge_abandoned_games(store, service.limits.abandoned_days, rooms.purge)
     )
     counter = asyncio.create_task(count_in_play(service, rooms))
+    heartbeat = asyncio.create_task(lobby.run()) if lobby is not None else None
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     thresholds = gc.get_threshold()
@@ -132,7 +139,7 @@ async def _running(
     gc.set_threshold(*thresholds)
     gc.unfreeze()
     sys.setswitchinterval(interval)
-    for task in (purger, counter):
+    for task in (purger, counter, *([heartbeat] if heartbeat is not None else [])):
         task.cancel()
         with contextlib.suppress(BaseException):
             await task
@@ -140,6 +147,8 @@ async def _running(
     await service.close()
     await service.bus.close()
     await counters.close()
+    if lobby is not None:
+        await lobby.presence.close()
     store.close()
     process_stopped()
 
@@ -179,8 +188,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     learning = Learning(service)
     service.hints = learning.hint
     guests = Guests(Players(store.players, store.passkeys), settings.trusted_proxies)
+    lobby = Lobby(service, rooms, Presence(settings.redis_url))
+    safety = Safety(
+        store,
+        rooms,
+        guests.players,
+        counters,
+        blocks_per_hour=limits.blocks_per_hour,
+        reports_per_hour=limits.reports_per_hour,
+    )
     lifespan = functools.partial(
-        _running, service=service, rooms=rooms, store=store, counters=counters
+        _running, service=service, rooms=rooms, store=store, counters=counters, lobby=lobby
     )
     app = FastAPI(
         title="Cardavia", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
@@ -192,6 +210,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rooms = rooms
     app.state.learning = learning
     app.state.players = guests.players
+    app.state.lobby = lobby
     app.add_middleware(
         Edge,
         allowed_hosts=settings.allowed_hosts,
@@ -203,13 +222,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     pages.install_errors(app, catalogs)
     tables.install(app, service, settings, catalogs, counters, guests=guests)
     learn.install(app, service, learning, catalogs)
-    room_routes.install(app, rooms, settings, catalogs, templates, guests=guests)
+    room_routes.install(
+        app, rooms, settings, catalogs, templates, guests=guests, arrived=safety.arrived
+    )
     me.install(app, guests, settings, catalogs, counters)
     passkeys.install(app, guests, settings, catalogs, counters)
     history = History(store, learning, catalogs)
     history_routes.install(app, history, guests, settings, catalogs, templates)
     profiles = Profiles(store, history, rooms, catalogs)
     profile_routes.install(app, profiles, guests, settings, catalogs, counters, templates)
+    safety_routes.install(app, safety, guests, settings, catalogs)
+    lobby_routes.install(app, lobby, catalogs, templates)
     rules.install(app, catalogs, templates)
     pwa.install(app, settings.static_dir)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")

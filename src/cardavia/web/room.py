@@ -15,6 +15,7 @@ from cardavia.belote import Seat
 from cardavia.store.db import StoredRoom, token_matches
 from cardavia.web.connection import Listener
 from cardavia.web.room_state import (
+    HIDDEN_NAME,
     PHRASES,
     ComputerSeat,
     OpenSeat,
@@ -67,37 +68,55 @@ class Room:
 
     # -- what the connections are sent --
 
-    def seats_json(self) -> dict[str, dict[str, Any]]:
+    def seats_json(
+        self, wording: Wording | None = None, viewer: Seat | None = None
+    ) -> dict[str, dict[str, Any]]:
         """Each seat as every player and watcher may see it: no token. ``takeover``: for a
         person away whose seat they still keep, the seconds left before a computer player
-        plays it for them (``None`` otherwise), so that the table can count them down."""
+        plays it for them (``None`` otherwise), so that the table can count them down. A
+        reported name is "a player" in ``wording``'s language (and ``hidden`` is there), but
+        to its own seat (``viewer``)."""
         seating = self.state.seating()
         now = time.time()
         return {
             seat.name: {
                 "kind": _kind(entry),
-                "name": None if isinstance(entry, OpenSeat) else entry.name,
+                "name": self.shown_name(seat, wording, viewer),
                 "away": isinstance(entry, PersonSeat) and entry.away is not None,
                 "computer": isinstance(entry, ComputerSeat)
                 or (isinstance(entry, PersonSeat) and not seating.person_plays(seat, now)),
                 "takeover": _takeover(entry, self.settings.grace, now),
                 "ready": seat in self.state.ready,
             }
+            | ({"hidden": True} if getattr(entry, "hidden", False) and seat != viewer else {})
             for seat, entry in self.state.items()
         }
 
-    def view_fields(self) -> dict[str, Any]:
+    def shown_name(
+        self, seat: Seat, wording: Wording | None = None, viewer: Seat | None = None
+    ) -> str | None:
+        """The name in ``seat`` as ``viewer`` sees it (a reported one: "a player")."""
+        entry = self.state[seat]
+        if isinstance(entry, OpenSeat):
+            return None
+        if entry.hidden and seat != viewer and entry.name:
+            return wording.gettext(HIDDEN_NAME) if wording is not None else None
+        return entry.name
+
+    def view_fields(
+        self, wording: Wording | None = None, viewer: Seat | None = None
+    ) -> dict[str, Any]:
         """What a room adds to each view of its table: its code, the seats' names and
-        presence (:meth:`seats_json`), who is ready."""
+        presence (:meth:`seats_json`, as ``viewer`` sees them), who is ready."""
         return {
             "room": self.code,
-            "names": self.seats_json(),
+            "names": self.seats_json(wording, viewer),
             "ready": sorted(seat.name for seat in self.state.ready),
         }
 
-    def info(self, wording: Wording) -> dict[str, Any]:
+    def info(self, wording: Wording, viewer: Seat | None = None) -> dict[str, Any]:
         """The ``room`` message's object, the same for every connection but ``you`` and
-        ``creator`` (added per connection)."""
+        ``creator`` (added per connection) and the names (as ``viewer`` sees them)."""
         settings = self.settings
         return {
             "code": self.code,
@@ -113,18 +132,18 @@ class Room:
             "started": self.state.started,
             "game": self.game_id is not None,
             "over": self.over,
-            "seats": self.seats_json(),
+            "seats": self.seats_json(wording, viewer),
         }
 
     def send_room(self) -> None:
         """Send every connection the room as it stands."""
-        bases: dict[str, dict[str, Any]] = {}
+        bases: dict[tuple[str, Seat | None], dict[str, Any]] = {}
         for listener, token in list(self.connections.items()):
-            lang = listener.wording.lang
-            if lang not in bases:
-                bases[lang] = self.info(listener.wording)
+            key = (listener.wording.lang, listener.seat)
+            if key not in bases:
+                bases[key] = self.info(listener.wording, listener.seat)
             you = listener.seat.name if listener.seat is not None else None
-            room = bases[lang] | {"you": you, "creator": self.state.is_creator(token)}
+            room = bases[key] | {"you": you, "creator": self.state.is_creator(token)}
             listener.send({"type": "room", "room": room})
 
     def send_new_phrases(self) -> None:
@@ -133,16 +152,17 @@ class Room:
             if said.n <= self.phrase_seen:
                 continue
             for listener in list(self.connections):
-                listener.send(self.phrase_message(said, listener.wording))
+                listener.send(self.phrase_message(said, listener.wording, listener.seat))
         self.phrase_seen = self.state.phrase_n
 
-    def phrase_message(self, said: Said, wording: Wording) -> dict[str, Any]:
+    def phrase_message(
+        self, said: Said, wording: Wording, viewer: Seat | None = None
+    ) -> dict[str, Any]:
         """The ``phrase`` message, in the connection's language."""
-        entry = self.state[said.seat]
         return {
             "type": "phrase",
             "seat": said.seat.name,
-            "name": None if isinstance(entry, OpenSeat) else entry.name,
+            "name": self.shown_name(said.seat, wording, viewer),
             "code": said.code,
             "text": wording.gettext(PHRASES[said.code]),
         }

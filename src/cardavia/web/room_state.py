@@ -51,6 +51,8 @@ PHRASES: Final[Mapping[str, str]] = {
     "bye": N_("Goodbye!"),
 }
 """The quick phrases, by code: the only things players say to each other (no free text)."""
+HIDDEN_NAME: Final = N_("a player")
+"""What the others see instead of a reported name (docs/players.md, "Safety")."""
 
 
 # -- what a client sends ---------------------------------------------------------------------
@@ -212,6 +214,9 @@ class PersonSeat:
     name: str
     token: str
     away: float | None = None
+    hidden: bool = False
+    """Whether the name was reported: shown to the others as "a player" (docs/players.md,
+    "Safety")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +225,8 @@ class ComputerSeat:
     who left or was removed (their ``name`` stays on the score sheet; no token opens it)."""
 
     name: str | None = None
+    hidden: bool = False
+    """Whether the departed person's name was reported (:attr:`PersonSeat.hidden`)."""
 
 
 RoomSeat = OpenSeat | PersonSeat | ComputerSeat
@@ -227,22 +234,25 @@ RoomSeat = OpenSeat | PersonSeat | ComputerSeat
 
 
 def _seat_to_json(entry: RoomSeat) -> dict[str, Any]:
+    hidden = {"hidden": True} if getattr(entry, "hidden", False) else {}
     if isinstance(entry, PersonSeat):
-        return {"kind": "human", "name": entry.name, "token": entry.token, "away": entry.away}
+        saved = {"kind": "human", "name": entry.name, "token": entry.token, "away": entry.away}
+        return saved | hidden
     if isinstance(entry, ComputerSeat):
-        return {"kind": "computer", "name": entry.name, "token": None, "away": None}
+        return {"kind": "computer", "name": entry.name, "token": None, "away": None} | hidden
     return {"kind": "open", "name": None, "token": None, "away": None}
 
 
 def _seat_from_json(data: Mapping[str, Any]) -> RoomSeat:
     kind = data["kind"]
+    hidden = bool(data.get("hidden", False))
     if kind == "human":
         away = data.get("away")
         return PersonSeat(
-            str(data["name"]), str(data["token"]), None if away is None else float(away)
+            str(data["name"]), str(data["token"]), None if away is None else float(away), hidden
         )
     if kind == "computer":
-        return ComputerSeat(data.get("name"))
+        return ComputerSeat(data.get("name"), hidden)
     return OpenSeat()
 
 
@@ -343,7 +353,9 @@ class RoomState:
         if not self.started:
             return OpenSeat()
         entry = self.seats[seat]
-        return ComputerSeat(entry.name if isinstance(entry, PersonSeat | ComputerSeat) else None)
+        if isinstance(entry, PersonSeat | ComputerSeat):
+            return ComputerSeat(entry.name, entry.hidden)
+        return ComputerSeat()
 
     def take(self, seat: Seat | None, *, name: str, token: str) -> tuple[RoomState, Seat]:
         """A person takes ``seat`` (``None``: the first open one); ``already_started``,
@@ -416,6 +428,20 @@ class RoomState:
         phrases = (*self.phrases, Said(number, seat, code))[-KEPT_PHRASES:]
         return replace(self, phrases=phrases, phrase_n=number)
 
+    def hide(self, seat: Seat) -> RoomState:
+        """The name in ``seat`` was reported: the others see "a player" (unchanged if there
+        is no name there, or it is hidden already)."""
+        entry = self.seats[seat]
+        if not isinstance(entry, PersonSeat | ComputerSeat) or not entry.name or entry.hidden:
+            return self
+        return self._with_seat(seat, replace(entry, hidden=True))
+
+    def without_watchers(self) -> RoomState:
+        """Nobody may watch the room any more (a seated person does not allow it)."""
+        if not self.settings.watchers:
+            return self
+        return replace(self, settings=replace(self.settings, watchers=False))
+
     def mark_ready(self, seat: Seat) -> RoomState:
         """The person in ``seat`` is ready for the next deal."""
         return self._settled(replace(self, ready=self.ready | {seat}))
@@ -479,6 +505,7 @@ class RoomState:
 __all__ = [
     "AGAIN_TARGET",
     "CODE_ALPHABET",
+    "HIDDEN_NAME",
     "KEPT_PHRASES",
     "MAX_NAME",
     "PHRASES",

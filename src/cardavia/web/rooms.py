@@ -181,6 +181,11 @@ class RoomService:
         the views (names, away, ready), the grace timers set."""
         for listener, token in list(room.connections.items()):
             if token is None:
+                if not room.settings.watchers and listener.seat is None:
+                    # A seated person no longer lets anyone watch (docs/players.md).
+                    listener.send(ClientError("no_watchers").message(listener.wording, ""))
+                    listener.close(4403)
+                    room.connections.pop(listener, None)
                 continue
             seat = room.state.seat_of(token)
             if seat is None:
@@ -383,7 +388,9 @@ class RoomService:
     def view(self, room: Room, table: Table, lang: str, seat: Seat | None) -> dict[str, Any]:
         """The view of ``seat`` (``None``: a watcher's, public only) in ``lang``, with the
         room's names and who is ready."""
-        return self.tables.view(table, lang, seat) | room.view_fields()
+        return self.tables.view(table, lang, seat) | room.view_fields(
+            self.tables.wording(lang), seat
+        )
 
     def send_views(self, room: Room, table: Table) -> None:
         """Send every connection of the room its view: each language and seat's built and

@@ -20,8 +20,9 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from enum import Enum
+from types import MappingProxyType
 from typing import Any, Final
 
 from cardavia.ai.decisions import Decisions
@@ -454,6 +455,10 @@ class TableService:
             listener.send_text(texts[key])
         for observer in list(table.observers):
             observer.changed(table)
+
+    def held(self) -> Mapping[str, Table]:
+        """The tables in this process's memory, by game id (read only: none is loaded)."""
+        return MappingProxyType(self._tables)
 
     @property
     def in_play(self) -> int:

@@ -116,6 +116,11 @@ ERRORS: Final[Mapping[str, str]] = {
     "removed": N_("You no longer have a seat in this room."),
     # Players (cardavia.web.routes.passkeys).
     "passkey_refused": N_("The passkey was not accepted: try again."),
+    # Safety (cardavia.web.safety).
+    "not_in_room": N_("You can only do that about a player of a room you sat in."),
+    "not_a_person": N_("Nobody sits in this seat: only a person can be blocked or reported."),
+    "yourself": N_("That is your own seat."),
+    "no_watchers": N_("The players of this table no longer allow watchers."),
 }
 """The errors of the site itself (a malformed message, a wrong key, …) by code."""
 
