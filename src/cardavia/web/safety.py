@@ -112,13 +112,15 @@ class Safety:
 
     @staticmethod
     async def _take(limiter: SiteLimiter, player: Player) -> None:
+        """A request that would act counts against the player's allowance (``rate_limited``
+        past it); one refused for what it names does not."""
         if await limiter.take(player.id):
             raise ClientError("rate_limited")
 
     async def block(self, player: Player, data: dict[str, Any]) -> None:
         """``player`` blocks the person in ``data``'s room and seat."""
-        await self._take(self.blocks, player)
         target = await self._target(player, data)
+        await self._take(self.blocks, player)
         await asyncio.to_thread(self.store.safety.block, player.id, target.player_id)
 
     async def unblock(self, player: Player, key: str) -> None:
@@ -146,8 +148,8 @@ class Safety:
     async def report(self, player: Player, data: dict[str, Any]) -> None:
         """``player`` reports the display name of the person in ``data``'s room and seat: it
         is hidden there at once, then in the other rooms its player sat in under it."""
-        await self._take(self.reports, player)
         target = await self._target(player, data)
+        await self._take(self.reports, player)
         await asyncio.to_thread(self.store.safety.report, player.id, target.player_id, target.name)
         await self._hide(target.room, target.seat, target.name)
         seats = await asyncio.to_thread(self.store.players.rooms_of, target.player_id)
