@@ -89,10 +89,14 @@ def worded(entry: dict[str, Any], wording: Wording, lang: str) -> dict[str, Any]
 class Lobby:
     """The lobby's figures: counted here, summed for the site by the presence."""
 
-    def __init__(self, tables: TableService, rooms: RoomService, presence: Presence) -> None:
+    def __init__(
+        self, tables: TableService, rooms: RoomService, presence: Presence, *, kept: float = KEPT
+    ) -> None:
         self.tables = tables
         self.rooms = rooms
         self.presence = presence
+        self.kept = kept
+        """Seconds the figures are kept (:data:`KEPT`; tests: 0)."""
         self.waiting: list[Waiting] = []
         """Who waits in quick play here (quick play's queue appends its own)."""
         self._kept: tuple[float, int, list[dict[str, Any]]] | None = None
@@ -135,7 +139,7 @@ class Lobby:
     async def figures(self) -> tuple[int, list[dict[str, Any]]]:
         """How many play now, and the tables (kept :data:`KEPT` seconds)."""
         now = time.monotonic()
-        if self._kept is None or now - self._kept[0] > KEPT:
+        if self._kept is None or now - self._kept[0] >= self.kept:
             await self.beat()
             count = await self.presence.count()
             tables = await self.presence.tables()

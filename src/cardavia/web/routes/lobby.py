@@ -21,13 +21,7 @@ from cardavia.words import Catalogs, is_language
 def install(app: FastAPI, lobby: Lobby, catalogs: Catalogs, templates: Jinja2Templates) -> None:
     """Add the lobby's page and API to ``app``."""
 
-    @app.get("/{lang}/lobby", response_class=HTMLResponse, include_in_schema=False)
-    async def lobby_page(request: Request, lang: str) -> Response:
-        if not is_language(lang):
-            return not_found_page(catalogs)
-        context = page_context(lang, catalogs.wording(lang), templates)
-        return templates.TemplateResponse(request, "lobby.html", context)
-
+    # The API first: /{lang}/lobby would take /api/lobby for a page in a language "api".
     @app.get("/api/lobby")
     async def lobby_api(request: Request) -> Response:
         lang = choose_language(
@@ -39,6 +33,13 @@ def install(app: FastAPI, lobby: Lobby, catalogs: Catalogs, templates: Jinja2Tem
         except (ClientError, StoreUnavailableError) as error:
             return refusal(error, wording)
         return SafeJSONResponse(body, headers={"Cache-Control": "no-store"})
+
+    @app.get("/{lang}/lobby", response_class=HTMLResponse, include_in_schema=False)
+    async def lobby_page(request: Request, lang: str) -> Response:
+        if not is_language(lang):
+            return not_found_page(catalogs)
+        context = page_context(lang, catalogs.wording(lang), templates)
+        return templates.TemplateResponse(request, "lobby.html", context)
 
 
 __all__ = ["install"]
