@@ -26,27 +26,30 @@ async function ask(url, room, seat) {
   if (!response.ok) throw new Error(data.message || String(response.status));
 }
 
-function control(kind, label, room, seat, name) {
+/** The button as it stands: to press, or done (then disabled and saying so). */
+function show(button, kind, name, finished) {
+  button.textContent = finished ? strings[`${kind}_done`] : strings[kind];
+  const label = finished ? strings[`${kind}_done_label`] : strings[`${kind}_label`];
+  button.setAttribute("aria-label", label.replace("{name}", name));
+  button.disabled = finished;
+}
+
+function control(kind, room, seat, name) {
+  const key = `${room.code}:${seat}`;
   const button = document.createElement("button");
   button.type = "button";
   button.className = "room-safety";
   button.dataset.safety = kind;
-  const finished = done[`${room.code}:${seat}`]?.has(kind);
-  button.textContent = finished ? strings[`${kind}_done`] : label;
-  button.setAttribute(
-    "aria-label",
-    (finished ? strings[`${kind}_done_label`] : strings[`${kind}_label`]).replace("{name}", name),
-  );
-  button.disabled = Boolean(finished);
+  show(button, kind, name, Boolean(done[key]?.has(kind)));
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
       await ask(kind === "block" ? "/api/blocks" : "/api/reports", room.code, seat);
-      const key = `${room.code}:${seat}`;
       done[key] = done[key] ?? new Set();
       done[key].add(kind);
-      button.textContent = strings[`${kind}_done`];
-      button.setAttribute("aria-label", strings[`${kind}_done_label`].replace("{name}", name));
+      // The room may have been drawn again meanwhile (a name hidden): its button too.
+      const live = document.querySelector(`#room-seats li[data-seat="${seat}"] [data-safety="${kind}"]`);
+      for (const each of new Set([button, live])) if (each) show(each, kind, name, true);
       say(strings[`${kind}_said`].replace("{name}", name));
     } catch (error) {
       button.disabled = false;
@@ -64,9 +67,9 @@ export function safetyControls(room, seat, entry) {
   const group = document.createElement("span");
   group.className = "room-safety-controls";
   group.append(
-    control("block", strings.block, room, seat, name),
+    control("block", room, seat, name),
     " ",
-    control("report", strings.report, room, seat, name),
+    control("report", room, seat, name),
   );
   return group;
 }
