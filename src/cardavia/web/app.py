@@ -189,14 +189,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     service.hints = learning.hint
     guests = Guests(Players(store.players, store.passkeys), settings.trusted_proxies)
     lobby = Lobby(service, rooms, Presence(settings.redis_url))
-    safety = Safety(
-        store,
-        rooms,
-        guests.players,
-        counters,
-        blocks_per_hour=limits.blocks_per_hour,
-        reports_per_hour=limits.reports_per_hour,
-    )
+    safety = Safety(store, rooms, guests.players, counters, limits)
     lifespan = functools.partial(
         _running, service=service, rooms=rooms, store=store, counters=counters, lobby=lobby
     )

@@ -24,7 +24,7 @@ from typing import Any, Final
 from cardavia.belote import Seat
 from cardavia.players import Player, Players
 from cardavia.store.db import GameStore
-from cardavia.web.limits import Counters, SiteLimiter
+from cardavia.web.limits import Counters, Limits, SiteLimiter
 from cardavia.web.protocol import ClientError, check_fields, require, seat_field
 from cardavia.web.room import Room
 from cardavia.web.room_state import HIDDEN_NAME, ComputerSeat, PersonSeat, RoomState, normal_code
@@ -70,19 +70,19 @@ class Safety:
         rooms: RoomService,
         players: Players,
         counters: Counters,
-        *,
-        blocks_per_hour: float,
-        reports_per_hour: float,
+        limits: Limits,
     ) -> None:
         self.store = store
         self.rooms = rooms
         self.players = players
+        per_hour = limits.blocks_per_hour
         self.blocks: SiteLimiter = counters.limiter(
-            "blocks", blocks_per_hour / 3600.0, max(1, int(blocks_per_hour))
+            "blocks", per_hour / 3600.0, max(1, int(per_hour))
         )
         """Blocks (and unblocks) per player, site-wide."""
+        per_hour = limits.reports_per_hour
         self.reports: SiteLimiter = counters.limiter(
-            "reports", reports_per_hour / 3600.0, max(1, int(reports_per_hour))
+            "reports", per_hour / 3600.0, max(1, int(per_hour))
         )
         """Reports per player, site-wide."""
 

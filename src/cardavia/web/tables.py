@@ -22,7 +22,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from enum import Enum
-from types import MappingProxyType
 from typing import Any, Final
 
 from cardavia.ai.decisions import Decisions
@@ -304,8 +303,7 @@ class TableService:
         self.ensure_runner(table)
 
     def observe(self, table: Table, observer: TableObserver) -> None:
-        """Tell ``observer`` of every change of ``table``'s game (once sent to its
-        connections)."""
+        """Tell ``observer`` of every change of ``table``'s game (once sent to its connections)."""
         if observer not in table.observers:
             table.observers.append(observer)
 
@@ -444,9 +442,8 @@ class TableService:
         table.listeners.discard(listener)
 
     def broadcast(self, table: Table) -> None:
-        """Send the new state to every connection: each language's view built and written
-        as JSON once per change, whatever the number of connections; then tell the
-        table's observers."""
+        """Send the new state to every connection: each language's view built and written as
+        JSON once per change, whatever the number of connections; then tell its observers."""
         texts: dict[tuple[str, Seat | None], str] = {}
         for listener in list(table.listeners):
             key = (listener.wording.lang, listener.seat)
@@ -458,7 +455,7 @@ class TableService:
 
     def held(self) -> Mapping[str, Table]:
         """The tables in this process's memory, by game id (read only: none is loaded)."""
-        return MappingProxyType(self._tables)
+        return self._tables
 
     @property
     def in_play(self) -> int:
