@@ -79,7 +79,7 @@ def test_the_lobby_and_the_safety_controls(
     bo_seat = bo.page.evaluate(stored, code)["seat"]
     ana_line = ana.page.locator(f"#room-seats li[data-seat='{bo_seat}']")
     block = ana_line.locator("[data-safety=block]")
-    assert block.get_attribute("aria-label") == "Bloquer Bo : plus jamais à la même table"
+    assert block.get_attribute("aria-label") == "Bloquer Bo\u00a0: plus jamais à la même table"
     assert ana.page.locator("#room-seats li[data-seat='S'] [data-safety]").count() == 0
     assert ana.page.locator("#room-seats li[data-seat='E'] [data-safety]").count() == 0
     block.focus()
