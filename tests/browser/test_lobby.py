@@ -54,7 +54,7 @@ def shot(page: Page, folder: Path, name: str) -> None:
 
 
 def test_the_lobby_and_the_safety_controls(
-    two: tuple[Table, Table], server: Server, axe: Any, screenshots: Path
+    two: tuple[Table, Table], browser: Browser, server: Server, axe: Any, screenshots: Path
 ) -> None:
     ana, bo = two
     ana.page.goto(f"{server.url}/fr/room/")
@@ -124,6 +124,15 @@ def test_the_lobby_and_the_safety_controls(
             page.set_viewport_size(viewport)
             shot(page, screenshots, f"lobby-lobby-{lang}-{size}")
             assert axe(page) == []
+    # "Watch" opens the table as a watcher: public only, no seat.
+    stranger = browser.new_context(bypass_csp=True, viewport=DESKTOP, locale="es")
+    watching = stranger.new_page()
+    watching.goto(f"{server.url}/es/lobby")
+    watching.click(f"#lobby-tables li[data-code='{code}'] a")
+    watching.wait_for_function("window.cardavia && window.cardavia.view")
+    assert watching.evaluate("window.cardavia.view.seat") is None
+    assert watching.evaluate("window.cardavia.view.hand") == []
+    stranger.close()
     # The profile: the blocked player and "Unblock"; the reported name told to its owner.
     ana_lobby.goto(f"{server.url}/fr/me")
     ana_lobby.wait_for_selector("#blocks-list li")

@@ -17,10 +17,14 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 from tests.players.plays import browser_fixture
 
+from cardavia.belote import Seat
 from cardavia.web.app import create_app
 from cardavia.web.edge import LOOPBACK_HOSTS
+from cardavia.web.history import room_sitters
 from cardavia.web.limits import Limits
+from cardavia.web.room_state import RoomSettings, RoomState
 from cardavia.web.settings import Settings
+from cardavia.words import load_catalogs
 
 __all__ = ["browser_fixture"]
 
@@ -229,3 +233,16 @@ def test_the_export_holds_blocks_and_reports_and_deletion_erases_them(
     assert answer.status_code == 200
     assert rows(app, "SELECT * FROM player_blocks") == []
     assert rows(app, "SELECT * FROM name_reports") == []
+
+
+def test_a_reported_name_is_a_player_in_the_others_games() -> None:
+    """ "My games" of the others read the room's seats: a hidden name is "a player" in the
+    reader's language."""
+    state = RoomState.new(
+        RoomSettings("maison", "beginner", "french", None, "en"), Seat.S, name="Ana", token="a"
+    )
+    state, _ = state.take(Seat.N, name="Bo", token="b")
+    sitters = room_sitters(json.dumps(state.hide(Seat.N).to_json()), "beginner", frozenset())
+    words = load_catalogs().wording("fr")
+    assert sitters[Seat.N].public(words, None) == {"name": "un joueur", "computer": False}
+    assert sitters[Seat.S].public(words, None) == {"name": "Ana", "computer": False}
