@@ -74,6 +74,12 @@ BENCHES = (
         ("--clients", "1000", "--seconds", "60", "--ramp", "40", *HUMAN_PACE),
         ("--clients", "20", "--seconds", "3", "--ramp", "1", *HUMAN_PACE),
     ),
+    Bench(
+        "quickplay",
+        "quickplay.py",
+        ("--people", "2000", "--seconds", "60"),
+        ("--people", "40", "--seconds", "3", "--wait", "1"),
+    ),
 )
 
 

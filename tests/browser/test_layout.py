@@ -1,11 +1,13 @@
 """The table's layout on a small phone (320 × 640), a phone (360 × 740, touch; and held
 sideways, 740 × 360) and a desktop (1366 × 768), in French and in Arabic (right to left),
-measured from element boxes through a whole deal: nothing outside the viewport, the hand
-always in view and never moving, nothing over the confirm bar; and a screenshot of each, kept
-under artefacts/screenshots/."""
+measured from element boxes through a whole deal (one deal for the phone's three sizes, the
+window resized at each moment): nothing outside the viewport, the hand always in view and
+never moving, nothing over the confirm bar; and a screenshot of each, kept under
+artefacts/screenshots/."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,18 +83,35 @@ def measure(
         assert found["feltInView"], f"{moment}: the felt is not all in view"
 
 
+DEVICES = {"phone": ("small", "phone", "landscape"), "desktop": ("desktop",)}
+"""The sizes measured in one deal on each kind of device: a phone's three (the window
+resized between two moments: each size measured at every moment of the deal), a desktop's
+one."""
+
+
+def measure_sizes(
+    page: Page, sizes: tuple[str, ...], moment: str, hands: dict[str, list[dict[str, float]]]
+) -> None:
+    """Measure the page at each of ``sizes`` (resizing the window), back at the first."""
+    for size in (*sizes[1:], sizes[0]) if len(sizes) > 1 else sizes:
+        width, height = SIZES[size]
+        page.set_viewport_size({"width": width, "height": height})
+        measure(page, width, f"{size}: {moment}", hands[size], felt_in_view=size == "landscape")
+
+
 @pytest.mark.parametrize("lang", ["fr", "ar"])
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("device", list(DEVICES))
 def test_the_table_fits_and_holds_still(
     browser: Browser,
     server: Server,
     make_table: type[Table],
     screenshots: Path,
     lang: str,
-    size: str,
+    device: str,
 ) -> None:
-    width, height = SIZES[size]
-    phone = size != "desktop"
+    sizes = DEVICES[device]
+    width, height = SIZES[sizes[0]]
+    phone = device == "phone"
     context = browser.new_context(
         bypass_csp=True,
         viewport={"width": width, "height": height},
@@ -106,7 +125,7 @@ def test_the_table_fits_and_holds_still(
     try:
         page = table.open(lang)
         table.new_game("maison")
-        hands: list[dict[str, float]] = []
+        hands: dict[str, list[dict[str, float]]] = {size: [] for size in sizes}
         shot = False
         for _ in range(80):
             view = table.wait_ready()
@@ -118,9 +137,9 @@ def test_the_table_fits_and_holds_still(
                 continue
             moment = f"{view['phase']} {len(view['hand'])}"
             try:
-                measure(page, width, moment, hands, felt_in_view=size == "landscape")
+                measure_sizes(page, sizes, moment, hands)
             except AssertionError:
-                page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-failed.png"))
+                page.screenshot(path=str(screenshots / f"layout-{device}-{lang}-failed.png"))
                 raise
             if view["phase"] == "bidding":
                 table.bid()
@@ -132,27 +151,34 @@ def test_the_table_fits_and_holds_still(
                 continue
             card = next(a["card"] for a in view["legal"] if a["kind"] == "play")
             page.click(f'#hand .card[data-card="{card}"]')
-            if not shot:
-                page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-picked.png"))
-                shot = True
             try:
-                measure(page, width, f"picked {card}", hands, felt_in_view=size == "landscape")
+                measure_sizes(page, sizes, f"picked {card}", hands)
             except AssertionError:
-                page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-failed.png"))
+                page.screenshot(path=str(screenshots / f"layout-{device}-{lang}-failed.png"))
                 raise
+            if not shot:
+                for size in sizes:
+                    size_width, size_height = SIZES[size]
+                    page.set_viewport_size({"width": size_width, "height": size_height})
+                    page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-picked.png"))
+                shot = True
             page.click("#controls [data-action=confirm]")
             page.wait_for_function("(c) => !window.cardavia.view.hand.includes(c)", arg=card)
-        # The hand never moved: the same place from the first bid to the last card.
-        tops = {round(h["top"]) for h in hands}
-        assert len(tops) == 1, f"the hand moved: {sorted(tops)}"
+        # At each size the hand never moved: the same place from the first bid to the last card.
+        for size in sizes:
+            tops = {round(h["top"]) for h in hands[size]}
+            assert len(tops) == 1, f"{size}: the hand moved: {sorted(tops)}"
         dialog = page.locator("#score-panel")
         dialog.wait_for(state="visible")
-        box = dialog.bounding_box()
-        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width
-        assert box["y"] >= 0 and box["y"] + box["height"] <= height
-        page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-result.png"))
+        for size in sizes:
+            size_width, size_height = SIZES[size]
+            page.set_viewport_size({"width": size_width, "height": size_height})
+            box = dialog.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= size_width, size
+            assert box["y"] >= 0 and box["y"] + box["height"] <= size_height, size
+            page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-result.png"))
         page.keyboard.press("Escape")
-        page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-final-trick.png"))
+        page.screenshot(path=str(screenshots / f"layout-{sizes[-1]}-{lang}-final-trick.png"))
         assert table.errors == []
     finally:
         context.close()
@@ -187,15 +213,17 @@ CUT = """(selector) => [...document.querySelectorAll(selector)].filter((e) =>
 
 
 @pytest.mark.parametrize("lang", ["fr", "ar"])
-@pytest.mark.parametrize("size", ["phone", "landscape", "desktop"])
+@pytest.mark.parametrize("device", ["phone", "desktop"])
 def test_nothing_overlaps_wraps_or_is_cut(
-    browser: Browser, server: Server, make_table: type[Table], lang: str, size: str
+    browser: Browser, server: Server, make_table: type[Table], lang: str, device: str
 ) -> None:
     """Item 14: the new-game form's menus never overlap (360, 740 and 1366 px); the bids are
     never cut; a team's name in the score sheets stays on one line; held sideways, the
-    result dialog shows every button without scrolling."""
-    width, height = SIZES[size]
-    phone = size != "desktop"
+    result dialog shows every button without scrolling. A phone upright and sideways in one
+    deal (the window resized at each check)."""
+    sizes = ("phone", "landscape") if device == "phone" else ("desktop",)
+    width, height = SIZES[sizes[0]]
+    phone = device == "phone"
     context = browser.new_context(
         bypass_csp=True,
         viewport={"width": width, "height": height},
@@ -205,33 +233,45 @@ def test_nothing_overlaps_wraps_or_is_cut(
     )
     context.add_init_script("localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));")
     table = make_table(context, server.url)
+
+    def at_each_size() -> Iterator[tuple[int, int]]:
+        for size in sizes:
+            size_width, size_height = SIZES[size]
+            page.set_viewport_size({"width": size_width, "height": size_height})
+            yield size_width, size_height
+
     try:
         page = table.open(lang)
         fields = "#new-game .field label, #new-game select, #new-game .field-help, #deal-button"
-        assert page.evaluate(OVERLAPS, fields) == []
-        for select in page.locator("#new-game select").all():
-            box = select.bounding_box()
-            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width
+        for size_width, _ in at_each_size():
+            assert page.evaluate(OVERLAPS, fields) == []
+            for select in page.locator("#new-game select").all():
+                box = select.bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= size_width
         table.new_game("coinche")
         view = table.bid_until_play()
         if view["phase"] == "playing":
-            assert page.evaluate(CUT, "#bids, #bids-box") == []
-            last = page.locator("#bids li").last.bounding_box()
-            box = page.locator("#bids-box").bounding_box()
-            assert last and box and last["y"] + last["height"] <= box["y"] + box["height"]
+            for _ in at_each_size():
+                assert page.evaluate(CUT, "#bids, #bids-box") == []
+                last = page.locator("#bids li").last.bounding_box()
+                box = page.locator("#bids-box").bounding_box()
+                assert last and box and last["y"] + last["height"] <= box["y"] + box["height"]
         table.play_deal()
         dialog = page.locator("#score-panel")
         dialog.wait_for(state="visible")
         heads = "#score-panel thead th, #sheet-panel thead th, #sheet-side thead th"
-        assert page.evaluate(WRAPPED, heads) == []
-        assert page.evaluate(CUT, "#score-panel") == []
-        for button in page.locator("#score-panel button").all():
-            if button.is_visible():
-                b = button.bounding_box()
-                assert b and b["y"] >= 0 and b["y"] + b["height"] <= height, button.text_content()
-                assert b["x"] >= 0 and b["x"] + b["width"] <= width, button.text_content()
+        for size_width, size_height in at_each_size():
+            assert page.evaluate(WRAPPED, heads) == []
+            assert page.evaluate(CUT, "#score-panel") == []
+            for button in page.locator("#score-panel button").all():
+                if button.is_visible():
+                    b = button.bounding_box()
+                    text = button.text_content()
+                    assert b and b["y"] >= 0 and b["y"] + b["height"] <= size_height, text
+                    assert b["x"] >= 0 and b["x"] + b["width"] <= size_width, text
         page.keyboard.press("Escape")
-        assert page.evaluate(WRAPPED, heads) == []
+        for _ in at_each_size():
+            assert page.evaluate(WRAPPED, heads) == []
         assert table.errors == []
     finally:
         context.close()

@@ -7,7 +7,7 @@ requests refused clearly when they name no one they may."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,6 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import text
-from tests.players.plays import browser_fixture
 
 from cardavia.belote import Seat
 from cardavia.web.app import create_app
@@ -23,10 +22,9 @@ from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.history import room_sitters
 from cardavia.web.limits import Limits
 from cardavia.web.room_state import RoomSettings, RoomState
+from cardavia.web.safety import hide
 from cardavia.web.settings import Settings
 from cardavia.words import load_catalogs
-
-__all__ = ["browser_fixture"]
 
 
 @pytest.fixture(name="app")
@@ -44,6 +42,22 @@ def app_fixture(tmp_path: Path) -> FastAPI:
             allowed_hosts=(*LOOPBACK_HOSTS, "testserver"),
         )
     )
+
+
+@pytest.fixture(name="browser")
+def browser_fixture(app: FastAPI) -> Iterator[Callable[[], TestClient]]:
+    """Browsers on the app, each a cookie jar of its own, all on the one event loop of the
+    site (its rooms' locks are the loop's)."""
+    site = TestClient(app)
+    site.__enter__()
+
+    def open_browser() -> TestClient:
+        client = TestClient(app)
+        client.portal = site.portal
+        return client
+
+    yield open_browser
+    site.__exit__(None, None, None)
 
 
 def rows(app: FastAPI, sql: str) -> list[Any]:
@@ -242,7 +256,7 @@ def test_a_reported_name_is_a_player_in_the_others_games() -> None:
         RoomSettings("maison", "beginner", "french", None, "en"), Seat.S, name="Ana", token="a"
     )
     state, _ = state.take(Seat.N, name="Bo", token="b")
-    sitters = room_sitters(json.dumps(state.hide(Seat.N).to_json()), "beginner", frozenset())
+    sitters = room_sitters(json.dumps(hide(state, Seat.N).to_json()), "beginner", frozenset())
     words = load_catalogs().wording("fr")
     assert sitters[Seat.N].public(words, None) == {"name": "un joueur", "computer": False}
     assert sitters[Seat.S].public(words, None) == {"name": "Ana", "computer": False}

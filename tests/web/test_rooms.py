@@ -928,6 +928,10 @@ def test_playing_again_after_a_single_deal_keeps_the_same_people_in_the_same_sea
             if m["type"] != "state" or m["view"]["game"] == match["view"]["game"]
         ]
     assert check_no_leak(database, code, [ana, bo]) > 1
+    # Each game the room dealt is in its players' games (here one browser took both seats),
+    # not only the room's latest.
+    listed = {entry["game"] for entry in client.get("/api/me/games").json()["deals"]}
+    assert {old, new["view"]["game"], view["game"], match["view"]["game"]} <= listed
 
 
 def test_an_away_players_seat_counts_down_to_the_computer_player(client: TestClient) -> None:

@@ -310,3 +310,22 @@ def test_a_broken_translation_does_not_break_the_server() -> None:
 
     assert format_text("{a} and {b", {"a": 1}) == "{a} and {b"
     assert format_text("{a} and {missing}", {"a": 1}) == "1 and {missing}"
+
+
+FRENCH_SPACING = re.compile(r" [:;!?»]|« ")
+"""French typography: a no-break space before : ; ! ? and », and after «, never a plain
+space (a plain one lets the sign wrap alone to the next line)."""
+
+
+def test_french_puts_a_no_break_space_before_double_signs() -> None:
+    found = [
+        text
+        for domain in ("messages", "rules")
+        for message in read_po(
+            (LOCALE_DIR / "fr" / "LC_MESSAGES" / f"{domain}.po").open(encoding="utf-8")
+        )
+        if message.id
+        for text in (message.string if isinstance(message.string, tuple) else (message.string,))
+        if FRENCH_SPACING.search(text)
+    ]
+    assert found == []

@@ -14,13 +14,15 @@ name, a language, the table's settings) and the games and room seats they took.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Final
+from datetime import datetime, timedelta
+from typing import Any, Final
 
 from sqlalchemy import (
+    Column,
     DateTime,
     Engine,
     ForeignKey,
@@ -28,7 +30,9 @@ from sqlalchemy import (
     Text,
     column,
     delete,
+    func,
     insert,
+    literal,
     select,
     table,
     update,
@@ -37,8 +41,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from cardavia.store.base import Base, hash_token, now, unavailable, utc
-from cardavia.store.passkeys import CeremonyRow, PasskeyRow
-from cardavia.store.safety import BlockRow, NameReportRow
+from cardavia.store.passkeys import PasskeyRow
 
 PLAYER_ID_BYTES: Final = 12
 """A player's id: 12 random bytes, 16 URL-safe characters (never shown: the token is the
@@ -65,7 +68,7 @@ class PlayerRow(Base):
     """The table's settings (JSON object, the keys of ``static/js/settings.js``)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    """The last time the player changed something or signed in."""
+    """The last time the player changed something, signed in or took a seat."""
 
 
 class SessionRow(Base):
@@ -84,7 +87,8 @@ class SessionRow(Base):
 
 
 class PlayerGameRow(Base):
-    """A game a player took a seat at (the single-player table's: their seat)."""
+    """A game a player took a seat at: the single-player table's (their seat), or one a
+    room dealt while they had a seat there (``room_code``)."""
 
     __tablename__ = "player_games"
 
@@ -95,6 +99,8 @@ class PlayerGameRow(Base):
         String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     seat: Mapped[str | None] = mapped_column(String(1), nullable=True)
+    room_code: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """The room that dealt the game (``None``: the single-player table)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -245,12 +251,34 @@ class PlayerStore:
         row = {"player_id": player_id, "room_code": code, "seat": seat, "created_at": now()}
         self._link(PlayerRoomRow, row)
 
+    def link_room_game(self, code: str, game_id: str) -> None:
+        """The room ``code`` dealt the game ``game_id``: each player with a seat there took
+        it, at that seat (again: nothing changes). A room that plays again keeps each of its
+        games in its players' history, not only the latest."""
+        rooms = PlayerRoomRow.__table__
+        taken = (
+            select(
+                rooms.c.player_id,
+                literal(game_id).label("game_id"),
+                func.min(rooms.c.seat),  # one row per player, should one hold two seats
+                literal(code).label("room_code"),
+                literal(now()).label("created_at"),
+            )
+            .where(rooms.c.room_code == code)
+            .group_by(rooms.c.player_id)
+        )
+        columns = ["player_id", "game_id", "seat", "room_code", "created_at"]
+        with contextlib.suppress(IntegrityError), unavailable(), self.engine.begin() as link:
+            link.execute(insert(PlayerGameRow).from_select(columns, taken))
+
     def _link(self, table: type[PlayerGameRow | PlayerRoomRow], row: Mapping[str, object]) -> None:
-        try:
-            with unavailable(), self.engine.begin() as connection:
-                connection.execute(insert(table), row)
-        except IntegrityError:
-            pass  # already linked (the same seat taken again)
+        """Link the player to a game or a seat (once is enough), and note them seen: a guest
+        who plays is never purged."""
+        with contextlib.suppress(IntegrityError), unavailable(), self.engine.begin() as link:
+            link.execute(insert(table), row)
+        seen = update(PlayerRow).where(PlayerRow.id == row["player_id"]).values(seen_at=now())
+        with unavailable(), self.engine.begin() as connection:
+            connection.execute(seen)
 
     def games_of(self, player_id: str) -> list[tuple[str, str | None]]:
         """The games the player took a seat at, ``(game id, seat)``, oldest first."""
@@ -273,13 +301,16 @@ class PlayerStore:
             return [(code, seat) for code, seat in rows]
 
     def played(self, player_id: str) -> list[Played]:
-        """Every game the player took a seat at, at a table or in a room (its game once
-        dealt), the latest first."""
+        """Every game the player took a seat at, at a table or in a room (each game the room
+        dealt, its latest too), the latest first."""
         with unavailable(), Session(self.engine) as session:
-            tables = session.execute(
-                select(PlayerGameRow.game_id, PlayerGameRow.seat, PlayerGameRow.created_at).where(
-                    PlayerGameRow.player_id == player_id
-                )
+            games = session.execute(
+                select(
+                    PlayerGameRow.game_id,
+                    PlayerGameRow.seat,
+                    PlayerGameRow.room_code,
+                    PlayerGameRow.created_at,
+                ).where(PlayerGameRow.player_id == player_id)
             ).all()
             rooms = session.execute(
                 select(
@@ -291,9 +322,10 @@ class PlayerStore:
                 .join(_ROOMS, _ROOMS.c.code == PlayerRoomRow.room_code)
                 .where(PlayerRoomRow.player_id == player_id, _ROOMS.c.game_id.is_not(None))
             ).all()
-        found = [Played(game, seat, None, utc(at)) for game, seat, at in tables]
-        found += [Played(game, seat, code, utc(at)) for game, seat, code, at in rooms]
-        return sorted(found, key=lambda played: played.at, reverse=True)
+        found = {game: Played(game, seat, code, utc(at)) for game, seat, code, at in games}
+        for game, seat, code, at in rooms:
+            found.setdefault(game, Played(game, seat, code, utc(at)))
+        return sorted(found.values(), key=lambda played: played.at, reverse=True)
 
     def kept_about(self, player_id: str) -> dict[str, list[dict[str, object]]]:
         """Everything kept about the player but their games' records, row by row (the
@@ -323,19 +355,44 @@ class PlayerStore:
             }
 
     def erase(self, player_id: str) -> list[tuple[str, str]]:
-        """Erase the player: their row, sessions, passkeys, ceremonies, links, blocks and
-        reports, made and received (SQLite does not cascade). Answers the room seats they
-        had, ``(room code, seat)``, for their name to be taken out of those rooms."""
+        """Erase the player: their row and every row that names them (SQLite does not
+        cascade; :func:`player_columns`): sessions, passkeys, ceremonies, links, quick-play
+        seats, ratings, blocks and reports either way. Answers the room seats they had,
+        ``(room code, seat)``, for their name to be taken out of those rooms."""
         seats = self.rooms_of(player_id)
         with unavailable(), self.engine.begin() as connection:
-            for model in (PlayerGameRow, PlayerRoomRow, SessionRow, PasskeyRow, CeremonyRow):
-                connection.execute(delete(model).where(model.player_id == player_id))
-            connection.execute(delete(BlockRow).where(BlockRow.blocked_id == player_id))
-            connection.execute(delete(BlockRow).where(BlockRow.player_id == player_id))
-            connection.execute(delete(NameReportRow).where(NameReportRow.player_id == player_id))
-            connection.execute(delete(NameReportRow).where(NameReportRow.reporter_id == player_id))
+            for column in player_columns():
+                connection.execute(delete(column.table).where(column == player_id))
             connection.execute(delete(PlayerRow).where(PlayerRow.id == player_id))
         return seats
+
+    def purge_guests(self, idle: timedelta, *, moment: datetime | None = None) -> int:
+        """Erase the guests (players without a passkey) not seen for ``idle``: past their
+        cookie's life no browser holds their token, nobody can be them again. Answers how
+        many were erased."""
+        cutoff = (moment or now()) - idle
+        with unavailable(), Session(self.engine) as session:
+            gone = session.scalars(
+                select(PlayerRow.id).where(
+                    PlayerRow.seen_at < cutoff,
+                    ~select(PasskeyRow.id).where(PasskeyRow.player_id == PlayerRow.id).exists(),
+                )
+            ).all()
+        for player_id in gone:
+            self.erase(player_id)
+        return len(gone)
+
+
+def player_columns() -> list[Column[Any]]:
+    """Every column of the store's tables that names a player (a foreign key to
+    ``players.id``): a player's rows, found in the schema itself, so that a table added later
+    is erased with them without a list to keep up."""
+    return [
+        column
+        for model in Base.metadata.sorted_tables
+        for column in model.columns
+        if any(key.column.table.name == PlayerRow.__tablename__ for key in column.foreign_keys)
+    ]
 
 
 def unlink_games(session: Session, games: object) -> None:
@@ -358,6 +415,7 @@ __all__ = [
     "PlayerStore",
     "SessionRow",
     "StoredPlayer",
+    "player_columns",
     "unlink_games",
     "unlink_rooms",
 ]

@@ -10,6 +10,10 @@ Completion(finished=0, abandoned=0)
 >>> store.quick.seat(player.id, room_code="ABCD2345", seat="S", family="classic")
 >>> store.quick.completion(player.id).rate is None
 True
+>>> store.quick.abandon(room_code="ABCD2345", seat="S"), store.quick.end(room_code="ABCD2345")
+(1, 0)
+>>> store.quick.completion(player.id)
+Completion(finished=0, abandoned=1)
 """
 
 from __future__ import annotations
@@ -18,7 +22,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from sqlalchemy import DateTime, Engine, ForeignKey, Index, Integer, String, func, insert, select
+from sqlalchemy import (
+    DateTime,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from cardavia.store.base import Base, now, unavailable
@@ -84,6 +99,28 @@ class QuickSeatStore:
         }
         with unavailable(), self.engine.begin() as connection:
             connection.execute(insert(QuickSeatRow), row)
+
+    def abandon(self, *, room_code: str, seat: str) -> int:
+        """The player of ``seat`` at the quick-play table ``room_code`` left it for good
+        while its game was played: their seat is abandoned (a loss for them alone). Answers
+        how many seats were (0: none still played there)."""
+        return self._end(ABANDONED, room_code, seat)
+
+    def end(self, *, room_code: str) -> int:
+        """The game of the quick-play table ``room_code`` is over: each of its seats still
+        played is finished (an away player never gone for good included; an abandoned seat
+        stays abandoned). Answers how many were."""
+        return self._end(FINISHED, room_code, None)
+
+    def _end(self, outcome: str, room_code: str, seat: str | None) -> int:
+        where = [QuickSeatRow.room_code == room_code, QuickSeatRow.outcome == PLAYING]
+        if seat is not None:
+            where.append(QuickSeatRow.seat == seat)
+        with unavailable(), self.engine.begin() as connection:
+            result = connection.execute(
+                update(QuickSeatRow).where(*where).values(outcome=outcome, ended_at=now())
+            )
+        return int(result.rowcount or 0)
 
     def completion(self, player_id: str) -> Completion:
         """How the player's quick-play games ended (those still played are not counted)."""

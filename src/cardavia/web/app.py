@@ -21,18 +21,22 @@ from typing import Final
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
 
 from cardavia.ai.decisions import Decisions
 from cardavia.metrics import in_play, process_stopped
 from cardavia.players import Players
+from cardavia.players.ratings import Ratings
 from cardavia.store.db import GameStore, StoreUnavailableError
 from cardavia.web.bus import make_bus
+from cardavia.web.clock import ActionClock
 from cardavia.web.edge import Edge
-from cardavia.web.guests import Guests
+from cardavia.web.guests import COOKIE_MAX_AGE, Guests
 from cardavia.web.history import History
 from cardavia.web.http_helpers import error_response
 from cardavia.web.i18n import choose_language
 from cardavia.web.learn import Learning
+from cardavia.web.leaving import SeatsFinished
 from cardavia.web.limits import Counters
 from cardavia.web.lobby import Lobby
 from cardavia.web.logs import reason, redact_tokens_in_logs
@@ -40,17 +44,20 @@ from cardavia.web.pages import make_templates
 from cardavia.web.presence import Presence
 from cardavia.web.profile import Profiles
 from cardavia.web.protocol import ClientError
+from cardavia.web.quickplay import QuickPlay
+from cardavia.web.ratings import RoomRatings
 from cardavia.web.rooms import RoomService, is_room_key
 from cardavia.web.routes import history as history_routes
 from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
 from cardavia.web.routes import lobby as lobby_routes
 from cardavia.web.routes import profile as profile_routes
+from cardavia.web.routes import quickplay as quick_routes
 from cardavia.web.routes import rooms as room_routes
 from cardavia.web.routes import safety as safety_routes
 from cardavia.web.safety import Safety
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
-from cardavia.words import load_catalogs
+from cardavia.words import Catalogs, load_catalogs
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +73,9 @@ allocations found them alive and moved them on to the costly older generations. 
 own objects (modules, catalogs, templates) are frozen at start: never looked at again."""
 PURGE_INTERVAL: Final = 3600.0
 """Seconds between two purges of abandoned games."""
+GUESTS_KEPT: Final = timedelta(seconds=COOKIE_MAX_AGE)
+"""How long a guest (no passkey) is kept unseen: their cookie's life, past which no browser
+holds their token."""
 IN_PLAY_INTERVAL: Final = 5.0
 """Seconds between two counts of the tables and rooms in play (:mod:`cardavia.metrics`)."""
 
@@ -75,7 +85,8 @@ async def purge_abandoned_games(
 ) -> None:
     """Delete the unfinished games idle for ``days`` (0: never), at start then every hour;
     finished games are kept (README, "Abandoned games"). ``rooms``: close the rooms nobody
-    has been at for a day (:meth:`cardavia.web.rooms.RoomService.purge`) too."""
+    has been at for a day (:meth:`cardavia.web.rooms.RoomService.purge`) too. Guests not seen
+    for longer than their cookie lives are erased (docs/players.md, "The guest")."""
     while True:
         try:
             if days > 0:
@@ -86,6 +97,9 @@ async def purge_abandoned_games(
                 closed = await rooms()
                 if closed:
                     log.info("%d rooms closed (nobody there for a day)", closed)
+            guests = await asyncio.to_thread(store.players.purge_guests, GUESTS_KEPT)
+            if guests:
+                log.info("%d guests erased (not seen since their cookie ran out)", guests)
         except (StoreUnavailableError, ClientError) as error:
             log.warning("abandoned games could not be deleted (%s)", reason(error))
         except Exception:
@@ -110,7 +124,7 @@ async def _running(
     rooms: RoomService,
     store: GameStore,
     counters: Counters,
-    lobby: Lobby | None = None,
+    quick: QuickPlay | None = None,
 ) -> AsyncIterator[None]:
     """The site's life: the bus delivering other processes' changes (a game's to the table
     service, a room's to the rooms), the purge of abandoned games, the GIL handed back
@@ -128,7 +142,8 @@ async def _running(
         purge_abandoned_games(store, service.limits.abandoned_days, rooms.purge)
     )
     counter = asyncio.create_task(count_in_play(service, rooms))
-    heartbeat = asyncio.create_task(lobby.run()) if lobby is not None else None
+    if quick is not None:
+        quick.start()
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     thresholds = gc.get_threshold()
@@ -139,18 +154,63 @@ async def _running(
     gc.set_threshold(*thresholds)
     gc.unfreeze()
     sys.setswitchinterval(interval)
-    for task in (purger, counter, *([heartbeat] if heartbeat is not None else [])):
+    for task in (purger, counter):
         task.cancel()
         with contextlib.suppress(BaseException):
             await task
+    if quick is not None:
+        await quick.close()
     rooms.close()
     await service.close()
     await service.bus.close()
     await counters.close()
-    if lobby is not None:
-        await lobby.presence.close()
     store.close()
     process_stopped()
+
+
+def lobby_and_safety(
+    service: TableService,
+    rooms: RoomService,
+    guests: Guests,
+    counters: Counters,
+    settings: Settings,
+    quick: QuickPlay,
+) -> tuple[Lobby, Safety]:
+    """The lobby (who plays here, the people waiting in quick play included) and the
+    safety's blocks and reports."""
+    lobby = Lobby(service, rooms, Presence(settings.redis_url))
+    lobby.waiting.append(lambda: {f"queue:{watch.player}" for watch in quick.watches})
+    safety = Safety(service.store, rooms, guests.players, counters, settings.limits)
+    return lobby, safety
+
+
+def install_lobby_and_safety(
+    app: FastAPI,
+    lobby: Lobby,
+    safety: Safety,
+    guests: Guests,
+    settings: Settings,
+    catalogs: Catalogs,
+    templates: Jinja2Templates,
+) -> None:
+    """The lobby's and the safety's routes (and the lobby where tests reach for it); the
+    lobby's heartbeat runs for the site's life, inside the rest of it."""
+    app.state.lobby = lobby
+    safety_routes.install(app, safety, guests, settings, catalogs)
+    lobby_routes.install(app, lobby, catalogs, templates)
+    outer = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def with_heartbeat(app: FastAPI) -> AsyncIterator[None]:
+        async with outer(app):
+            heartbeat = asyncio.create_task(lobby.run())
+            yield
+            heartbeat.cancel()
+            with contextlib.suppress(BaseException):
+                await heartbeat
+            await lobby.presence.close()
+
+    app.router.lifespan_context = with_heartbeat
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -185,13 +245,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limits=limits,
         counters=counters,
     )
+    rooms.deal_listeners.append(RoomRatings(Ratings(store.ratings)).deal_over)
+    ActionClock(rooms)
+    rooms.deal_listeners.append(SeatsFinished(store, service.writer))
     learning = Learning(service)
     service.hints = learning.hint
     guests = Guests(Players(store.players, store.passkeys), settings.trusted_proxies)
-    lobby = Lobby(service, rooms, Presence(settings.redis_url))
-    safety = Safety(store, rooms, guests.players, counters, limits)
+    quick = QuickPlay.of_settings(rooms, store, catalogs, settings, counters)
+    lobby, safety = lobby_and_safety(service, rooms, guests, counters, settings, quick)
     lifespan = functools.partial(
-        _running, service=service, rooms=rooms, store=store, counters=counters, lobby=lobby
+        _running, service=service, rooms=rooms, store=store, counters=counters, quick=quick
     )
     app = FastAPI(
         title="Cardavia", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
@@ -203,7 +266,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rooms = rooms
     app.state.learning = learning
     app.state.players = guests.players
-    app.state.lobby = lobby
+    app.state.quick = quick
     app.add_middleware(
         Edge,
         allowed_hosts=settings.allowed_hosts,
@@ -215,17 +278,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     pages.install_errors(app, catalogs)
     tables.install(app, service, settings, catalogs, counters, guests=guests)
     learn.install(app, service, learning, catalogs)
-    room_routes.install(
-        app, rooms, settings, catalogs, templates, guests=guests, arrived=safety.arrived
-    )
+    arrived = safety.arrived
+    room_routes.install(app, rooms, settings, catalogs, templates, guests=guests, arrived=arrived)
     me.install(app, guests, settings, catalogs, counters)
     passkeys.install(app, guests, settings, catalogs, counters)
     history = History(store, learning, catalogs)
     history_routes.install(app, history, guests, settings, catalogs, templates)
     profiles = Profiles(store, history, rooms, catalogs)
     profile_routes.install(app, profiles, guests, settings, catalogs, counters, templates)
-    safety_routes.install(app, safety, guests, settings, catalogs)
-    lobby_routes.install(app, lobby, catalogs, templates)
+    quick_routes.install(app, quick, guests, settings, catalogs, templates)
+    install_lobby_and_safety(app, lobby, safety, guests, settings, catalogs, templates)
     rules.install(app, catalogs, templates)
     pwa.install(app, settings.static_dir)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
@@ -233,4 +295,4 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-__all__ = ["create_app", "purge_abandoned_games"]
+__all__ = ["create_app", "install_lobby_and_safety", "lobby_and_safety", "purge_abandoned_games"]

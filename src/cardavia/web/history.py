@@ -26,7 +26,8 @@ from cardavia.store.events import deal_seeds
 from cardavia.store.players import Played
 from cardavia.web.learn import Learning
 from cardavia.web.protocol import ClientError
-from cardavia.web.room_state import HIDDEN_NAME, ComputerSeat, PersonSeat, RoomState
+from cardavia.web.room import HIDDEN_NAME
+from cardavia.web.room_state import ComputerSeat, PersonSeat, RoomState
 from cardavia.web.shuffles import commitment_of
 from cardavia.web.table import restore_match
 from cardavia.web.views import deal_record

@@ -18,8 +18,8 @@ from typing import Any, Final
 
 from cardavia.belote import PRESETS, Seat
 from cardavia.web.presence import Presence
-from cardavia.web.room import Room
-from cardavia.web.room_state import HIDDEN_NAME, ComputerSeat, PersonSeat
+from cardavia.web.room import HIDDEN_NAME, Room
+from cardavia.web.room_state import ComputerSeat, PersonSeat
 from cardavia.web.rooms import RoomService
 from cardavia.web.tables import TableService
 from cardavia.words import Wording

@@ -1,8 +1,9 @@
 """What a player may ask of the site about themselves (docs/players.md, "The profile"):
 everything kept about them (:meth:`Profiles.export`), and to be forgotten
-(:meth:`Profiles.erase`): their rows erased — the player, their sessions, passkeys and
-links — and, in the rooms they sat in, their name replaced by "a former player" (in the
-room's language; the histories of the others word it in theirs)."""
+(:meth:`Profiles.erase`): their rows erased — the player, their sessions, passkeys, links
+and ratings — and, in the rooms they sat in, their name replaced by "a former player" (in
+the room's language; the histories of the others word it in theirs); and what the profile
+page shows of their ratings (:meth:`Profiles.rating_page`, docs/players.md, "Ratings")."""
 
 from __future__ import annotations
 
@@ -12,11 +13,16 @@ import logging
 from dataclasses import replace
 from typing import Any, Final
 
+from babel.dates import format_date
+
 from cardavia.belote import Seat
+from cardavia.players.ratings import PROVISIONAL_DEALS, Ratings
 from cardavia.players.settings import read_settings
 from cardavia.store.db import GameStore
+from cardavia.store.quickplay import Completion
 from cardavia.web.history import FORMER_PLAYER, History
 from cardavia.web.protocol import ClientError
+from cardavia.web.rating_chart import draw
 from cardavia.web.room_state import ComputerSeat, PersonSeat, RoomState
 from cardavia.web.rooms import RoomService
 from cardavia.words import Catalogs
@@ -51,6 +57,7 @@ class Profiles:
         self.history = history
         self.rooms = rooms
         self.catalogs = catalogs
+        self.ratings = Ratings(store.ratings)
 
     async def export(self, player_id: str, lang: str) -> dict[str, Any]:
         """Everything kept about the player: what they keep (name, language, settings), their
@@ -63,6 +70,7 @@ class Profiles:
         kept = await asyncio.to_thread(self.store.players.kept_about, player_id)
         kept |= await asyncio.to_thread(self.store.safety.kept_about, player_id)
         played = await asyncio.to_thread(self.store.players.played, player_id)
+        rated = await asyncio.to_thread(self.store.ratings.kept_about, player_id)
         deals: list[dict[str, Any]] = []
         for page in range(1, EXPORT_PAGES + 1):
             answer = await self.history.page(player_id, stored.name, page, lang)
@@ -77,6 +85,7 @@ class Profiles:
                 "created_at": stored.created_at.isoformat(),
             },
             **kept,
+            **rated,
             "games": [
                 {"game": p.game_id, "seat": p.seat, "room": p.room, "at": p.at.isoformat()}
                 for p in played
@@ -84,9 +93,15 @@ class Profiles:
             "deals": deals,
         }
 
+    async def completion(self, player_id: str) -> Completion:
+        """How the player's quick-play games ended: played to the end, or left for good
+        (docs/players.md, "Leaving")."""
+        return await asyncio.to_thread(self.store.quick.completion, player_id)
+
     async def erase(self, player_id: str) -> None:
-        """Forget the player: their rows erased, then their name taken out of the rooms they
-        sat in (a room closed meanwhile has nothing left to change)."""
+        """Forget the player: every row that is theirs erased (``PlayerStore.erase``), then
+        their name taken out of the rooms they sat in (a room closed meanwhile has nothing
+        left to change)."""
         seats = await asyncio.to_thread(self.store.players.erase, player_id)
         for code, seat in seats:
             for _attempt in range(ATTEMPTS):
@@ -97,6 +112,36 @@ class Profiles:
                     if error.code != "stale":
                         log.info("room %s keeps no name to take out (%s)", code, error.code)
                         break
+
+    async def rating_page(self, player_id: str, lang: str, *, rtl: bool) -> dict[str, Any]:
+        """What the profile page shows of the player's ratings (docs/players.md,
+        "Ratings"): for each family they were rated in, the display number, whether it is
+        provisional, the rated deals, and its history — the chart (time running the page's
+        way, ``rtl``) and the same numbers as rows (the rated deal's number, its date)."""
+        shown = []
+        for rating in await self.ratings.of_player(player_id):
+            history = await self.ratings.history(player_id, rating.family)
+            first = rating.deals - len(history) + 1
+            values = [point.skill.display for point in history]
+            rows = [
+                {
+                    "n": first + index,
+                    "date": format_date(point.at, "medium", locale=lang),
+                    "value": point.skill.display,
+                }
+                for index, point in enumerate(history)
+            ]
+            shown.append(
+                {
+                    "family": rating.family,
+                    "display": rating.skill.display,
+                    "provisional": rating.provisional,
+                    "deals": rating.deals,
+                    "chart": draw(values, rtl=rtl) if len(values) > 1 else None,
+                    "rows": rows,
+                }
+            )
+        return {"ratings": shown, "provisional_deals": PROVISIONAL_DEALS}
 
     async def _rename(self, code: str, seat: Seat) -> None:
         """Put "a former player", in the room's language, in ``seat`` of the room ``code``."""

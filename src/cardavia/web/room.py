@@ -9,13 +9,13 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Any
+from typing import Any, Final
 
 from cardavia.belote import Seat
 from cardavia.store.db import StoredRoom, token_matches
 from cardavia.web.connection import Listener
+from cardavia.web.protocol import ClientError
 from cardavia.web.room_state import (
-    HIDDEN_NAME,
     PHRASES,
     ComputerSeat,
     OpenSeat,
@@ -25,7 +25,10 @@ from cardavia.web.room_state import (
     RoomState,
     Said,
 )
-from cardavia.words import Wording
+from cardavia.words import N_, Wording
+
+HIDDEN_NAME: Final = N_("a player")
+"""What the others see instead of a reported name (docs/players.md, "Safety")."""
 
 
 class Room:
@@ -62,6 +65,17 @@ class Room:
                 return seat
         return None
 
+    def let_watchers_go(self) -> None:
+        """No one may watch any more (a seated person does not allow it): the watchers'
+        connections here are told and closed."""
+        if self.settings.watchers:
+            return
+        for listener in [one for one, token in self.connections.items() if token is None]:
+            if listener.seat is None:
+                listener.send(ClientError("no_watchers").message(listener.wording, ""))
+                listener.close(4403)
+                self.connections.pop(listener, None)
+
     def is_connected(self, seat: Seat) -> bool:
         """Whether a connection of ``seat``'s player is open here."""
         return any(listener.seat == seat for listener in self.connections)
@@ -73,19 +87,23 @@ class Room:
     ) -> dict[str, dict[str, Any]]:
         """Each seat as every player and watcher may see it: no token. ``takeover``: for a
         person away whose seat they still keep, the seconds left before a computer player
-        plays it for them (``None`` otherwise), so that the table can count them down. A
-        reported name is "a player" in ``wording``'s language (and ``hidden`` is there), but
-        to its own seat (``viewer``)."""
+        plays it for them (``None`` otherwise), so that the table can count them down.
+        ``away`` too: the action clock ran out on them twice in a row (a quick-play table;
+        a computer player plays for them until they act or say they are back). A reported
+        name is "a player" in ``wording``'s language (and ``hidden`` is there), but to its
+        own seat (``viewer``)."""
         seating = self.state.seating()
         now = time.time()
         return {
             seat.name: {
                 "kind": _kind(entry),
                 "name": self.shown_name(seat, wording, viewer),
-                "away": isinstance(entry, PersonSeat) and entry.away is not None,
+                "away": isinstance(entry, PersonSeat) and (entry.away is not None or entry.idle),
                 "computer": isinstance(entry, ComputerSeat)
                 or (isinstance(entry, PersonSeat) and not seating.person_plays(seat, now)),
-                "takeover": _takeover(entry, self.settings.grace, now),
+                "takeover": None
+                if self.settings.quick
+                else _takeover(entry, self.settings.grace, now),
                 "ready": seat in self.state.ready,
             }
             | ({"hidden": True} if getattr(entry, "hidden", False) and seat != viewer else {})
@@ -104,14 +122,32 @@ class Room:
         return entry.name
 
     def view_fields(
-        self, wording: Wording | None = None, viewer: Seat | None = None
+        self,
+        revision: int | None = None,
+        wording: Wording | None = None,
+        viewer: Seat | None = None,
     ) -> dict[str, Any]:
-        """What a room adds to each view of its table: its code, the seats' names and
-        presence (:meth:`seats_json`, as ``viewer`` sees them), who is ready."""
+        """What a room adds to each view of its table (at ``revision``): its code, the
+        seats' names and presence (:meth:`seats_json`, as ``viewer`` sees them), who is
+        ready, and the action clock of a quick-play table (``{"seat", "ends_in", "of"}``:
+        the seconds left — so that a device whose own clock is wrong counts right — of
+        ``of``; ``None`` when no clock runs)."""
+        clock = self.state.clock
+        if clock is not None and (
+            clock.lapsed or revision is None or not clock.waits_for(self.game_id, revision)
+        ):
+            clock = None
         return {
             "room": self.code,
             "names": self.seats_json(wording, viewer),
             "ready": sorted(seat.name for seat in self.state.ready),
+            "clock": None
+            if clock is None
+            else {
+                "seat": clock.seat.name,
+                "ends_in": round(max(0.0, clock.ends - time.time()), 1),
+                "of": self.settings.clock,
+            },
         }
 
     def info(self, wording: Wording, viewer: Seat | None = None) -> dict[str, Any]:
@@ -129,6 +165,8 @@ class Room:
             "grace": settings.grace,
             "next_delay": settings.next_delay,
             "watchers": settings.watchers,
+            "quick": settings.quick,
+            "clock": settings.clock,
             "started": self.state.started,
             "game": self.game_id is not None,
             "over": self.over,
@@ -183,4 +221,4 @@ def _kind(entry: RoomSeat) -> str:
     return "computer" if isinstance(entry, ComputerSeat) else "open"
 
 
-__all__ = ["Room"]
+__all__ = ["HIDDEN_NAME", "Room"]

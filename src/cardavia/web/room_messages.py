@@ -2,7 +2,10 @@
 kinds (``action``, ``hint``, ``sync``: played on the room's table, ``not_started`` before it
 is dealt) with the room's added — ``start``, ``swap``, ``free``, ``remove``, ``sit``,
 ``leave``, ``ready`` (``next_deal`` the same), ``phrase``, ``again`` (a new game for the same
-people in the same seats, once the room's game is over). Each message is decoded and its
+people in the same seats, once the room's game is over), ``back`` (a person the action clock
+made away says they are back). At a quick-play table an action that comes once its clock
+ran out is refused (``too_late``), and leaving for good once the game started is counted
+(:mod:`cardavia.web.leaving`). Each message is decoded and its
 fields checked once (:class:`~cardavia.web.protocol.Dispatcher`); the changes themselves are
 :class:`~cardavia.web.room_state.RoomState`'s, saved by :class:`RoomService`.
 """
@@ -10,12 +13,22 @@ fields checked once (:class:`~cardavia.web.protocol.Dispatcher`); the changes th
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 
 from cardavia.belote import Seat
+from cardavia.web.clock import refuse_late
 from cardavia.web.connection import Listener
+from cardavia.web.leaving import abandon
 from cardavia.web.limits import Limits, RateLimiter
-from cardavia.web.protocol import ClientError, Dispatcher, Message, seat_field, state_message
+from cardavia.web.protocol import (
+    ClientError,
+    Dispatcher,
+    Message,
+    parse_action,
+    seat_field,
+    state_message,
+)
 from cardavia.web.room import Room
 from cardavia.web.room_state import phrase_code
 from cardavia.web.rooms import RoomService
@@ -64,6 +77,8 @@ class RoomMessages:
         """Quick phrases per seat of a room."""
         messages: Dispatcher[InRoom] = Dispatcher(limit=max_message_bytes)
         messages.include(rooms.tables.messages, self._seated)
+        messages.on("action", self._on_action, required=("action",))
+        messages.on("back", self._on_back)
         messages.on("sync", self._on_sync)
         messages.on("start", self._on_start)
         messages.on("swap", self._on_swap, fields=("seats",))
@@ -94,6 +109,20 @@ class RoomMessages:
         if table is None:
             raise ClientError("not_started")
         return Seated(table, where.listener)
+
+    async def _on_action(self, where: InRoom, message: Message) -> None:
+        """A player's action on the room's table: ``too_late`` once its clock ran out; an
+        action made in time counts the clock's expiries from none again."""
+        seated = await self._seated(where)
+        mine, room = where.player(), where.room
+        refuse_late(room.state, seated.table, mine, time.time())
+        await self.rooms.tables.act(seated.table, parse_action(message["action"], seat=mine))
+        await self.rooms.change(room, lambda state: state.acted(mine))
+
+    async def _on_back(self, where: InRoom, _message: Message) -> None:
+        """A person the clock made away is back: they play their seat again."""
+        mine = where.player()
+        await self.rooms.change(where.room, lambda state: state.awake(mine))
 
     async def _on_sync(self, where: InRoom, _message: Message) -> None:
         room, listener = where.room, where.listener
@@ -137,6 +166,7 @@ class RoomMessages:
     async def _on_leave(self, where: InRoom, _message: Message) -> None:
         mine = where.player()
         await self.rooms.change(where.room, lambda state: state.leave(mine))
+        await abandon(self.rooms, where.room, mine)
 
     async def _on_phrase(self, where: InRoom, message: Message) -> None:
         mine = where.player()

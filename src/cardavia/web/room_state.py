@@ -33,6 +33,13 @@ MAX_NAME: Final = 24
 """The longest display name, in characters."""
 DEFAULT_GRACE: Final = 60.0
 """Seconds an away player keeps their seat before a computer player plays it for them."""
+QUICK_GRACE: Final = 120.0
+"""A quick-play table's grace period: the two minutes a player who lost their connection
+has to come back (a computer player plays their seat meanwhile: docs/players.md,
+"Leaving")."""
+IDLE_MISSES: Final = 2
+"""Clock expiries in a row after which a quick-play table's player is away: a computer
+player plays their seat until they act or say they are back."""
 DEFAULT_NEXT_DELAY: Final = 30.0
 """Seconds after a deal of a match before the next one is dealt, if not everyone is ready."""
 AGAIN_TARGET: Final = 1000
@@ -51,8 +58,6 @@ PHRASES: Final[Mapping[str, str]] = {
     "bye": N_("Goodbye!"),
 }
 """The quick phrases, by code: the only things players say to each other (no free text)."""
-HIDDEN_NAME: Final = N_("a player")
-"""What the others see instead of a reported name (docs/players.md, "Safety")."""
 
 
 # -- what a client sends ---------------------------------------------------------------------
@@ -135,8 +140,7 @@ class RoomSettings:
 
     @classmethod
     def from_request(cls, data: Mapping[str, Any], lang: str) -> RoomSettings:
-        """A new room's settings from the creation request (each refused with a clear
-        error)."""
+        """A new room's settings from the creation request (each refused clearly)."""
         rules = data.get("rules", "cardavia")
         if not isinstance(rules, str) or rules not in PRESETS:
             raise ClientError("unknown_rules", {"rules": echo(rules)})
@@ -201,22 +205,27 @@ class RoomSettings:
 
 @dataclass(frozen=True, slots=True)
 class OpenSeat:
-    """A seat nobody has taken: a person may sit there; a computer player plays it once the
-    room starts."""
+    """A seat nobody has taken: a person may sit there, else a computer player once started."""
 
 
 @dataclass(frozen=True, slots=True)
 class PersonSeat:
     """A seat taken by a person: their display name, the SHA-256 of their seat token (the
-    token itself is never kept), and since when they are away (seconds since the epoch;
-    ``None``: a connection of theirs is open)."""
+    token itself is never kept), since when they are away (seconds since the epoch;
+    ``None``: a connection of theirs is open), and how many times in a row the action clock
+    ran out on them (:data:`IDLE_MISSES` of them: away, though connected)."""
 
     name: str
     token: str
     away: float | None = None
+    misses: int = 0
     hidden: bool = False
-    """Whether the name was reported: shown to the others as "a player" (docs/players.md,
-    "Safety")."""
+
+    @property
+    def idle(self) -> bool:
+        """Whether the clock ran out on them too often in a row: a computer player plays
+        for them until they act or say they are back."""
+        return self.misses >= IDLE_MISSES
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,18 +235,59 @@ class ComputerSeat:
 
     name: str | None = None
     hidden: bool = False
-    """Whether the departed person's name was reported (:attr:`PersonSeat.hidden`)."""
 
 
 RoomSeat = OpenSeat | PersonSeat | ComputerSeat
 """Who sits in one seat of a room."""
 
 
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A quick-play table's action clock: the seat whose turn it times, the action of the
+    room's game it waits for (the game, and its revision: the number of events saved
+    before that action), until when (seconds since the epoch), and whether it ran out
+    (``lapsed``: a computer player makes that one action for the seat)."""
+
+    seat: Seat
+    game: str
+    revision: int
+    ends: float
+    lapsed: bool = False
+
+    def waits_for(self, game: str | None, revision: int) -> bool:
+        """Whether the clock times the action the game ``game`` waits for at
+        ``revision``."""
+        return self.game == game and self.revision == revision
+
+    def to_json(self) -> dict[str, Any]:
+        """The clock as saved with the room."""
+        return {
+            "seat": self.seat.name,
+            "game": self.game,
+            "revision": self.revision,
+            "ends": self.ends,
+            "lapsed": self.lapsed,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> Clock | None:
+        """The clock as saved (:meth:`to_json`; ``None``: none)."""
+        if data is None:
+            return None
+        return cls(
+            Seat[data["seat"]],
+            str(data["game"]),
+            int(data["revision"]),
+            float(data["ends"]),
+            bool(data.get("lapsed", False)),
+        )
+
+
 def _seat_to_json(entry: RoomSeat) -> dict[str, Any]:
     hidden = {"hidden": True} if getattr(entry, "hidden", False) else {}
     if isinstance(entry, PersonSeat):
         saved = {"kind": "human", "name": entry.name, "token": entry.token, "away": entry.away}
-        return saved | hidden
+        return saved | ({"misses": entry.misses} if entry.misses else {}) | hidden
     if isinstance(entry, ComputerSeat):
         return {"kind": "computer", "name": entry.name, "token": None, "away": None} | hidden
     return {"kind": "open", "name": None, "token": None, "away": None}
@@ -245,14 +295,17 @@ def _seat_to_json(entry: RoomSeat) -> dict[str, Any]:
 
 def _seat_from_json(data: Mapping[str, Any]) -> RoomSeat:
     kind = data["kind"]
-    hidden = bool(data.get("hidden", False))
     if kind == "human":
         away = data.get("away")
         return PersonSeat(
-            str(data["name"]), str(data["token"]), None if away is None else float(away), hidden
+            str(data["name"]),
+            str(data["token"]),
+            None if away is None else float(away),
+            int(data.get("misses", 0)),
+            bool(data.get("hidden", False)),
         )
     if kind == "computer":
-        return ComputerSeat(data.get("name"), hidden)
+        return ComputerSeat(data.get("name"), bool(data.get("hidden", False)))
     return OpenSeat()
 
 
@@ -270,7 +323,7 @@ class RoomState:
     """Everything a room saves: its settings, the four seats (in :class:`Seat` order), the
     SHA-256 of the creator's token (``None``: the creator left and nobody is seated), whether
     the first deal is dealt, the seats ready for the next deal, the last quick phrases and
-    how many were ever said."""
+    how many were ever said, and a quick-play table's action clock (:class:`Clock`)."""
 
     settings: RoomSettings
     seats: tuple[RoomSeat, RoomSeat, RoomSeat, RoomSeat]
@@ -279,6 +332,7 @@ class RoomState:
     ready: frozenset[Seat] = frozenset()
     phrases: tuple[Said, ...] = ()
     phrase_n: int = 0
+    clock: Clock | None = None
 
     @classmethod
     def new(cls, settings: RoomSettings, seat: Seat, *, name: str, token: str) -> RoomState:
@@ -324,11 +378,16 @@ class RoomState:
     def seating(self) -> Seating:
         """Who plays each seat of the room's table: a person (present, or away since when,
         within the room's grace period), or a computer player of the room's level (an open
-        seat too: nobody sits there before the start)."""
+        seat too: nobody sits there before the start). At a quick-play table a computer
+        player plays at once for a person away, idle, or whose clock ran out on this
+        action."""
         players: list[Person | Computer] = []
-        for entry in self.seats:
+        lapsed = self.clock.seat if self.clock is not None and self.clock.lapsed else None
+        for seat, entry in self.items():
             if isinstance(entry, PersonSeat):
-                players.append(Person(entry.name, away_since=entry.away))
+                idle = entry.idle or seat == lapsed
+                idle = idle or (self.settings.quick and entry.away is not None)
+                players.append(Person(entry.name, away_since=entry.away, idle=idle))
             else:
                 players.append(Computer(self.settings.level))
         return Seating(tuple(players), grace=self.settings.grace)
@@ -353,9 +412,7 @@ class RoomState:
         if not self.started:
             return OpenSeat()
         entry = self.seats[seat]
-        if isinstance(entry, PersonSeat | ComputerSeat):
-            return ComputerSeat(entry.name, entry.hidden)
-        return ComputerSeat()
+        return ComputerSeat(getattr(entry, "name", None), getattr(entry, "hidden", False))
 
     def take(self, seat: Seat | None, *, name: str, token: str) -> tuple[RoomState, Seat]:
         """A person takes ``seat`` (``None``: the first open one); ``already_started``,
@@ -428,20 +485,6 @@ class RoomState:
         phrases = (*self.phrases, Said(number, seat, code))[-KEPT_PHRASES:]
         return replace(self, phrases=phrases, phrase_n=number)
 
-    def hide(self, seat: Seat) -> RoomState:
-        """The name in ``seat`` was reported: the others see "a player" (unchanged if there
-        is no name there, or it is hidden already)."""
-        entry = self.seats[seat]
-        if not isinstance(entry, PersonSeat | ComputerSeat) or not entry.name or entry.hidden:
-            return self
-        return self._with_seat(seat, replace(entry, hidden=True))
-
-    def without_watchers(self) -> RoomState:
-        """Nobody may watch the room any more (a seated person does not allow it)."""
-        if not self.settings.watchers:
-            return self
-        return replace(self, settings=replace(self.settings, watchers=False))
-
     def mark_ready(self, seat: Seat) -> RoomState:
         """The person in ``seat`` is ready for the next deal."""
         return self._settled(replace(self, ready=self.ready | {seat}))
@@ -465,6 +508,37 @@ class RoomState:
             return self
         return self._with_seat(seat, replace(entry, away=None))
 
+    def awake(self, seat: Seat) -> RoomState:
+        """The person in ``seat`` connected again, or says they are back: not away, and
+        the clock's expiries count from none."""
+        entry = self.seats[seat]
+        if not isinstance(entry, PersonSeat) or (entry.away is None and not entry.misses):
+            return self
+        return self._with_seat(seat, replace(entry, away=None, misses=0))
+
+    def acted(self, seat: Seat) -> RoomState:
+        """The person in ``seat`` acted themselves: the clock's expiries count from none."""
+        entry = self.seats[seat]
+        if not isinstance(entry, PersonSeat) or not entry.misses:
+            return self
+        return self._with_seat(seat, replace(entry, misses=0))
+
+    def timed(self, clock: Clock | None) -> RoomState:
+        """The action clock set (a person's turn began) or cleared (``None``)."""
+        return self if clock == self.clock else replace(self, clock=clock)
+
+    def lapse(self, clock: Clock) -> RoomState:
+        """``clock`` ran out: a computer player makes that action for its seat, one more
+        expiry in a row for its person (unchanged if the room's clock is another, or ran
+        out already: another process saw it first)."""
+        if self.clock != clock or clock.lapsed:
+            return self
+        state = replace(self, clock=replace(clock, lapsed=True))
+        entry = self.seats[clock.seat]
+        if isinstance(entry, PersonSeat):
+            state = state._with_seat(clock.seat, replace(entry, misses=entry.misses + 1))
+        return state
+
     # -- saved --
 
     def to_json(self) -> dict[str, Any]:
@@ -480,7 +554,7 @@ class RoomState:
                 {"n": said.n, "seat": said.seat.name, "code": said.code} for said in self.phrases
             ],
             "phrase_n": self.phrase_n,
-        }
+        } | ({"clock": self.clock.to_json()} if self.clock is not None else {})
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RoomState:
@@ -499,16 +573,19 @@ class RoomState:
                 for said in data.get("phrases", ())
             ),
             phrase_n=int(data.get("phrase_n", 0)),
+            clock=Clock.from_json(data.get("clock")),
         )
 
 
 __all__ = [
     "AGAIN_TARGET",
     "CODE_ALPHABET",
-    "HIDDEN_NAME",
+    "IDLE_MISSES",
     "KEPT_PHRASES",
     "MAX_NAME",
     "PHRASES",
+    "QUICK_GRACE",
+    "Clock",
     "ComputerSeat",
     "OpenSeat",
     "PersonSeat",

@@ -115,6 +115,9 @@ class RoomService:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.deal_listeners: list[DealListener] = []
         """What is told when a deal of a quick-play room is over (:data:`DealListener`)."""
+        self.followers: list[Callable[[Room, Table], None]] = []
+        """Told after each change of a dealt room or of its game, as this process hears of
+        it (the action clock, :mod:`cardavia.web.clock`)."""
 
     def _background(self, job: Coroutine[Any, Any, None]) -> None:
         """Run a coroutine on its own (kept until it ends; its failure logged)."""
@@ -159,11 +162,16 @@ class RoomService:
         await self._after_change(room)
         await self.bus.publish("room:" + room.code, revision)
 
-    async def change(self, room: Room, change: Callable[[RoomState], RoomState]) -> None:
+    async def change(
+        self, room: Room, change: Callable[[RoomState], RoomState], *, human: bool = True
+    ) -> None:
         """Change the room's state under its lock (``change`` may refuse with a
-        :class:`ClientError`: then nothing is saved), save it, send it, announce it."""
+        :class:`ClientError`, or answer the state unchanged: then nothing is saved), save
+        it, send it, announce it."""
         async with room.lock:
-            await self._save(room, change(room.state))
+            state = change(room.state)
+            if state is not room.state:
+                await self._save(room, state, human=human)
 
     async def _reload(self, room: Room) -> None:
         stored = await self._store(self.store.load_room, room.code)
@@ -179,13 +187,9 @@ class RoomService:
         """Follow the room's new state: connections of removed players closed, seats of
         swapped ones moved, the table reseated, everyone sent the room, the new phrases and
         the views (names, away, ready), the grace timers set."""
+        room.let_watchers_go()
         for listener, token in list(room.connections.items()):
             if token is None:
-                if not room.settings.watchers and listener.seat is None:
-                    # A seated person no longer lets anyone watch (docs/players.md).
-                    listener.send(ClientError("no_watchers").message(listener.wording, ""))
-                    listener.close(4403)
-                    room.connections.pop(listener, None)
                 continue
             seat = room.state.seat_of(token)
             if seat is None:
@@ -263,6 +267,23 @@ class RoomService:
             raise ClientError("internal")
         self.rooms[code] = Room(stored)
         return Joined(code, token, seat.name)
+
+    async def create_quick(self, state: RoomState, *, client: str = "") -> str:
+        """A room formed with its seats given (quick play: ``state``'s people seated, their
+        tokens theirs already), dealt at once (the open seats to computer players): its
+        code."""
+        text = json.dumps(state.to_json(), ensure_ascii=False)
+        for _ in range(8):
+            code = new_code()
+            with contextlib.suppress(RoomCodeTakenError):
+                stored = await self._store(self.store.create_room, code, text, client=client)
+                break
+        else:
+            raise ClientError("internal")
+        room = self.rooms[code] = Room(stored)
+        async with room.lock:
+            await self._new_game(room, room.state.start())
+        return code
 
     async def open(self, code: object, *, client: str = "") -> Room:
         """The room of a code, from memory or the store; ``room_not_found`` (counted against
@@ -343,7 +364,7 @@ class RoomService:
         back from away takes their seat back."""
         async with room.lock:
             seat = listener.seat
-            state = room.state.back(seat) if seat is not None else room.state
+            state = room.state.awake(seat) if seat is not None else room.state
             if state is not room.state:
                 with contextlib.suppress(ClientError):
                     await self._save(room, state)
@@ -389,7 +410,7 @@ class RoomService:
         """The view of ``seat`` (``None``: a watcher's, public only) in ``lang``, with the
         room's names and who is ready."""
         return self.tables.view(table, lang, seat) | room.view_fields(
-            self.tables.wording(lang), seat
+            table.revision, self.tables.wording(lang), seat
         )
 
     def send_views(self, room: Room, table: Table) -> None:
@@ -411,6 +432,8 @@ class RoomService:
             room.over = match.is_over
             room.send_room()  # the players may play again (or no longer)
         self.send_views(room, table)
+        for follow in self.followers:
+            follow(room, table)
         if match.deal.is_over and room.settings.quick:
             self._tell_deal_over(room, table)
         key = "next_deal"
@@ -491,6 +514,7 @@ class RoomService:
         except ClientError:
             room.game_id = previous
             raise
+        await self._store(self.store.players.link_room_game, room.code, game.game_id)
 
     async def ready(self, room: Room, seat: Seat) -> None:
         """A player is ready for the next deal: dealt when every person present is."""

@@ -18,7 +18,7 @@ import functools
 import hashlib
 import hmac
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from cardavia.belote import Seat
@@ -26,8 +26,8 @@ from cardavia.players import Player, Players
 from cardavia.store.db import GameStore
 from cardavia.web.limits import Counters, Limits, SiteLimiter
 from cardavia.web.protocol import ClientError, check_fields, require, seat_field
-from cardavia.web.room import Room
-from cardavia.web.room_state import HIDDEN_NAME, ComputerSeat, PersonSeat, RoomState, normal_code
+from cardavia.web.room import HIDDEN_NAME, Room
+from cardavia.web.room_state import ComputerSeat, PersonSeat, RoomState, normal_code
 from cardavia.web.rooms import RoomService
 from cardavia.words import Wording
 
@@ -194,15 +194,34 @@ class Safety:
             await self._change(room, functools.partial(_hidden, seat=seat, name=entry.name))
         refuses = player.settings.get("watchable", True) is False
         if room.settings.quick and room.settings.watchers and refuses:
-            await self._change(room, lambda state: state.without_watchers())
+            await self._change(room, without_watchers)
+
+
+def hide(state: RoomState, seat: Seat) -> RoomState:
+    """The room's state with the name in ``seat`` hidden: the others see "a player"
+    (unchanged if there is no name there, or it is hidden already)."""
+    entry = state[seat]
+    if not isinstance(entry, PersonSeat | ComputerSeat) or not entry.name or entry.hidden:
+        return state
+    seats = list(state.seats)
+    seats[seat] = replace(entry, hidden=True)
+    one, two, three, four = seats
+    return replace(state, seats=(one, two, three, four))
+
+
+def without_watchers(state: RoomState) -> RoomState:
+    """The room's state taking no watchers any more (a seated person does not allow it)."""
+    if not state.settings.watchers:
+        return state
+    return replace(state, settings=replace(state.settings, watchers=False))
 
 
 def _hidden(state: RoomState, *, seat: Seat, name: str) -> RoomState:
     """The room's state with ``seat``'s name hidden, if it is still ``name``."""
     entry = state[seat]
     if isinstance(entry, PersonSeat | ComputerSeat) and entry.name == name:
-        return state.hide(seat)
+        return hide(state, seat)
     return state
 
 
-__all__ = ["FIELDS", "Safety", "Target", "block_key"]
+__all__ = ["FIELDS", "Safety", "Target", "block_key", "hide", "without_watchers"]

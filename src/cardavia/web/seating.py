@@ -26,11 +26,14 @@ computer players wait for them however long they take)."""
 
 @dataclass(frozen=True, slots=True)
 class Person:
-    """A person in a seat: their display name (``None``: none given, the solo table's) and
-    since when they are away (seconds since the epoch; ``None``: present)."""
+    """A person in a seat: their display name (``None``: none given, the solo table's), since
+    when they are away (seconds since the epoch; ``None``: present), and whether a computer
+    player plays for them now whatever the grace period (``idle``: a quick-play table's
+    clock ran out on them, or they are away from it: docs/players.md, "Leaving")."""
 
     name: str | None = None
     away_since: float | None = None
+    idle: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +76,10 @@ class Seating:
 
     def person_plays(self, seat: Seat, now: float) -> bool:
         """Whether a person plays ``seat`` at time ``now`` (seconds since the epoch): one sits
-        there, present or away for less than the grace period; otherwise a computer player
-        plays it."""
+        there, not idle, present or away for less than the grace period; otherwise a
+        computer player plays it."""
         player = self.players[seat]
-        if not isinstance(player, Person):
+        if not isinstance(player, Person) or player.idle:
             return False
         away = player.away_since
         return away is None or now - away < self.grace

@@ -56,6 +56,13 @@ class Settings:
     limits: Limits = DEFAULT_LIMITS
     """Fair use: rate limits, queues, the computer players' budget per client, abandoned
     games (:class:`cardavia.web.limits.Limits`)."""
+    quick_wait: float = 20.0
+    """Seconds a person waits in quick play's queue before sitting down with computer
+    players in the empty seats (``CARDAVIA_QUICK_WAIT``; docs/players.md, "Quick play")."""
+    quick_clock: float = 30.0
+    """Seconds for each action at a quick-play table (``CARDAVIA_QUICK_CLOCK``)."""
+    quick_joins_per_minute: float = 30.0
+    """Times one client may join quick play's queue per minute (``CARDAVIA_QUICK_JOINS``)."""
     web_dir: Path = WEB_DIR
     """Where ``templates/`` and ``static/`` are (the catalogs are :mod:`cardavia.words`'s)."""
 
@@ -64,7 +71,8 @@ class Settings:
         """The settings of the environment: ``CARDAVIA_DATABASE_URL``, ``CARDAVIA_REDIS_URL``,
         ``CARDAVIA_AI_DELAY`` (``0.05-0.1``, seconds), ``CARDAVIA_AI_DEADLINE`` (seconds),
         ``CARDAVIA_ALLOWED_ORIGINS``, ``CARDAVIA_ALLOWED_HOSTS`` (added to the loopback names)
-        and ``CARDAVIA_TRUSTED_PROXIES`` (each comma-separated), the limits'."""
+        and ``CARDAVIA_TRUSTED_PROXIES`` (each comma-separated), the limits', quick play's
+        ``CARDAVIA_QUICK_WAIT``, ``CARDAVIA_QUICK_CLOCK``, ``CARDAVIA_QUICK_JOINS``."""
         delay = DEFAULT_AI_DELAY
         text = os.environ.get("CARDAVIA_AI_DELAY")
         if text:
@@ -79,6 +87,9 @@ class Settings:
             allowed_hosts=(*LOOPBACK_HOSTS, *_listed("CARDAVIA_ALLOWED_HOSTS")),
             trusted_proxies=_listed("CARDAVIA_TRUSTED_PROXIES"),
             limits=Limits.from_env(),
+            quick_wait=float(os.environ.get("CARDAVIA_QUICK_WAIT") or 20.0),
+            quick_clock=float(os.environ.get("CARDAVIA_QUICK_CLOCK") or 30.0),
+            quick_joins_per_minute=float(os.environ.get("CARDAVIA_QUICK_JOINS") or 30.0),
         )
 
     @property

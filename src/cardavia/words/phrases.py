@@ -114,6 +114,8 @@ ERRORS: Final[Mapping[str, str]] = {
     "unknown_phrase": N_("There is no such quick phrase: {value}."),
     "watching": N_("You are watching this table: watchers do not play."),
     "removed": N_("You no longer have a seat in this room."),
+    # The action clock (cardavia.web.clock).
+    "too_late": N_("Too late: the clock ran out, and a computer player made this move for you."),
     # Players (cardavia.web.routes.passkeys).
     "passkey_refused": N_("The passkey was not accepted: try again."),
     # Safety (cardavia.web.safety).
@@ -121,6 +123,8 @@ ERRORS: Final[Mapping[str, str]] = {
     "not_a_person": N_("Nobody sits in this seat: only a person can be blocked or reported."),
     "yourself": N_("That is your own seat."),
     "no_watchers": N_("The players of this table no longer allow watchers."),
+    # Quick play (cardavia.web.quickplay).
+    "not_waiting": N_("You are no longer waiting for a table: press “Play now” again."),
 }
 """The errors of the site itself (a malformed message, a wrong key, …) by code."""
 

@@ -7,8 +7,9 @@ says it is meant (``{"confirm": true}``)."""
 from __future__ import annotations
 
 import json
-from typing import Final
+from typing import Any, Final
 
+from babel.numbers import format_decimal, format_percent
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
@@ -30,10 +31,12 @@ from cardavia.web.profile import Profiles
 from cardavia.web.protocol import ClientError, check_fields, require
 from cardavia.web.routes.me import CHANGES_BURST, CHANGES_PER_MINUTE
 from cardavia.web.settings import Settings
-from cardavia.words import Catalogs, is_language
+from cardavia.words import N_, Catalogs, is_language
 
 EXPORT_FILE: Final = "cardavia-player.json"
 """The name the export is downloaded under."""
+COMPLETION: Final = N_("{percent} ({finished} of {ended})")
+"""The completion rate as the profile says it: "92 % (23 of 25)"."""
 
 
 def install(
@@ -102,7 +105,44 @@ def install(
         if not is_language(lang):
             return not_found_page(catalogs)
         context = page_context(lang, catalogs.wording(lang), templates)
-        return templates.TemplateResponse(request, "profile.html", context)
+        context |= await rating_part(request, lang, context["dir"] == "rtl")
+        context["completion"] = await completion_of(request, lang, profiles, guests, catalogs)
+        response = templates.TemplateResponse(request, "profile.html", context)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    async def rating_part(request: Request, lang: str, rtl: bool) -> dict[str, Any]:
+        """The player's ratings for the page (none: no player, or the database away)."""
+        try:
+            player = await guests.identify(request)
+            if player is not None:
+                return await profiles.rating_page(player.id, lang, rtl=rtl)
+        except StoreUnavailableError:
+            pass
+        return {"ratings": None}
+
+
+async def completion_of(
+    request: Request, lang: str, profiles: Profiles, guests: Guests, catalogs: Catalogs
+) -> str | None:
+    """The player's completion rate as the profile says it, "92 % (23 of 25)" (``None``: no
+    quick-play game of theirs has ended, or no player)."""
+    try:
+        player = await guests.identify(request)
+        done = await profiles.completion(player.id) if player is not None else None
+    except StoreUnavailableError:
+        return None
+    if done is None or done.rate is None:
+        return None
+    return (
+        catalogs.wording(lang)
+        .gettext(COMPLETION)
+        .format(
+            percent=format_percent(done.rate, locale=lang),
+            finished=format_decimal(done.finished, locale=lang),
+            ended=format_decimal(done.finished + done.abandoned, locale=lang),
+        )
+    )
 
 
 __all__ = ["EXPORT_FILE", "install"]

@@ -1,6 +1,8 @@
 """Quick play: the seats players were given at tables formed among strangers (the completion
 rate), their ratings and each change of them, the players they blocked and the names they
-reported; a reported name is hidden (``players.hidden_name``) until it is changed.
+reported; a reported name is hidden (``players.hidden_name``) until it is changed. And each
+game a room deals is linked to its players (``player_games.room_code``), not only the room's
+latest.
 
 Revision ID: 0007_quick_play
 Revises: 0006_passkeys
@@ -29,8 +31,9 @@ def _player(name: str = "player_id", *, primary_key: bool = False) -> sa.Column[
 
 def upgrade() -> None:
     """Create quick_seats, ratings, rating_changes, player_blocks and name_reports; add
-    players.hidden_name."""
+    players.hidden_name and player_games.room_code."""
     op.add_column("players", sa.Column("hidden_name", sa.String(64), nullable=True))
+    op.add_column("player_games", sa.Column("room_code", sa.String(8), nullable=True))
     op.create_table(
         "quick_seats",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
@@ -90,5 +93,7 @@ def downgrade() -> None:
     """Drop the quick play's tables and players.hidden_name."""
     for name in ("name_reports", "player_blocks", "rating_changes", "ratings", "quick_seats"):
         op.drop_table(name)
+    with op.batch_alter_table("player_games") as batch:
+        batch.drop_column("room_code")
     with op.batch_alter_table("players") as batch:
         batch.drop_column("hidden_name")

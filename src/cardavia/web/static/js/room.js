@@ -4,6 +4,7 @@
 // where each is drawn (view.screen, this player's own seat at the bottom), so nothing is
 // turned here. Names are always written as text, never markup.
 
+import { heardClock } from "./clock.js";
 import { safetyControls } from "./room_safety.js";
 
 const SEATS = ["N", "E", "S", "W"];
@@ -219,9 +220,7 @@ function renderRoom(room, send) {
   again.textContent = room.target === null ? strings.again_match : strings.again_single;
   again.onclick = () =>
     send({ type: "again", game: window.cardavia?.view?.game, match: room.target === null });
-  const leave = document.getElementById("room-leave");
-  leave.hidden = !room.you;
-  leave.onclick = () => send({ type: "leave" });
+  renderLeaving(room, send);
   const start = document.getElementById("room-start");
   start.hidden = !(room.creator && !room.started);
   document.getElementById("room-wait").hidden = !!(room.creator || room.started || !room.you);
@@ -238,6 +237,46 @@ function renderRoom(room, send) {
     }
   }
   renderNames();
+}
+
+/** Leaving, and the quick-play table's policy for it (docs/players.md, "Leaving"): a friends'
+ * room's "Leave the room for good" leaves at once; a quick-play table's "Leave the table",
+ * once its game started, asks first (it counts as a loss). A player the clock made away is
+ * offered "I'm back". */
+function renderLeaving(room, send) {
+  const quick = !!room.quick;
+  document.getElementById("room-title").textContent = quick ? strings.quick_title : strings.friends_title;
+  const policy = document.getElementById("room-policy");
+  policy.hidden = !quick;
+  policy.textContent = (strings.policy || "").replace("{seconds}", String(room.clock));
+  const leave = document.getElementById("room-leave");
+  const confirm = document.getElementById("room-leave-confirm");
+  leave.hidden = !room.you;
+  leave.textContent = quick ? strings.leave_table : strings.leave_room;
+  const asks = quick && room.started;
+  leave.setAttribute("aria-expanded", String(asks && !confirm.hidden));
+  if (!asks) confirm.hidden = true;
+  leave.onclick = () => {
+    if (!asks) {
+      send({ type: "leave" });
+      return;
+    }
+    confirm.hidden = false;
+    leave.setAttribute("aria-expanded", "true");
+    document.getElementById("room-leave-no").focus(); // the safe answer first
+  };
+  document.getElementById("room-leave-yes").onclick = () => {
+    confirm.hidden = true;
+    send({ type: "leave" });
+  };
+  document.getElementById("room-leave-no").onclick = () => {
+    confirm.hidden = true;
+    leave.setAttribute("aria-expanded", "false");
+    leave.focus();
+  };
+  const idle = document.getElementById("room-idle");
+  idle.hidden = !(room.you && room.seats[room.you]?.away);
+  document.getElementById("room-back").onclick = () => send({ type: "back" });
 }
 
 /** "North: Ana" as text, the name isolated from the words round it (a name in another
@@ -287,9 +326,11 @@ function seatTag(box, className, after) {
   return tag;
 }
 
-/** The players' names at their seats on the table (as text), and for a player away the
- * countdown before a computer player takes over their seat. */
-export function renderNames() {
+/** The players' names at their seats on the table (as text), for a player away the
+ * countdown before a computer player takes over their seat, and the action clock of the
+ * seat to act (a quick-play table; ``view``: the view just heard, if any). */
+export function renderNames(view) {
+  if (view) heardClock(view.clock, `${view.game}:${view.deal_number}:${view.step}`, view.seat, strings);
   if (!current) return;
   for (const code of SEATS) {
     const entry = current.seats[code];

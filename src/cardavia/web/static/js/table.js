@@ -297,7 +297,7 @@ function connect() {
     if (message.type === "state" && message.view) {
       $("table").hidden = false;
       enqueue(message.view);
-      if (ROOM) room.renderNames();
+      if (ROOM) room.renderNames(message.view);
     } else if (message.type === "error") showError(message);
   };
   ws.onclose = (event) => {
@@ -589,6 +589,10 @@ function placeSeats(view) {
     for (const box of document.querySelectorAll(`#felt [data-seat="${seat}"]`)) box.dataset.pos = place;
   }
 }
+
+// A short screen held sideways (table.css lays the table out for it): the felt and the hand
+// fit together only with the table at the top of the screen.
+const SIDEWAYS = "(orientation: landscape) and (max-height: 560px)";
 
 function render(view, prev) {
   placeSeats(view);
@@ -1613,6 +1617,10 @@ function wire() {
   };
   $("trick-prev").addEventListener("click", () => review(-1));
   $("trick-next").addEventListener("click", () => review(1));
+  // A phone turned sideways mid-deal: the table brought to the top, as when it appears.
+  window.matchMedia(SIDEWAYS).addEventListener("change", (event) => {
+    if (event.matches && !$("table").hidden) $("table").scrollIntoView({ block: "start" });
+  });
   $("next-deal").addEventListener("click", nextDeal);
   $("result-new-game").addEventListener("click", () => {
     state.resultDismissed = true;
