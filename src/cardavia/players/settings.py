@@ -57,6 +57,7 @@ SETTINGS: Final[Mapping[str, Callable[[object], bool]]] = {
     "showPoints": _flag,
     "autoLast": _flag,
     "sounds": _flag,
+    "watchable": _flag,
 }
 """Each setting of ``settings.js`` and what it may be (``tests/players`` checks that the two
 lists name the same settings)."""

@@ -21,6 +21,7 @@ from typing import Final
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
 
 from cardavia.ai.decisions import Decisions
 from cardavia.metrics import in_play, process_stopped
@@ -37,8 +38,10 @@ from cardavia.web.i18n import choose_language
 from cardavia.web.learn import Learning
 from cardavia.web.leaving import SeatsFinished
 from cardavia.web.limits import Counters
+from cardavia.web.lobby import Lobby
 from cardavia.web.logs import reason, redact_tokens_in_logs
 from cardavia.web.pages import make_templates
+from cardavia.web.presence import Presence
 from cardavia.web.profile import Profiles
 from cardavia.web.protocol import ClientError
 from cardavia.web.quickplay import QuickPlay
@@ -46,12 +49,15 @@ from cardavia.web.ratings import RoomRatings
 from cardavia.web.rooms import RoomService, is_room_key
 from cardavia.web.routes import history as history_routes
 from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
+from cardavia.web.routes import lobby as lobby_routes
 from cardavia.web.routes import profile as profile_routes
 from cardavia.web.routes import quickplay as quick_routes
 from cardavia.web.routes import rooms as room_routes
+from cardavia.web.routes import safety as safety_routes
+from cardavia.web.safety import Safety
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
-from cardavia.words import load_catalogs
+from cardavia.words import Catalogs, load_catalogs
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +168,51 @@ async def _running(
     process_stopped()
 
 
+def lobby_and_safety(
+    service: TableService,
+    rooms: RoomService,
+    guests: Guests,
+    counters: Counters,
+    settings: Settings,
+    quick: QuickPlay,
+) -> tuple[Lobby, Safety]:
+    """The lobby (who plays here, the people waiting in quick play included) and the
+    safety's blocks and reports."""
+    lobby = Lobby(service, rooms, Presence(settings.redis_url))
+    lobby.waiting.append(lambda: {f"queue:{watch.player}" for watch in quick.watches})
+    safety = Safety(service.store, rooms, guests.players, counters, settings.limits)
+    return lobby, safety
+
+
+def install_lobby_and_safety(
+    app: FastAPI,
+    lobby: Lobby,
+    safety: Safety,
+    guests: Guests,
+    settings: Settings,
+    catalogs: Catalogs,
+    templates: Jinja2Templates,
+) -> None:
+    """The lobby's and the safety's routes (and the lobby where tests reach for it); the
+    lobby's heartbeat runs for the site's life, inside the rest of it."""
+    app.state.lobby = lobby
+    safety_routes.install(app, safety, guests, settings, catalogs)
+    lobby_routes.install(app, lobby, catalogs, templates)
+    outer = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def with_heartbeat(app: FastAPI) -> AsyncIterator[None]:
+        async with outer(app):
+            heartbeat = asyncio.create_task(lobby.run())
+            yield
+            heartbeat.cancel()
+            with contextlib.suppress(BaseException):
+                await heartbeat
+            await lobby.presence.close()
+
+    app.router.lifespan_context = with_heartbeat
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The Cardavia site: table page, games API, the table's WebSocket, rooms, learning, the
     rules pages, the installable app, static files and ``/healthz``."""
@@ -201,6 +252,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     service.hints = learning.hint
     guests = Guests(Players(store.players, store.passkeys), settings.trusted_proxies)
     quick = QuickPlay.of_settings(rooms, store, catalogs, settings, counters)
+    lobby, safety = lobby_and_safety(service, rooms, guests, counters, settings, quick)
     lifespan = functools.partial(
         _running, service=service, rooms=rooms, store=store, counters=counters, quick=quick
     )
@@ -226,7 +278,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     pages.install_errors(app, catalogs)
     tables.install(app, service, settings, catalogs, counters, guests=guests)
     learn.install(app, service, learning, catalogs)
-    room_routes.install(app, rooms, settings, catalogs, templates, guests=guests)
+    arrived = safety.arrived
+    room_routes.install(app, rooms, settings, catalogs, templates, guests=guests, arrived=arrived)
     me.install(app, guests, settings, catalogs, counters)
     passkeys.install(app, guests, settings, catalogs, counters)
     history = History(store, learning, catalogs)
@@ -234,6 +287,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     profiles = Profiles(store, history, rooms, catalogs)
     profile_routes.install(app, profiles, guests, settings, catalogs, counters, templates)
     quick_routes.install(app, quick, guests, settings, catalogs, templates)
+    install_lobby_and_safety(app, lobby, safety, guests, settings, catalogs, templates)
     rules.install(app, catalogs, templates)
     pwa.install(app, settings.static_dir)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
@@ -241,4 +295,4 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-__all__ = ["create_app", "purge_abandoned_games"]
+__all__ = ["create_app", "install_lobby_and_safety", "lobby_and_safety", "purge_abandoned_games"]

@@ -26,6 +26,7 @@ from cardavia.store.events import deal_seeds
 from cardavia.store.players import Played
 from cardavia.web.learn import Learning
 from cardavia.web.protocol import ClientError
+from cardavia.web.room import HIDDEN_NAME
 from cardavia.web.room_state import ComputerSeat, PersonSeat, RoomState
 from cardavia.web.shuffles import commitment_of
 from cardavia.web.table import restore_match
@@ -71,20 +72,25 @@ class Sitter:
             return {"name": words.level(self.level), "computer": True}
         if self.name is None:
             return {"name": me or words.translations.gettext(YOU), "computer": False}
-        if self.name == FORMER_PLAYER:
-            return {"name": words.translations.gettext(FORMER_PLAYER), "computer": False}
+        if self.name in (FORMER_PLAYER, HIDDEN_NAME):
+            return {"name": words.translations.gettext(self.name), "computer": False}
         return {"name": self.name, "computer": False}
 
 
 def room_sitters(state_text: str, level: str, former: frozenset[str]) -> dict[Seat, Sitter]:
     """Who sat where in a room (its saved state): a person by name, a computer player by the
-    room's level; a name a deleted player left is marked (``former``: its wordings)."""
+    room's level; a name a deleted player left is marked (``former``: its wordings), and so
+    is a reported one (hidden: "a player" in the reader's words)."""
     state = RoomState.from_json(json.loads(state_text))
     sitters: dict[Seat, Sitter] = {}
     for seat, entry in state.items():
         if isinstance(entry, PersonSeat) or (isinstance(entry, ComputerSeat) and entry.name):
             name = str(entry.name)
-            sitters[seat] = Sitter(FORMER_PLAYER if name in former else name, None)
+            if name in former:
+                name = FORMER_PLAYER
+            elif entry.hidden:
+                name = HIDDEN_NAME
+            sitters[seat] = Sitter(name, None)
         else:
             sitters[seat] = Sitter("", level)
     return sitters

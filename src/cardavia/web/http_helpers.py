@@ -48,6 +48,7 @@ HTTP_STATUS: Final[Mapping[str, int]] = {
     "room_full": 409,
     "already_started": 409,
     "not_started": 409,
+    "not_in_room": 403,
 }
 """The HTTP status of each error code (400 for the others: the request is wrong)."""
 CLOSE_CODES: Final[Mapping[str, int]] = {

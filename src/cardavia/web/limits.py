@@ -80,6 +80,10 @@ class Limits:
     connections_per_address: int = 100
     """Connections one client address may hold open on one process at once (a trusted
     proxy's excepted); past them a new one is refused (429) as it opens."""
+    blocks_per_hour: float = 20.0
+    """Blocks and unblocks one player may make per hour (docs/players.md, "Safety")."""
+    reports_per_hour: float = 10.0
+    """Display names one player may report per hour."""
 
     ENVIRONMENT: ClassVar[Mapping[str, str]] = {
         "games_per_minute": "CARDAVIA_GAMES_PER_MINUTE",
@@ -102,6 +106,8 @@ class Limits:
         "header_bytes": "CARDAVIA_HEADER_BYTES",
         "header_timeout": "CARDAVIA_HEADER_TIMEOUT",
         "connections_per_address": "CARDAVIA_CONNECTIONS_PER_ADDRESS",
+        "blocks_per_hour": "CARDAVIA_BLOCKS_PER_HOUR",
+        "reports_per_hour": "CARDAVIA_REPORTS_PER_HOUR",
     }
 
     @classmethod

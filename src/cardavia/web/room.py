@@ -9,11 +9,12 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Any
+from typing import Any, Final
 
 from cardavia.belote import Seat
 from cardavia.store.db import StoredRoom, token_matches
 from cardavia.web.connection import Listener
+from cardavia.web.protocol import ClientError
 from cardavia.web.room_state import (
     PHRASES,
     ComputerSeat,
@@ -24,7 +25,10 @@ from cardavia.web.room_state import (
     RoomState,
     Said,
 )
-from cardavia.words import Wording
+from cardavia.words import N_, Wording
+
+HIDDEN_NAME: Final = N_("a player")
+"""What the others see instead of a reported name (docs/players.md, "Safety")."""
 
 
 class Room:
@@ -61,24 +65,39 @@ class Room:
                 return seat
         return None
 
+    def let_watchers_go(self) -> None:
+        """No one may watch any more (a seated person does not allow it): the watchers'
+        connections here are told and closed."""
+        if self.settings.watchers:
+            return
+        for listener in [one for one, token in self.connections.items() if token is None]:
+            if listener.seat is None:
+                listener.send(ClientError("no_watchers").message(listener.wording, ""))
+                listener.close(4403)
+                self.connections.pop(listener, None)
+
     def is_connected(self, seat: Seat) -> bool:
         """Whether a connection of ``seat``'s player is open here."""
         return any(listener.seat == seat for listener in self.connections)
 
     # -- what the connections are sent --
 
-    def seats_json(self) -> dict[str, dict[str, Any]]:
+    def seats_json(
+        self, wording: Wording | None = None, viewer: Seat | None = None
+    ) -> dict[str, dict[str, Any]]:
         """Each seat as every player and watcher may see it: no token. ``takeover``: for a
         person away whose seat they still keep, the seconds left before a computer player
         plays it for them (``None`` otherwise), so that the table can count them down.
         ``away`` too: the action clock ran out on them twice in a row (a quick-play table;
-        a computer player plays for them until they act or say they are back)."""
+        a computer player plays for them until they act or say they are back). A reported
+        name is "a player" in ``wording``'s language (and ``hidden`` is there), but to its
+        own seat (``viewer``)."""
         seating = self.state.seating()
         now = time.time()
         return {
             seat.name: {
                 "kind": _kind(entry),
-                "name": None if isinstance(entry, OpenSeat) else entry.name,
+                "name": self.shown_name(seat, wording, viewer),
                 "away": isinstance(entry, PersonSeat) and (entry.away is not None or entry.idle),
                 "computer": isinstance(entry, ComputerSeat)
                 or (isinstance(entry, PersonSeat) and not seating.person_plays(seat, now)),
@@ -87,15 +106,32 @@ class Room:
                 else _takeover(entry, self.settings.grace, now),
                 "ready": seat in self.state.ready,
             }
+            | ({"hidden": True} if getattr(entry, "hidden", False) and seat != viewer else {})
             for seat, entry in self.state.items()
         }
 
-    def view_fields(self, revision: int | None = None) -> dict[str, Any]:
+    def shown_name(
+        self, seat: Seat, wording: Wording | None = None, viewer: Seat | None = None
+    ) -> str | None:
+        """The name in ``seat`` as ``viewer`` sees it (a reported one: "a player")."""
+        entry = self.state[seat]
+        if isinstance(entry, OpenSeat):
+            return None
+        if entry.hidden and seat != viewer and entry.name:
+            return wording.gettext(HIDDEN_NAME) if wording is not None else None
+        return entry.name
+
+    def view_fields(
+        self,
+        revision: int | None = None,
+        wording: Wording | None = None,
+        viewer: Seat | None = None,
+    ) -> dict[str, Any]:
         """What a room adds to each view of its table (at ``revision``): its code, the
-        seats' names and presence (:meth:`seats_json`), who is ready, and the action clock
-        of a quick-play table (``{"seat", "ends_in", "of"}``: the seconds left — so that a
-        device whose own clock is wrong counts right — of ``of``; ``None`` when no clock
-        runs)."""
+        seats' names and presence (:meth:`seats_json`, as ``viewer`` sees them), who is
+        ready, and the action clock of a quick-play table (``{"seat", "ends_in", "of"}``:
+        the seconds left — so that a device whose own clock is wrong counts right — of
+        ``of``; ``None`` when no clock runs)."""
         clock = self.state.clock
         if clock is not None and (
             clock.lapsed or revision is None or not clock.waits_for(self.game_id, revision)
@@ -103,7 +139,7 @@ class Room:
             clock = None
         return {
             "room": self.code,
-            "names": self.seats_json(),
+            "names": self.seats_json(wording, viewer),
             "ready": sorted(seat.name for seat in self.state.ready),
             "clock": None
             if clock is None
@@ -114,9 +150,9 @@ class Room:
             },
         }
 
-    def info(self, wording: Wording) -> dict[str, Any]:
+    def info(self, wording: Wording, viewer: Seat | None = None) -> dict[str, Any]:
         """The ``room`` message's object, the same for every connection but ``you`` and
-        ``creator`` (added per connection)."""
+        ``creator`` (added per connection) and the names (as ``viewer`` sees them)."""
         settings = self.settings
         return {
             "code": self.code,
@@ -134,18 +170,18 @@ class Room:
             "started": self.state.started,
             "game": self.game_id is not None,
             "over": self.over,
-            "seats": self.seats_json(),
+            "seats": self.seats_json(wording, viewer),
         }
 
     def send_room(self) -> None:
         """Send every connection the room as it stands."""
-        bases: dict[str, dict[str, Any]] = {}
+        bases: dict[tuple[str, Seat | None], dict[str, Any]] = {}
         for listener, token in list(self.connections.items()):
-            lang = listener.wording.lang
-            if lang not in bases:
-                bases[lang] = self.info(listener.wording)
+            key = (listener.wording.lang, listener.seat)
+            if key not in bases:
+                bases[key] = self.info(listener.wording, listener.seat)
             you = listener.seat.name if listener.seat is not None else None
-            room = bases[lang] | {"you": you, "creator": self.state.is_creator(token)}
+            room = bases[key] | {"you": you, "creator": self.state.is_creator(token)}
             listener.send({"type": "room", "room": room})
 
     def send_new_phrases(self) -> None:
@@ -154,16 +190,17 @@ class Room:
             if said.n <= self.phrase_seen:
                 continue
             for listener in list(self.connections):
-                listener.send(self.phrase_message(said, listener.wording))
+                listener.send(self.phrase_message(said, listener.wording, listener.seat))
         self.phrase_seen = self.state.phrase_n
 
-    def phrase_message(self, said: Said, wording: Wording) -> dict[str, Any]:
+    def phrase_message(
+        self, said: Said, wording: Wording, viewer: Seat | None = None
+    ) -> dict[str, Any]:
         """The ``phrase`` message, in the connection's language."""
-        entry = self.state[said.seat]
         return {
             "type": "phrase",
             "seat": said.seat.name,
-            "name": None if isinstance(entry, OpenSeat) else entry.name,
+            "name": self.shown_name(said.seat, wording, viewer),
             "code": said.code,
             "text": wording.gettext(PHRASES[said.code]),
         }
@@ -184,4 +221,4 @@ def _kind(entry: RoomSeat) -> str:
     return "computer" if isinstance(entry, ComputerSeat) else "open"
 
 
-__all__ = ["Room"]
+__all__ = ["HIDDEN_NAME", "Room"]

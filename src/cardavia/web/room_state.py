@@ -140,8 +140,7 @@ class RoomSettings:
 
     @classmethod
     def from_request(cls, data: Mapping[str, Any], lang: str) -> RoomSettings:
-        """A new room's settings from the creation request (each refused with a clear
-        error)."""
+        """A new room's settings from the creation request (each refused clearly)."""
         rules = data.get("rules", "cardavia")
         if not isinstance(rules, str) or rules not in PRESETS:
             raise ClientError("unknown_rules", {"rules": echo(rules)})
@@ -206,8 +205,7 @@ class RoomSettings:
 
 @dataclass(frozen=True, slots=True)
 class OpenSeat:
-    """A seat nobody has taken: a person may sit there; a computer player plays it once the
-    room starts."""
+    """A seat nobody has taken: a person may sit there, else a computer player once started."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +219,7 @@ class PersonSeat:
     token: str
     away: float | None = None
     misses: int = 0
+    hidden: bool = False
 
     @property
     def idle(self) -> bool:
@@ -235,6 +234,7 @@ class ComputerSeat:
     who left or was removed (their ``name`` stays on the score sheet; no token opens it)."""
 
     name: str | None = None
+    hidden: bool = False
 
 
 RoomSeat = OpenSeat | PersonSeat | ComputerSeat
@@ -284,11 +284,12 @@ class Clock:
 
 
 def _seat_to_json(entry: RoomSeat) -> dict[str, Any]:
+    hidden = {"hidden": True} if getattr(entry, "hidden", False) else {}
     if isinstance(entry, PersonSeat):
         saved = {"kind": "human", "name": entry.name, "token": entry.token, "away": entry.away}
-        return saved | ({"misses": entry.misses} if entry.misses else {})
+        return saved | ({"misses": entry.misses} if entry.misses else {}) | hidden
     if isinstance(entry, ComputerSeat):
-        return {"kind": "computer", "name": entry.name, "token": None, "away": None}
+        return {"kind": "computer", "name": entry.name, "token": None, "away": None} | hidden
     return {"kind": "open", "name": None, "token": None, "away": None}
 
 
@@ -301,9 +302,10 @@ def _seat_from_json(data: Mapping[str, Any]) -> RoomSeat:
             str(data["token"]),
             None if away is None else float(away),
             int(data.get("misses", 0)),
+            bool(data.get("hidden", False)),
         )
     if kind == "computer":
-        return ComputerSeat(data.get("name"))
+        return ComputerSeat(data.get("name"), bool(data.get("hidden", False)))
     return OpenSeat()
 
 
@@ -410,7 +412,7 @@ class RoomState:
         if not self.started:
             return OpenSeat()
         entry = self.seats[seat]
-        return ComputerSeat(entry.name if isinstance(entry, PersonSeat | ComputerSeat) else None)
+        return ComputerSeat(getattr(entry, "name", None), getattr(entry, "hidden", False))
 
     def take(self, seat: Seat | None, *, name: str, token: str) -> tuple[RoomState, Seat]:
         """A person takes ``seat`` (``None``: the first open one); ``already_started``,

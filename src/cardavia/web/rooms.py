@@ -187,6 +187,7 @@ class RoomService:
         """Follow the room's new state: connections of removed players closed, seats of
         swapped ones moved, the table reseated, everyone sent the room, the new phrases and
         the views (names, away, ready), the grace timers set."""
+        room.let_watchers_go()
         for listener, token in list(room.connections.items()):
             if token is None:
                 continue
@@ -408,7 +409,9 @@ class RoomService:
     def view(self, room: Room, table: Table, lang: str, seat: Seat | None) -> dict[str, Any]:
         """The view of ``seat`` (``None``: a watcher's, public only) in ``lang``, with the
         room's names and who is ready."""
-        return self.tables.view(table, lang, seat) | room.view_fields(table.revision)
+        return self.tables.view(table, lang, seat) | room.view_fields(
+            table.revision, self.tables.wording(lang), seat
+        )
 
     def send_views(self, room: Room, table: Table) -> None:
         """Send every connection of the room its view: each language and seat's built and

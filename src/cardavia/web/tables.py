@@ -20,7 +20,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from enum import Enum
 from typing import Any, Final
 
@@ -303,8 +303,7 @@ class TableService:
         self.ensure_runner(table)
 
     def observe(self, table: Table, observer: TableObserver) -> None:
-        """Tell ``observer`` of every change of ``table``'s game (once sent to its
-        connections)."""
+        """Tell ``observer`` of every change of ``table``'s game (once sent to its connections)."""
         if observer not in table.observers:
             table.observers.append(observer)
 
@@ -443,9 +442,8 @@ class TableService:
         table.listeners.discard(listener)
 
     def broadcast(self, table: Table) -> None:
-        """Send the new state to every connection: each language's view built and written
-        as JSON once per change, whatever the number of connections; then tell the
-        table's observers."""
+        """Send the new state to every connection: each language's view built and written as
+        JSON once per change, whatever the number of connections; then tell its observers."""
         texts: dict[tuple[str, Seat | None], str] = {}
         for listener in list(table.listeners):
             key = (listener.wording.lang, listener.seat)
@@ -454,6 +452,10 @@ class TableService:
             listener.send_text(texts[key])
         for observer in list(table.observers):
             observer.changed(table)
+
+    def held(self) -> Mapping[str, Table]:
+        """The tables in this process's memory, by game id (read only: none is loaded)."""
+        return self._tables
 
     @property
     def in_play(self) -> int:

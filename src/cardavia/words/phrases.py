@@ -118,6 +118,11 @@ ERRORS: Final[Mapping[str, str]] = {
     "too_late": N_("Too late: the clock ran out, and a computer player made this move for you."),
     # Players (cardavia.web.routes.passkeys).
     "passkey_refused": N_("The passkey was not accepted: try again."),
+    # Safety (cardavia.web.safety).
+    "not_in_room": N_("You can only do that about a player of a room you sat in."),
+    "not_a_person": N_("Nobody sits in this seat: only a person can be blocked or reported."),
+    "yourself": N_("That is your own seat."),
+    "no_watchers": N_("The players of this table no longer allow watchers."),
     # Quick play (cardavia.web.quickplay).
     "not_waiting": N_("You are no longer waiting for a table: press “Play now” again."),
 }

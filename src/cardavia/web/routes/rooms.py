@@ -4,6 +4,8 @@ messages :class:`~cardavia.web.room_messages.RoomMessages`'."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -12,8 +14,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
 
+from cardavia.belote import Seat
+from cardavia.store.db import StoreUnavailableError
 from cardavia.web.connection import serve_connection
-from cardavia.web.guests import Guests, RoomSeat
+from cardavia.web.guests import Guests, RoomSeat, player_token
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
     client_key,
@@ -26,6 +30,7 @@ from cardavia.web.http_helpers import (
 from cardavia.web.i18n import LANGUAGE_COOKIE, choose_language, visitor_language
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.protocol import ClientError
+from cardavia.web.room import Room
 from cardavia.web.room_messages import RoomMessages
 from cardavia.web.room_state import clean_name, normal_code
 from cardavia.web.rooms import Joined, RoomService
@@ -67,6 +72,19 @@ def _visitors_language(request: Request, lang: str) -> str:
     )
 
 
+Arrived = Callable[[Room, Seat, str | None], Awaitable[None]]
+"""Told that the person of a player token (``None``: none) opened their seat in a room (a
+reported name of theirs hidden there too: :meth:`cardavia.web.safety.Safety.arrived`)."""
+
+
+async def _tell(arrived: Arrived | None, room: Room, seat: Seat | None, token: str | None) -> None:
+    """Tell ``arrived`` of a seat opened (its failure never keeps anyone from their seat)."""
+    if arrived is None or seat is None:
+        return
+    with contextlib.suppress(ClientError, StoreUnavailableError):
+        await arrived(room, seat, token)
+
+
 def install(
     app: FastAPI,
     rooms: RoomService,
@@ -75,12 +93,13 @@ def install(
     templates: Jinja2Templates,
     *,
     guests: Guests | None = None,
+    arrived: Arrived | None = None,
 ) -> None:
     """Add the rooms' API, socket and pages (create a room; a room by its code) to ``app``;
-    each seat taken is linked to its person's player (``guests``)."""
+    each seat taken is linked to its person's player (``guests``), and ``arrived`` told."""
     install_pages(app, catalogs, templates)
-    install_api(app, rooms, settings, catalogs, guests)
-    install_socket(app, rooms, settings, catalogs)
+    install_api(app, rooms, settings, catalogs, guests, arrived)
+    install_socket(app, rooms, settings, catalogs, arrived)
 
 
 def install_pages(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) -> None:
@@ -116,6 +135,7 @@ def install_api(
     settings: Settings,
     catalogs: Catalogs,
     guests: Guests | None = None,
+    arrived: Arrived | None = None,
 ) -> None:
     """``POST /api/rooms``, ``POST /api/rooms/{code}/join``, ``GET /api/rooms/{code}``."""
 
@@ -124,6 +144,10 @@ def install_api(
         if guests is not None:
             seat = RoomSeat(joined.code, joined.seat, clean_name(name))
             await guests.took_room_seat(request, response, lang, seat)
+        if arrived is not None:
+            with contextlib.suppress(ClientError):
+                room = await rooms.open(joined.code)
+                await _tell(arrived, room, Seat[joined.seat], player_token(request))
         return response
 
     async def body(request: Request) -> dict[str, Any]:
@@ -169,7 +193,7 @@ def install_api(
             seat = room.seat_of_token(token) if token else None
             if token and seat is None:
                 raise ClientError("bad_token")
-            info = room.info(wording) | {"you": seat.name if seat is not None else None}
+            info = room.info(wording, seat) | {"you": seat.name if seat is not None else None}
             table = await rooms.table(room)
             view = None
             if table is not None and (seat is not None or room.settings.watchers):
@@ -180,7 +204,11 @@ def install_api(
 
 
 def install_socket(
-    app: FastAPI, rooms: RoomService, settings: Settings, catalogs: Catalogs
+    app: FastAPI,
+    rooms: RoomService,
+    settings: Settings,
+    catalogs: Catalogs,
+    arrived: Arrived | None = None,
 ) -> None:
     """``/ws/rooms/{code}``: a room's connection, a player's (``token``) or a watcher's."""
     messages = RoomMessages(rooms, settings.limits, max_message_bytes=settings.max_message_bytes)
@@ -202,6 +230,7 @@ def install_socket(
         except ClientError as error:
             await refuse_socket(websocket, error, wording)
             return
+        await _tell(arrived, room, listener.seat, player_token(websocket))
 
         async def handle(data: str | bytes) -> None:
             await messages.handle_text(room, listener, data)

@@ -5,6 +5,7 @@
 // turned here. Names are always written as text, never markup.
 
 import { heardClock } from "./clock.js";
+import { safetyControls } from "./room_safety.js";
 
 const SEATS = ["N", "E", "S", "W"];
 
@@ -20,7 +21,8 @@ function seatKey(code) {
   return `cardavia.room.${code}`;
 }
 
-/** The seat this browser holds in the room ({room, token, seat}), or null. */
+/** The seat this browser holds in the room ({room, token, seat}), or null; a watcher's
+ * (no token) when the page was opened to watch (the lobby's "Watch": `?watch`). */
 export function loadSeat() {
   const code = roomCode();
   if (!code) return null;
@@ -30,6 +32,7 @@ export function loadSeat() {
   } catch {
     // ignore
   }
+  if (new URLSearchParams(location.search).has("watch")) return { room: code, token: "" };
   return null;
 }
 
@@ -207,6 +210,8 @@ function renderRoom(room, send) {
     item.append(text);
     const button = seatButton(room, code, entry, send);
     if (button) item.append(" ", button);
+    const safety = safetyControls(room, code, entry);
+    if (safety) item.append(" ", safety);
     list.append(item);
   }
   // The game over: play again with the other length (the result's "Play again": the same).

@@ -18,6 +18,7 @@ export const DEFAULTS = Object.freeze({
   showPoints: false,   // the card points each team has won so far, during play
   autoLast: false,     // play South's last card by itself when it is the only one
   sounds: false,       // short tones: a card played, a trick won, South's turn
+  watchable: true,     // others may watch my quick-play games (the lobby's "Watch")
 });
 
 export function loadSettings() {
@@ -167,6 +168,7 @@ function wirePanel() {
     showPoints: panel.querySelector('[name="showPoints"]'),
     autoLast: panel.querySelector('[name="autoLast"]'),
     sounds: panel.querySelector('[name="sounds"]'),
+    watchable: panel.querySelector('[name="watchable"]'),
   };
   if (boxes.fourColour) boxes.fourColour.checked = settings.fourColour;
   if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
@@ -174,6 +176,7 @@ function wirePanel() {
   if (boxes.showPoints) boxes.showPoints.checked = settings.showPoints;
   if (boxes.autoLast) boxes.autoLast.checked = settings.autoLast;
   if (boxes.sounds) boxes.sounds.checked = settings.sounds;
+  if (boxes.watchable) boxes.watchable.checked = settings.watchable;
   for (const [key, box] of Object.entries(boxes)) {
     box?.addEventListener("change", () => update({ [key]: box.checked }));
   }
@@ -201,6 +204,7 @@ function wirePanel() {
     if (boxes.showPoints) boxes.showPoints.checked = settings.showPoints;
     if (boxes.autoLast) boxes.autoLast.checked = settings.autoLast;
     if (boxes.sounds) boxes.sounds.checked = settings.sounds;
+    if (boxes.watchable) boxes.watchable.checked = settings.watchable;
     if (boxes.fourColour) boxes.fourColour.checked = false;
     if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
     if (boxes.confirm) boxes.confirm.checked = true;
@@ -269,7 +273,7 @@ function fillPanel(panel, settings) {
     aiPace.value = settings.aiPace;
     describePace(aiPace);
   }
-  for (const key of ["fourColour", "confirm", "showPoints", "autoLast", "sounds"]) {
+  for (const key of ["fourColour", "confirm", "showPoints", "autoLast", "sounds", "watchable"]) {
     const box = panel.querySelector(`[name="${key}"]`);
     if (box) box.checked = Boolean(settings[key]);
   }

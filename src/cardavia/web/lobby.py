@@ -1,0 +1,170 @@
+"""The lobby (docs/players.md, "The lobby"): how many people are playing now, the public tables
+being played — quick-play rooms under way, their rules, players (a reported name as "a
+player"), score, and whether they may be watched — and a "Play now" for each preset.
+
+Each process tells the :class:`~cardavia.web.presence.Presence` every few seconds who plays on
+it and the quick-play tables it holds in memory (the rooms with a connection open here: every
+table under way has one somewhere); the lobby reads the site's sum, kept a moment so that many
+people polling make one read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, Final
+
+from cardavia.belote import PRESETS, Seat
+from cardavia.web.presence import Presence
+from cardavia.web.room import HIDDEN_NAME, Room
+from cardavia.web.room_state import ComputerSeat, PersonSeat
+from cardavia.web.rooms import RoomService
+from cardavia.web.tables import TableService
+from cardavia.words import Wording
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT: Final = 5.0
+"""Seconds between two heartbeats of this process (:meth:`Presence.beat`)."""
+KEPT: Final = 2.0
+"""Seconds the lobby's figures are kept before they are read again."""
+MAX_TABLES: Final = 50
+"""The most tables the lobby lists (those whose game is furthest on first)."""
+
+Waiting = Callable[[], Iterable[str]]
+"""Who waits in quick play on this process now: one member each (``queue:<player>``)."""
+
+
+def table_entry(room: Room, scores: tuple[int, int], deals: int) -> dict[str, Any]:
+    """A quick-play room under way as the lobby publishes it: nothing but what everyone may
+    see (no token, no player id): rules, seats (a name, or a computer player), the score."""
+    seats: dict[str, dict[str, Any]] = {}
+    for seat, entry in room.state.items():
+        person = isinstance(entry, PersonSeat) or (isinstance(entry, ComputerSeat) and entry.name)
+        name = entry.name if isinstance(entry, PersonSeat | ComputerSeat) else None
+        hidden = isinstance(entry, PersonSeat | ComputerSeat) and entry.hidden
+        seats[seat.name] = {
+            "name": name if person and not hidden else None,
+            "hidden": bool(person and hidden),
+            "computer": not person,
+        }
+    settings = room.settings
+    return {
+        "code": room.code,
+        "rules": settings.rules,
+        "target": settings.target,
+        "level": settings.level,
+        "watchers": settings.watchers,
+        "deal": deals,
+        "scores": list(scores),
+        "seats": seats,
+    }
+
+
+def worded(entry: dict[str, Any], wording: Wording, lang: str) -> dict[str, Any]:
+    """A published table in ``wording``'s language: its rules' name, each seat's name (a
+    hidden one "a player", a computer player by its level), the links."""
+    seats = {}
+    for code, seat in entry["seats"].items():
+        if seat["computer"]:
+            name = wording.level(entry["level"])
+        elif seat["hidden"] or not seat["name"]:
+            name = wording.gettext(HIDDEN_NAME)
+        else:
+            name = seat["name"]
+        seats[code] = {"name": name, "computer": seat["computer"]}
+    return {
+        "code": entry["code"],
+        "rules": entry["rules"],
+        "rules_name": wording.preset(entry["rules"], entry["target"])[0],
+        "deal": entry["deal"],
+        "scores": {"NS": entry["scores"][0], "EW": entry["scores"][1]},
+        "seats": seats,
+        "watch": f"/{lang}/room/{entry['code']}?watch" if entry["watchers"] else None,
+    }
+
+
+class Lobby:
+    """The lobby's figures: counted here, summed for the site by the presence."""
+
+    def __init__(
+        self, tables: TableService, rooms: RoomService, presence: Presence, *, kept: float = KEPT
+    ) -> None:
+        self.tables = tables
+        self.rooms = rooms
+        self.presence = presence
+        self.kept = kept
+        """Seconds the figures are kept (:data:`KEPT`; tests: 0)."""
+        self.waiting: list[Waiting] = []
+        """Who waits in quick play here (quick play's queue appends its own)."""
+        self._kept: tuple[float, int, list[dict[str, Any]]] | None = None
+
+    def here(self) -> tuple[set[str], dict[str, dict[str, Any]]]:
+        """Who plays in this process now (the presence's members), and the quick-play
+        tables under way whose game it holds."""
+        members: set[str] = set()
+        held = self.tables.held()
+        for game_id, table in held.items():
+            if table.token_seat is not None and table.listeners:
+                members.add(f"table:{game_id}")
+        public: dict[str, dict[str, Any]] = {}
+        for room in list(self.rooms.rooms.values()):
+            seats = {listener.seat for listener in room.connections}
+            members.update(f"room:{room.code}:{seat.name}" for seat in seats if seat is not None)
+            game = held.get(room.game_id) if room.game_id else None
+            if game is None or game.match.is_over or not room.settings.quick:
+                continue
+            if room.connections:
+                public[room.code] = table_entry(room, game.match.scores, len(game.match.deals))
+        for source in self.waiting:
+            members.update(source())
+        return members, public
+
+    async def beat(self) -> None:
+        """Tell the presence who plays here (one heartbeat)."""
+        members, public = self.here()
+        await self.presence.beat(members, public)
+
+    async def run(self) -> None:
+        """The heartbeats, every :data:`HEARTBEAT` seconds, for the process's life."""
+        while True:
+            try:
+                await self.beat()
+            except Exception:
+                log.warning("the lobby's heartbeat failed", exc_info=True)
+            await asyncio.sleep(HEARTBEAT)
+
+    async def figures(self) -> tuple[int, list[dict[str, Any]]]:
+        """How many play now, and the tables (kept :data:`KEPT` seconds)."""
+        now = time.monotonic()
+        if self._kept is None or now - self._kept[0] >= self.kept:
+            await self.beat()
+            count = await self.presence.count()
+            tables = await self.presence.tables()
+            tables.sort(key=lambda entry: (-entry["deal"], entry["code"]))
+            self._kept = (now, count, tables[:MAX_TABLES])
+        return self._kept[1], self._kept[2]
+
+    async def answer(self, wording: Wording, lang: str) -> dict[str, Any]:
+        """``GET /api/lobby``: ``playing``, ``tables`` and ``presets`` (each one's "Play
+        now" link), in ``lang``."""
+        count, tables = await self.figures()
+        presets = [
+            {
+                "key": key,
+                "name": wording.preset(key, rules.target)[0],
+                "play": f"/{lang}/quick/{key}",
+            }
+            for key, rules in PRESETS.items()
+        ]
+        return {
+            "playing": count,
+            "tables": [worded(entry, wording, lang) for entry in tables],
+            "presets": presets,
+            "seats": [seat.name for seat in Seat],
+        }
+
+
+__all__ = ["HEARTBEAT", "KEPT", "MAX_TABLES", "Lobby", "Waiting", "table_entry", "worded"]
