@@ -230,3 +230,27 @@ def test_people_kept_apart_are_never_seated_together(make_app: Callable[..., Fas
         with one.socket() as a, two.socket() as b:
             rooms = {read_until(a, "seated")["room"], read_until(b, "seated")["room"]}
         assert len(rooms) == 2
+
+
+def test_a_reported_name_sits_hidden_from_the_first_moment(
+    make_app: Callable[..., FastAPI],
+) -> None:
+    """A person whose name was reported is seated under it hidden ("a player" to the
+    others) as the table forms, not only once their own page opens the seat."""
+    with TestClient(make_app(quick_wait=0.2)) as client:
+        app: Any = client.app
+        one, two = Person(client), Person(client)
+        one.join("maison")
+        two.join("maison")
+        app.state.quick.queue._entries.clear()
+        store = app.state.store
+        reported = store.players.find(one.cookie)
+        other = store.players.find(two.cookie)
+        store.players.update(reported.id, {"name": "Rude"})
+        store.safety.report(other.id, reported.id, "Rude")
+        one.join("maison")
+        with one.socket() as ws:
+            seated = read_until(ws, "seated")
+        room = app.state.rooms.rooms[seated["room"]]
+        entry = room.state.seats[["N", "E", "S", "W"].index(seated["seat"])]
+        assert isinstance(entry, PersonSeat) and entry.name == "Rude" and entry.hidden

@@ -37,14 +37,15 @@ PREFIX: Final = "cardavia:quick:"
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """A person in a queue: how the seating sees them, and the display name they sit
-    under."""
+    """A person in a queue: how the seating sees them, the display name they sit under, and
+    whether that name was reported (hidden from the others: docs/players.md, "Safety")."""
 
     waiting: Waiting
     name: str
+    hidden: bool = False
 
     def to_json(self) -> str:
-        data = asdict(self.waiting) | {"name": self.name}
+        data = asdict(self.waiting) | {"name": self.name, "hidden": self.hidden}
         data["apart"] = sorted(self.waiting.apart)
         return json.dumps(data, ensure_ascii=False)
 
@@ -52,8 +53,9 @@ class Entry:
     def from_json(cls, text: str | bytes) -> Entry:
         data = json.loads(text)
         name = str(data.pop("name"))
+        hidden = bool(data.pop("hidden", False))
         data["apart"] = frozenset(data.get("apart", ()))
-        return cls(Waiting(**data), name)
+        return cls(Waiting(**data), name, hidden)
 
 
 @dataclass(frozen=True, slots=True)

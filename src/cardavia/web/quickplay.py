@@ -184,7 +184,12 @@ class QuickPlay:
         except StoreUnavailableError as error:
             log.warning("quick play: the database is unavailable (%s)", reason(error))
             raise ClientError("unavailable") from None
-        entry = Entry(waiting, clean_name(name))
+        shown = clean_name(name)
+        try:
+            hidden = await asyncio.to_thread(self.store.safety.is_hidden, person.player, shown)
+        except StoreUnavailableError:
+            hidden = False  # the seat's opening hides it (Safety.arrived)
+        entry = Entry(waiting, shown, hidden)
         await self.queue.forget_seat(person.player)
         kept = await self.queue.add(chosen, entry, now)
         count = len(await self.queue.waiting(chosen, now))
@@ -355,7 +360,7 @@ class QuickPlay:
         tokens = {seat: new_token() for seat in people}
         seats: list[RoomSeat] = [OpenSeat()] * 4
         for seat, entry in people.items():
-            seats[seat] = PersonSeat(entry.name, hash_token(tokens[seat]))
+            seats[seat] = PersonSeat(entry.name, hash_token(tokens[seat]), hidden=entry.hidden)
         one, two, three, four = seats
         code = await self.rooms.create_quick(
             RoomState(settings, (one, two, three, four), creator=None), client="quick"
