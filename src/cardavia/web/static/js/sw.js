@@ -6,7 +6,7 @@
 // cache at once, refreshed from the network behind. The games API and the table's WebSocket
 // always go to the server.
 
-const VERSION = "cardavia-8";
+const VERSION = "cardavia-9";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
 const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring", "problems", "fairness"];
 const STATIC = [
@@ -15,11 +15,14 @@ const STATIC = [
   "/static/css/rules.css",
   "/static/css/learn.css",
   "/static/css/room.css",
+  "/static/css/quick.css",
   "/static/js/settings.js",
   "/static/js/player.js",
   "/static/js/cards.js",
   "/static/js/table.js",
   "/static/js/room.js",
+  "/static/js/clock.js",
+  "/static/js/room_safety.js",
   "/static/js/pwa.js",
   "/static/js/learn.js",
   "/static/js/learn_board.js",
