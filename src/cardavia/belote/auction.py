@@ -72,7 +72,7 @@ def top_numbered_bid(rules: Rules) -> int:
 
 def auction_strains(rules: Rules) -> tuple[Strain, ...]:
     """The strains one may bid: the suits, and no-trump / all-trump with ``auction_contracts``."""
-    return tuple(Strain) if rules.auction_contracts else _SUIT_STRAINS
+    return _ALL_STRAINS if rules.auction_contracts else _SUIT_STRAINS
 
 
 _BID_VALUES: Final = {
@@ -82,7 +82,8 @@ _BID_VALUES: Final = {
 _TOP_NUMBERED: Final[dict[str, int]] = {
     name: max(v for v in values if v < CAPOT) for name, values in _BID_VALUES.items()
 }
-_SUIT_STRAINS: Final = tuple(Strain)[:4]
+_ALL_STRAINS: Final = tuple(Strain)
+_SUIT_STRAINS: Final = _ALL_STRAINS[:4]
 
 
 @dataclass(frozen=True, slots=True)

@@ -484,7 +484,7 @@ class DealState(NamedTuple):
         if auction.best is not None:
             if auction.coinche == 0:
                 # In turn, or any opponent with coinche_any_time (docs/rules.md 4).
-                coinchers = tuple(Seat) if self.rules.coinche_any_time else (seat,)
+                coinchers = SEATS if self.rules.coinche_any_time else (seat,)
                 actions += [Coinche(s) for s in coinchers if s.team != auction.best.seat.team]
             elif auction.coinche == 1 and seat.team == auction.best.seat.team:
                 actions.append(Surcoinche(seat))
