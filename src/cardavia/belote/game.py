@@ -44,6 +44,7 @@ from cardavia.belote.auction import (
 from cardavia.belote.cards import (
     ALL_CARDS,
     SEATS,
+    SUITS,
     Card,
     CardSet,
     Seat,
@@ -196,13 +197,14 @@ class DealState(NamedTuple):
             packets = [int(n) for n in rules.first_packets.split("-")]
         else:
             packets = [int(n) for n in rules.auction_packets.split("-")]
+        dealer = Seat(dealer)
         hands, _ = deal_packets(dealer, deck, packets)
         return cls(
             rules=rules,
-            dealer=Seat(dealer),
+            dealer=dealer,
             deck=deck,
             phase=Phase.BIDDING,
-            to_move=Seat(dealer).next,
+            to_move=dealer.next,
             hands=(hands[0], hands[1], hands[2], hands[3]),
         )
 
@@ -392,9 +394,9 @@ class DealState(NamedTuple):
     def legal_actions(self) -> tuple[Action, ...]:
         """Everything the rules allow now, for the player to move (and, with
         ``coinche_any_time``, the coinches of the other opponents)."""
-        if self.phase == Phase.PLAYING:
+        if self.phase is Phase.PLAYING:
             return self._legal_plays()
-        if self.phase == Phase.BIDDING:
+        if self.phase is Phase.BIDDING:
             return self._legal_bids()
         return ()
 
@@ -473,7 +475,7 @@ class DealState(NamedTuple):
             assert turned is not None
             actions += [
                 Take(seat, strain)
-                for strain in classic_strains(self.rules, status.round, Suit(turned >> 3))
+                for strain in classic_strains(self.rules, status.round, SUITS[turned >> 3])
             ]
             return tuple(actions)
         auction = auction_status(self.bids)
@@ -567,7 +569,7 @@ class DealState(NamedTuple):
             round_ = classic_status(self.bids).round
             turned = self.turned_card
             assert turned is not None
-            if action.strain not in classic_strains(rules, round_, Suit(turned >> 3)):
+            if action.strain not in classic_strains(rules, round_, SUITS[turned >> 3]):
                 if round_ == 1:
                     return Reason("must_take_turned_suit", {"suit": Suit(turned >> 3).code})
                 return Reason("strain_not_allowed", {"strain": Strain(action.strain).code})
@@ -777,11 +779,11 @@ class DealState(NamedTuple):
     def _evolve(self, **changes: Any) -> DealState:
         """A copy with some fields changed, and the rule of the next card worked out anew."""
         state = self._replace(**changes)
-        rule = None
         if state.phase is Phase.PLAYING and state.values is not None and state.to_move is not None:
             seat = state.to_move
             rule = constraint(state.rules, state.values, state.trick, seat, state.hands[seat])
-        return state._replace(rule=rule)
+            return state._replace(rule=rule)
+        return state if state.rule is None else state._replace(rule=None)
 
     # -- reading back -----------------------------------------------------------------------
 
