@@ -543,8 +543,8 @@ class _Search:
 
     def exact(self, guess: int) -> int:
         """The exact value from here by MTD(f): zero-window searches that move the lower or
-        the upper bound until they meet, the first at ``guess``, the step doubling while
-        the bound moves the same way."""
+        the upper bound until they meet, the first at ``guess``, then a step of 4 points,
+        doubling while the bound moves the same way (a step of 1 made more searches)."""
         if self.is_over():
             return 0
         low, high = 0, self.upper_bound()
@@ -560,10 +560,10 @@ class _Search:
             value = self.search(beta)
             if value >= beta:
                 low = value
-                stride, direction = (stride * 2 if direction > 0 else 1), 1
+                stride, direction = (stride * 2 if direction > 0 else 4), 1
             else:
                 high = value
-                stride, direction = (stride * 2 if direction < 0 else 1), -1
+                stride, direction = (stride * 2 if direction < 0 else 4), -1
         return low
 
     def root_values(self) -> dict[Card, int]:
