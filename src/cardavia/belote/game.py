@@ -422,9 +422,9 @@ class DealState(NamedTuple):
         return CardChoice.from_constraint(rule, seat, self.hands[seat])
 
     def _legal_plays(self) -> tuple[Action, ...]:
-        seat = self.to_move
-        assert seat is not None
-        allowed = self.constraint().allowed
+        seat, rule = self.to_move, self.rule
+        assert seat is not None and rule is not None  # while playing, there is always a rule
+        allowed = rule.allowed
         by_byte = _PLAYS_BY_BYTE[seat]
         actions: tuple[Action, ...] = (
             by_byte[0][allowed & 0xFF]

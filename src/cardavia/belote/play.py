@@ -167,8 +167,7 @@ def trick_winner(values: CardValues, trick: Trick) -> Seat:
 
 def trick_points(values: CardValues, cards: Sequence[Card]) -> int:
     """The points of the cards of a trick, without the last-trick bonus."""
-    points = values.points
-    return sum(points[card] for card in cards)
+    return sum(map(values.points.__getitem__, cards))
 
 
 class Constraint(NamedTuple):
