@@ -11,10 +11,8 @@ announcements are not part of the value.
 Two implementations answer every query: the C kernel :mod:`cardavia.ai._dds`
 (``backend="c"``, the default) and the pure-Python reference :class:`_Search` in this module
 (``backend="python"``). They are the same search: zero-window alpha-beta ("does the side take
-N points?", fail-soft) with a transposition table at trick boundaries, bounds from the master
-trumps (the points of the strongest trumps left, when one side holds them all, are that
-side's), equivalent cards tried once, the same move ordering, and MTD(f) on top for the exact
-value. The legal cards
+N points?", fail-soft) with a transposition table at trick boundaries, equivalent cards
+tried once, the same move ordering, and MTD(f) on top for the exact value. The legal cards
 come from the engine's card values (:func:`cardavia.belote.play.constraint` in Python, the same
 cases in C). The tests hold both to the same values, and to a brute-force minimax over the
 engine's :class:`~cardavia.belote.game.DealState`.
