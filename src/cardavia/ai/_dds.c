@@ -294,47 +294,19 @@ static inline uint32_t remaining_cards(const Search *s) {
     return mask;
 }
 
-/* _Search.ruffed: whether an opponent of the seat to lead, void in the card's plain suit,
- * holds a trump (a suit contract). */
-static inline int ruffed(const Search *s, int seat, int card) {
-    const Game *g = s->g;
-    if (g->strain >= NO_TRUMP || card >> 3 == g->strain) return 0;
-    for (int o = 1; o < 4; o += 2) {
-        uint32_t hand = s->hands[(seat + o) & 3];
-        if (!(hand & SUIT_MASK[card >> 3]) && (hand & g->trump_mask)) return 1;
-    }
-    return 0;
-}
-
-/* _Search.partner_master: whether the partner of the seat to lead holds, in the card's suit,
- * a card that no opponent's card of the suit beats. */
-static inline int partner_master(const Search *s, int seat, int card) {
-    const Game *g = s->g;
-    int suit = card >> 3;
-    uint32_t partner = s->hands[(seat + 2) & 3] & SUIT_MASK[suit];
-    if (!partner) return 0;
-    uint32_t opponents = (s->hands[(seat + 1) & 3] | s->hands[(seat + 3) & 3]) & SUIT_MASK[suit];
-    int strengths = g->strength[suit][(partner >> (8 * suit)) & 0xFF], k = 7;
-    while (!(strengths >> k & 1)) k--;
-    int top = g->card_at[suit][k];
-    return !(opponents & g->beats[top]);
-}
-
 /* _Search.score */
 static inline int score(const Search *s, int card, uint32_t remaining) {
     const Game *g = s->g;
-    int pts = g->points[card], seat = seat_to_move(s);
+    int pts = g->points[card];
     if (s->n == 0) {
-        uint32_t others = remaining & ~s->hands[seat];
-        if (!(others & g->beats[card]) && !ruffed(s, seat, card)) return 100 + pts;
-        return partner_master(s, seat, card) ? 75 - pts : 50 - pts;
+        uint32_t others = remaining & ~s->hands[seat_to_move(s)];
+        return (others & g->beats[card]) ? 50 - pts : 100 + pts;
     }
     int best = s->trick[s->best], wins;
     if (card >> 3 == best >> 3) wins = g->order[card] > g->order[best];
     else wins = (int)(g->trump_mask >> card & 1);
     if (wins) return s->n == 3 ? 1000 + pts : 800 - g->order[card];
-    if (s->best == s->n - 2 && !(s->n == 2 && (s->hands[(seat + 1) & 3] & g->beats[best])))
-        return 600 + pts;
+    if (s->best == s->n - 2) return 600 + pts;
     return 400 - pts;
 }
 
@@ -494,26 +466,6 @@ static inline int upper_bound(const Search *s) {
     return s->held + on_table + LAST_TRICK_BONUS + bonus;
 }
 
-/* _Search.sure_trumps: at a trick boundary of a suit contract, the points of the strongest
- * trumps left when they are all in one side's hands (its master trumps): each wins its trick
- * or falls in a trick that a stronger one of them wins. *held: whether the side has any. */
-static inline int sure_trumps(const Search *s, int side, int *held) {
-    const Game *g = s->g;
-    *held = 0;
-    if (g->strain >= NO_TRUMP) return 0;
-    uint32_t left = (s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3]) & g->trump_mask;
-    uint32_t mine = (s->hands[side] | s->hands[side + 2]) & left;
-    int points = 0;
-    for (int k = 7; k >= 0; k--) {
-        int card = g->card_at[g->strain][k];
-        if (!(left >> card & 1)) continue;
-        if (!(mine >> card & 1)) break;
-        points += g->points[card];
-        *held = 1;
-    }
-    return points;
-}
-
 /* _Search.last_trick: the last trick plays itself. */
 static inline int last_trick(const Search *s) {
     Search t = *s;
@@ -538,11 +490,8 @@ static int search(Search *s, int beta) {
         k0 = (uint64_t)c[0] | (uint64_t)c[1] << 32;
         k1 = (uint64_t)c[2] | (uint64_t)c[3] << 32;
         meta = (unsigned)(s->leader << 1 | (s->capot >> s->side & 1));
-        PREFETCH(bucket_of(k0, k1, meta)); /* its lookup overlaps the bounds' work */
-        int low = 0, high = upper_bound(s), mine, theirs;
-        low = sure_trumps(s, s->side, &mine);
-        high -= sure_trumps(s, s->side ^ 1, &theirs);
-        if (theirs && (s->capot >> s->side & 1) && s->g->bonus > 0) high -= s->g->bonus;
+        PREFETCH(bucket_of(k0, k1, meta)); /* its lookup overlaps the bound's work */
+        int low = 0, high = upper_bound(s);
         Entry *e = probe(k0, k1, meta);
         if (e) {
             if (e->low > low) low = e->low;
@@ -590,11 +539,11 @@ static int exact(Search *s, int guess) {
         int value = search(s, beta);
         if (value >= beta) {
             low = value;
-            stride = direction > 0 ? stride * 2 : 4;
+            stride = direction > 0 ? stride * 2 : 1;
             direction = 1;
         } else {
             high = value;
-            stride = direction < 0 ? stride * 2 : 4;
+            stride = direction < 0 ? stride * 2 : 1;
             direction = -1;
         }
     }

@@ -51,7 +51,7 @@ from cardavia.belote import (
     Team,
     values_for,
 )
-from cardavia.belote.search import SUIT_MASKS, USUAL_DEAL_TOTAL, constraint, winning_index
+from cardavia.belote.search import USUAL_DEAL_TOTAL, constraint, winning_index
 
 __all__ = [
     "Backend",
@@ -414,18 +414,14 @@ class _Search:
 
     def score(self, card: Card, remaining: int) -> int:
         """How promising a card looks, higher first. Leading: a card no other hand can beat
-        in its suit (nor an opponent void in it trump), the most points first; then a card
-        of a suit where the partner is master, then any, the cheapest first. Following: a
-        card that takes the lead (last to play, the one with the most points; earlier, the
-        weakest); then, under a partner who is master (and whom the last to play cannot
-        beat in the suit), the most points; then the cheapest."""
+        in its suit, the most points first, then the cheapest. Following: a card that takes
+        the lead (last to play, the one with the most points; earlier, the weakest); then,
+        under a partner who is master, the most points; then the cheapest."""
         points, order, beats = self.points, self.values.order, self.values.beats
-        n, seat = len(self.trick), self.seat
+        n = len(self.trick)
         if n == 0:
-            others = remaining & ~self.hands[seat]
-            if not others & beats[card] and not self.ruffed(seat, card):
-                return 100 + points[card]
-            return 75 - points[card] if self.partner_master(seat, card) else 50 - points[card]
+            others = remaining & ~self.hands[self.seat]
+            return 50 - points[card] if others & beats[card] else 100 + points[card]
         best = self.trick[self.best]
         if card >> 3 == best >> 3:
             wins = order[card] > order[best]
@@ -433,31 +429,9 @@ class _Search:
             wins = bool(self.values.trump_mask >> card & 1)
         if wins:
             return 1000 + points[card] if n == 3 else 800 - order[card]
-        if self.best == n - 2 and not (n == 2 and self.hands[(seat + 1) & 3] & beats[best]):
+        if self.best == n - 2:
             return 600 + points[card]
         return 400 - points[card]
-
-    def ruffed(self, seat: int, card: Card) -> bool:
-        """Whether an opponent of ``seat``, void in the card's plain suit, holds a trump (a
-        suit contract): the card would not be master after all."""
-        if self.values.strain >= Strain.NO_TRUMP or card >> 3 == self.values.strain:
-            return False
-        suit, trumps = SUIT_MASKS[card >> 3], self.values.trump_mask
-        return any(
-            not self.hands[(seat + o) & 3] & suit and self.hands[(seat + o) & 3] & trumps
-            for o in (1, 3)
-        )
-
-    def partner_master(self, seat: int, card: Card) -> bool:
-        """Whether the partner of ``seat`` holds, in the card's suit, a card that no
-        opponent's card of the suit beats."""
-        suit = SUIT_MASKS[card >> 3]
-        partner = self.hands[(seat + 2) & 3] & suit
-        if not partner:
-            return False
-        opponents = (self.hands[(seat + 1) & 3] | self.hands[(seat + 3) & 3]) & suit
-        top = max(CardSet(partner), key=lambda c: self.values.order[c])
-        return not opponents & self.values.beats[top]
 
     # -- the search ----------------------------------------------------------------------------
 
@@ -466,22 +440,6 @@ class _Search:
         on_table = sum(self.points[c] for c in self.trick)
         bonus = max(self.game.bonus, 0) if self.capot[self.side] else 0
         return self.held + on_table + LAST_TRICK_BONUS + bonus
-
-    def sure_trumps(self, side: int) -> tuple[int, bool]:
-        """At a trick boundary of a suit contract, the points of the strongest trumps left
-        when they are all in ``side``'s hands (its master trumps: each wins its trick or
-        falls in a trick that a stronger one of them wins), and whether it has any."""
-        if self.values.strain >= Strain.NO_TRUMP:
-            return 0, False
-        trumps = self.values.trump_mask
-        left = (self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]) & trumps
-        mine = (self.hands[side] | self.hands[side + 2]) & left
-        points, held = 0, False
-        for card in sorted(CardSet(left), key=lambda c: -self.values.order[c]):
-            if not mine >> card & 1:
-                break
-            points, held = points + self.points[card], True
-        return points, held
 
     def last_trick(self) -> int:
         """The value of the last trick, which plays itself (one card in each hand)."""
@@ -504,11 +462,7 @@ class _Search:
         key = None
         if not self.trick:
             key = self.key()
-            low, _ = self.sure_trumps(self.side)
-            theirs, blocked = self.sure_trumps(self.side ^ 1)
-            high = self.upper_bound() - theirs
-            if blocked and self.capot[self.side] and self.game.bonus > 0:
-                high -= self.game.bonus
+            low, high = 0, self.upper_bound()
             entry = self.tt.get(key)
             if entry is not None:
                 low, high, hint = max(low, entry[0]), min(high, entry[1]), entry[2]
@@ -543,8 +497,8 @@ class _Search:
 
     def exact(self, guess: int) -> int:
         """The exact value from here by MTD(f): zero-window searches that move the lower or
-        the upper bound until they meet, the first at ``guess``, then a step of 4 points,
-        doubling while the bound moves the same way (a step of 1 made more searches)."""
+        the upper bound until they meet, the first at ``guess``, the step doubling while
+        the bound moves the same way."""
         if self.is_over():
             return 0
         low, high = 0, self.upper_bound()
@@ -560,10 +514,10 @@ class _Search:
             value = self.search(beta)
             if value >= beta:
                 low = value
-                stride, direction = (stride * 2 if direction > 0 else 4), 1
+                stride, direction = (stride * 2 if direction > 0 else 1), 1
             else:
                 high = value
-                stride, direction = (stride * 2 if direction < 0 else 4), -1
+                stride, direction = (stride * 2 if direction < 0 else 1), -1
         return low
 
     def root_values(self) -> dict[Card, int]:
