@@ -105,6 +105,8 @@ _OVER: Final = Phase.OVER
 _CANCELLED: Final = Phase.CANCELLED
 _PLAYS: Final = tuple(tuple(Play(seat, card) for card in ALL_CARDS) for seat in Seat)
 _PASSES: Final = tuple(Pass(seat) for seat in Seat)
+_COINCHES: Final = tuple(Coinche(seat) for seat in Seat)
+_SURCOINCHES: Final = tuple(Surcoinche(seat) for seat in Seat)
 _PLAYS_BY_BYTE: Final = tuple(
     tuple(
         tuple(
@@ -494,9 +496,9 @@ class DealState(NamedTuple):
             if auction.coinche == 0:
                 # In turn, or any opponent with coinche_any_time (docs/rules.md 4).
                 coinchers = SEATS if self.rules.coinche_any_time else (seat,)
-                actions += [Coinche(s) for s in coinchers if s.team != auction.best.seat.team]
+                actions += [_COINCHES[s] for s in coinchers if s.team != auction.best.seat.team]
             elif auction.coinche == 1 and seat.team == auction.best.seat.team:
-                actions.append(Surcoinche(seat))
+                actions.append(_SURCOINCHES[seat])
         return tuple(actions)
 
     def check(self, action: Action) -> None:
