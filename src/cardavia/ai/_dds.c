@@ -57,10 +57,8 @@ static inline int popcount(uint32_t x) {
 }
 
 #if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p) __builtin_prefetch(p)
 #define CTZ(x) __builtin_ctz(x)
 #else
-#define PREFETCH(p) ((void)(p))
 static inline int CTZ(uint32_t x) {
     int n = 0;
     while (!(x & 1)) { x >>= 1; n++; }
@@ -485,13 +483,12 @@ static int search(Search *s, int beta) {
     uint64_t k0 = 0, k1 = 0;
     unsigned meta = 0;
     if (at_boundary) {
+        int low = 0, high = upper_bound(s);
         uint32_t c[4];
         canonical(s, c);
         k0 = (uint64_t)c[0] | (uint64_t)c[1] << 32;
         k1 = (uint64_t)c[2] | (uint64_t)c[3] << 32;
         meta = (unsigned)(s->leader << 1 | (s->capot >> s->side & 1));
-        PREFETCH(bucket_of(k0, k1, meta)); /* its lookup overlaps the bound's work */
-        int low = 0, high = upper_bound(s);
         Entry *e = probe(k0, k1, meta);
         if (e) {
             if (e->low > low) low = e->low;
