@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from cardavia.belote.actions import CAPOT, GENERALE, Action, Bid, Coinche, Pass, Surcoinche, Take
@@ -72,7 +73,7 @@ def top_numbered_bid(rules: Rules) -> int:
 
 def auction_strains(rules: Rules) -> tuple[Strain, ...]:
     """The strains one may bid: the suits, and no-trump / all-trump with ``auction_contracts``."""
-    return tuple(Strain) if rules.auction_contracts else _SUIT_STRAINS
+    return _ALL_STRAINS if rules.auction_contracts else _SUIT_STRAINS
 
 
 _BID_VALUES: Final = {
@@ -82,7 +83,8 @@ _BID_VALUES: Final = {
 _TOP_NUMBERED: Final[dict[str, int]] = {
     name: max(v for v in values if v < CAPOT) for name, values in _BID_VALUES.items()
 }
-_SUIT_STRAINS: Final = tuple(Strain)[:4]
+_ALL_STRAINS: Final = tuple(Strain)
+_SUIT_STRAINS: Final = _ALL_STRAINS[:4]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +109,16 @@ def classic_status(bids: Sequence[Action]) -> ClassicStatus:
 def classic_strains(rules: Rules, round_: int, turned_suit: Suit) -> tuple[Strain, ...]:
     """What may be taken: round 1 the turned suit; round 2 any other suit, and no-trump or
     all-trump with ``round2_contracts`` (docs/rules.md 4)."""
-    if round_ == 1:
-        return (Strain(turned_suit),)
-    others = tuple(Strain(s) for s in Suit if s != turned_suit)
-    return (*others, Strain.NO_TRUMP, Strain.ALL_TRUMP) if rules.round2_contracts else others
+    return _classic_strains(round_ == 1, rules.round2_contracts, int(turned_suit))
+
+
+@cache
+def _classic_strains(first_round: bool, round2_contracts: bool, turned: int) -> tuple[Strain, ...]:
+    """:func:`classic_strains`, made once for each case (it is asked at every classic bid)."""
+    if first_round:
+        return (_ALL_STRAINS[turned],)
+    others = tuple(strain for strain in _SUIT_STRAINS if strain != turned)
+    return (*others, Strain.NO_TRUMP, Strain.ALL_TRUMP) if round2_contracts else others
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,17 +73,17 @@ class Seat(IntEnum):
     @property
     def next(self) -> Seat:
         """The player on this one's right, who plays next."""
-        return Seat((self + 1) & 3)
+        return SEATS[(self + 1) & 3]
 
     @property
     def partner(self) -> Seat:
         """The partner, sitting opposite."""
-        return Seat((self + 2) & 3)
+        return SEATS[(self + 2) & 3]
 
     @property
     def team(self) -> Team:
         """The team: N–S or E–W."""
-        return Team(self & 1)
+        return TEAMS[self & 1]
 
 
 class Team(IntEnum):
@@ -95,12 +95,12 @@ class Team(IntEnum):
     @property
     def other(self) -> Team:
         """The opposing team."""
-        return Team(self ^ 1)
+        return TEAMS[self ^ 1]
 
     @property
     def seats(self) -> tuple[Seat, Seat]:
         """The two seats of the team."""
-        return (Seat(self), Seat(self + 2))
+        return (SEATS[self], SEATS[self + 2])
 
 
 SUIT_CODES: Final = "SHDC"
@@ -108,6 +108,10 @@ RANK_CODES: Final = "789TJQKA"
 SUITS: Final = tuple(Suit)
 RANKS: Final = tuple(Rank)
 SEATS: Final = tuple(Seat)
+"""The seats in turn order, ``SEATS[i]`` the seat of index ``i`` (a lookup: the hot paths
+turn ints into seats without calling the enum)."""
+TEAMS: Final = tuple(Team)
+"""The two teams, ``TEAMS[i]`` the team of index ``i``."""
 ALL_CARDS: Final = tuple(range(32))
 FULL_MASK: Final = (1 << 32) - 1
 SUIT_MASKS: Final = tuple(0xFF << (8 * s) for s in range(4))

@@ -44,6 +44,7 @@ from cardavia.belote.auction import (
 from cardavia.belote.cards import (
     ALL_CARDS,
     SEATS,
+    SUITS,
     Card,
     CardSet,
     Seat,
@@ -95,8 +96,17 @@ def _new_state(fields: tuple[Any, ...]) -> DealState:
 
 
 _tuple_new: Final = tuple.__new__
+# The phases as module names for the hot paths: reading a member through its enum class
+# (``Phase.PLAYING``) goes through the metaclass, several times slower than a global, and a
+# simulation asks for the phase at every card.
+_BIDDING: Final = Phase.BIDDING
+_PLAYING: Final = Phase.PLAYING
+_OVER: Final = Phase.OVER
+_CANCELLED: Final = Phase.CANCELLED
 _PLAYS: Final = tuple(tuple(Play(seat, card) for card in ALL_CARDS) for seat in Seat)
 _PASSES: Final = tuple(Pass(seat) for seat in Seat)
+_COINCHES: Final = tuple(Coinche(seat) for seat in Seat)
+_SURCOINCHES: Final = tuple(Surcoinche(seat) for seat in Seat)
 _PLAYS_BY_BYTE: Final = tuple(
     tuple(
         tuple(
@@ -196,13 +206,14 @@ class DealState(NamedTuple):
             packets = [int(n) for n in rules.first_packets.split("-")]
         else:
             packets = [int(n) for n in rules.auction_packets.split("-")]
+        dealer = Seat(dealer)
         hands, _ = deal_packets(dealer, deck, packets)
         return cls(
             rules=rules,
-            dealer=Seat(dealer),
+            dealer=dealer,
             deck=deck,
             phase=Phase.BIDDING,
-            to_move=Seat(dealer).next,
+            to_move=dealer.next,
             hands=(hands[0], hands[1], hands[2], hands[3]),
         )
 
@@ -290,7 +301,7 @@ class DealState(NamedTuple):
     @property
     def is_over(self) -> bool:
         """Whether the deal is finished (scored or cancelled)."""
-        return self.phase is Phase.OVER or self.phase is Phase.CANCELLED
+        return self.phase is _OVER or self.phase is _CANCELLED
 
     @property
     def turned_card(self) -> Card | None:
@@ -392,15 +403,15 @@ class DealState(NamedTuple):
     def legal_actions(self) -> tuple[Action, ...]:
         """Everything the rules allow now, for the player to move (and, with
         ``coinche_any_time``, the coinches of the other opponents)."""
-        if self.phase == Phase.PLAYING:
+        if self.phase is _PLAYING:
             return self._legal_plays()
-        if self.phase == Phase.BIDDING:
+        if self.phase is _BIDDING:
             return self._legal_bids()
         return ()
 
     def legal_cards(self) -> CardSet:
         """The cards the player to move may put down."""
-        if self.phase != Phase.PLAYING:
+        if self.phase is not _PLAYING:
             return CardSet()
         return CardSet(self.constraint().allowed)
 
@@ -413,9 +424,9 @@ class DealState(NamedTuple):
         return CardChoice.from_constraint(rule, seat, self.hands[seat])
 
     def _legal_plays(self) -> tuple[Action, ...]:
-        seat = self.to_move
-        assert seat is not None
-        allowed = self.constraint().allowed
+        seat, rule = self.to_move, self.rule
+        assert seat is not None and rule is not None  # while playing, there is always a rule
+        allowed = rule.allowed
         by_byte = _PLAYS_BY_BYTE[seat]
         actions: tuple[Action, ...] = (
             by_byte[0][allowed & 0xFF]
@@ -473,7 +484,7 @@ class DealState(NamedTuple):
             assert turned is not None
             actions += [
                 Take(seat, strain)
-                for strain in classic_strains(self.rules, status.round, Suit(turned >> 3))
+                for strain in classic_strains(self.rules, status.round, SUITS[turned >> 3])
             ]
             return tuple(actions)
         auction = auction_status(self.bids)
@@ -484,10 +495,10 @@ class DealState(NamedTuple):
         if auction.best is not None:
             if auction.coinche == 0:
                 # In turn, or any opponent with coinche_any_time (docs/rules.md 4).
-                coinchers = tuple(Seat) if self.rules.coinche_any_time else (seat,)
-                actions += [Coinche(s) for s in coinchers if s.team != auction.best.seat.team]
+                coinchers = SEATS if self.rules.coinche_any_time else (seat,)
+                actions += [_COINCHES[s] for s in coinchers if s.team != auction.best.seat.team]
             elif auction.coinche == 1 and seat.team == auction.best.seat.team:
-                actions.append(Surcoinche(seat))
+                actions.append(_SURCOINCHES[seat])
         return tuple(actions)
 
     def check(self, action: Action) -> None:
@@ -506,9 +517,9 @@ class DealState(NamedTuple):
             return Reason("not_an_action", {"action": repr(action)[:40]})
         if not isinstance(action.seat, Seat):
             return Reason("not_an_action", {"action": repr(action)[:40]})
-        if self.phase == Phase.PLAYING and isinstance(action, Play):
+        if self.phase is _PLAYING and isinstance(action, Play):
             return self._play_refusal(action)
-        if self.phase == Phase.BIDDING and not isinstance(action, Play):
+        if self.phase is _BIDDING and not isinstance(action, Play):
             return self._bid_refusal(action)
         return Reason("wrong_phase", {"phase": self.phase.value})
 
@@ -567,7 +578,7 @@ class DealState(NamedTuple):
             round_ = classic_status(self.bids).round
             turned = self.turned_card
             assert turned is not None
-            if action.strain not in classic_strains(rules, round_, Suit(turned >> 3)):
+            if action.strain not in classic_strains(rules, round_, SUITS[turned >> 3]):
                 if round_ == 1:
                     return Reason("must_take_turned_suit", {"suit": Suit(turned >> 3).code})
                 return Reason("strain_not_allowed", {"strain": Strain(action.strain).code})
@@ -609,7 +620,7 @@ class DealState(NamedTuple):
 
     def apply(self, action: Action) -> DealState:
         """The state after ``action``; :class:`IllegalActionError` if it is not allowed."""
-        if action.__class__ is Play and self.phase is Phase.PLAYING:
+        if action.__class__ is Play and self.phase is _PLAYING:
             card, rule = action.card, self.rule
             if (
                 action.seat is self.to_move
@@ -710,7 +721,7 @@ class DealState(NamedTuple):
         if len(trick) < 4:
             following = SEATS[(seat + 1) & 3]
             rule = constraint(rules, values, trick, following, hands[following])
-            return _new_state((rules, dealer, deck, Phase.PLAYING, following, hands, bids,
+            return _new_state((rules, dealer, deck, _PLAYING, following, hands, bids,
                                contract, trick, tricks, points, declared, events, history,
                                None, values, belote_mask, rule))  # fmt: skip
         cards = (trick[0][1], trick[1][1], trick[2][1], trick[3][1])
@@ -720,12 +731,12 @@ class DealState(NamedTuple):
         ns, ew = points
         points = (ns, ew + value) if winner & 1 else (ns + value, ew)
         if not any(hands):
-            done = _new_state((rules, dealer, deck, Phase.PLAYING, None, hands, bids, contract,
+            done = _new_state((rules, dealer, deck, _PLAYING, None, hands, bids, contract,
                                (), tricks, points, declared, events, history, None, values,
                                belote_mask, None))  # fmt: skip
             return done._finish()
         rule = constraint(rules, values, (), winner, hands[winner])
-        return _new_state((rules, dealer, deck, Phase.PLAYING, winner, hands, bids, contract,
+        return _new_state((rules, dealer, deck, _PLAYING, winner, hands, bids, contract,
                            (), tricks, points, declared, events, history, None, values,
                            belote_mask, rule))  # fmt: skip
 
@@ -772,16 +783,16 @@ class DealState(NamedTuple):
             belote=(belote[0], belote[1]),
             declared=self.declared if self.rules.announcements else ((), (), (), ()),
         )
-        return self._evolve(phase=Phase.OVER, to_move=None, result=result)
+        return self._evolve(phase=_OVER, to_move=None, result=result)
 
     def _evolve(self, **changes: Any) -> DealState:
         """A copy with some fields changed, and the rule of the next card worked out anew."""
         state = self._replace(**changes)
-        rule = None
-        if state.phase is Phase.PLAYING and state.values is not None and state.to_move is not None:
+        if state.phase is _PLAYING and state.values is not None and state.to_move is not None:
             seat = state.to_move
             rule = constraint(state.rules, state.values, state.trick, seat, state.hands[seat])
-        return state._replace(rule=rule)
+            return state._replace(rule=rule)
+        return state if state.rule is None else state._replace(rule=None)
 
     # -- reading back -----------------------------------------------------------------------
 

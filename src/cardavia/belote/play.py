@@ -61,6 +61,10 @@ class Strain(IntEnum):
 
 
 STRAIN_CODES: Final = ("S", "H", "D", "C", "NT", "AT")
+# For :func:`constraint`, asked at every card: a member read through its enum class goes
+# through the metaclass, several times slower than a global.
+_NO_TRUMP: Final = Strain.NO_TRUMP
+_ALL_TRUMP: Final = Strain.ALL_TRUMP
 
 # docs/rules.md 1: strength, weakest first, indexed by rank in sequence order (7 8 9 10 J Q K A).
 TRUMP_ORDER: Final = (0, 1, 6, 4, 7, 2, 3, 5)  # trump: J 9 A 10 K Q 8 7
@@ -163,8 +167,7 @@ def trick_winner(values: CardValues, trick: Trick) -> Seat:
 
 def trick_points(values: CardValues, cards: Sequence[Card]) -> int:
     """The points of the cards of a trick, without the last-trick bonus."""
-    points = values.points
-    return sum(points[card] for card in cards)
+    return sum(map(values.points.__getitem__, cards))
 
 
 class Constraint(NamedTuple):
@@ -214,13 +217,13 @@ def constraint(rules: Rules, values: CardValues, trick: Trick, seat: Seat, hand:
     following = hand & SUIT_MASKS[led]
     strain = values.strain
 
-    if strain is Strain.NO_TRUMP:
+    if strain is _NO_TRUMP:
         # docs/rules.md 5.3: follow the suit led if you can; otherwise any card.
         if following:
             return Constraint(following, "must_follow", suit=SUITS[led])
         return Constraint(hand, "free")
 
-    if strain is Strain.ALL_TRUMP:
+    if strain is _ALL_TRUMP:
         # docs/rules.md 5.4: follow and beat the highest card of the suit led if you can.
         if not following:
             return Constraint(hand, "free")

@@ -16,7 +16,7 @@ from typing import Final, Generic, TypeVar
 
 from cardavia.belote.announcements import Announcement, comparison_winner
 from cardavia.belote.auction import Contract
-from cardavia.belote.cards import Team
+from cardavia.belote.cards import TEAMS, Team
 from cardavia.belote.play import LAST_TRICK_BONUS, Strain, values_for
 from cardavia.belote.rules import Rules
 
@@ -140,10 +140,10 @@ def deal_outcome(
     # docs/rules.md 8: the fixed totals (162 on failure, the capot) follow the scale in force.
     total = deal_points(rules, contract.strain)
     counted = [
-        cards[t] + ann[t] + (belote[t] if rules.belote_counts_for_contract else 0) for t in Team
+        cards[t] + ann[t] + (belote[t] if rules.belote_counts_for_contract else 0) for t in TEAMS
     ]
     if rules.bidding == "classic":
-        totals = [cards[t] + ann[t] + belote[t] for t in Team]
+        totals = [cards[t] + ann[t] + belote[t] for t in TEAMS]
         made: bool | None
         if counted[takers] > counted[defenders]:
             made = True
@@ -252,7 +252,7 @@ def score_deal(
 
     # docs/rules.md 8: the last trick adds 10; a team with all eight tricks has the capot instead.
     capot: Team | None = None
-    for team in Team:
+    for team in TEAMS:
         if tricks_won[team] == 8:
             capot = team
     if capot is None:
@@ -289,10 +289,10 @@ def score_deal(
             ScoreLine(
                 "capot_announcements",
                 "the capotted team's announcements go to the capot team",
-                *(_pair(capot, moved)[t] - _pair(capot.other, moved)[t] for t in Team),
+                *(_pair(capot, moved)[t] - _pair(capot.other, moved)[t] for t in TEAMS),
             )
         )
-    for team in Team:
+    for team in TEAMS:
         if belote[team]:
             lines.append(ScoreLine("belote", "belote–rebelote", *_pair(team, belote[team])))
 
