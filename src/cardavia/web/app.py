@@ -57,6 +57,7 @@ from cardavia.web.routes import safety as safety_routes
 from cardavia.web.safety import Safety
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
+from cardavia.web.writer import GameWriter
 from cardavia.words import Catalogs, load_catalogs
 
 log = logging.getLogger(__name__)
@@ -81,23 +82,30 @@ IN_PLAY_INTERVAL: Final = 5.0
 
 
 async def purge_abandoned_games(
-    store: GameStore, days: float, rooms: Callable[[], Awaitable[int]] | None = None
+    store: GameStore,
+    days: float,
+    rooms: Callable[[], Awaitable[int]] | None = None,
+    *,
+    writer: GameWriter | None = None,
 ) -> None:
     """Delete the unfinished games idle for ``days`` (0: never), at start then every hour;
     finished games are kept (README, "Abandoned games"). ``rooms``: close the rooms nobody
     has been at for a day (:meth:`cardavia.web.rooms.RoomService.purge`) too. Guests not seen
-    for longer than their cookie lives are erased (docs/players.md, "The guest")."""
+    for longer than their cookie lives are erased (docs/players.md, "The guest"). The
+    deletions are the site's writes: in ``writer``'s thread when given (the one that writes
+    the games, which the site's stop waits for: a purge under way never outlives the store)."""
+    write = writer.call if writer is not None else asyncio.to_thread
     while True:
         try:
             if days > 0:
-                count = await asyncio.to_thread(store.purge_abandoned, timedelta(days=days))
+                count = await write(store.purge_abandoned, timedelta(days=days))
                 if count:
                     log.info("%d abandoned games deleted (unfinished, idle %g days)", count, days)
             if rooms is not None:
                 closed = await rooms()
                 if closed:
                     log.info("%d rooms closed (nobody there for a day)", closed)
-            guests = await asyncio.to_thread(store.players.purge_guests, GUESTS_KEPT)
+            guests = await write(store.players.purge_guests, GUESTS_KEPT)
             if guests:
                 log.info("%d guests erased (not seen since their cookie ran out)", guests)
         except (StoreUnavailableError, ClientError) as error:
@@ -139,7 +147,9 @@ async def _running(
 
     await service.bus.start(on_change, service.resync)
     purger = asyncio.create_task(
-        purge_abandoned_games(store, service.limits.abandoned_days, rooms.purge)
+        purge_abandoned_games(
+            store, service.limits.abandoned_days, rooms.purge, writer=service.writer
+        )
     )
     counter = asyncio.create_task(count_in_play(service, rooms))
     if quick is not None:
