@@ -61,6 +61,7 @@ from cardavia.store.base import now as _now
 from cardavia.store.base import unavailable as _unavailable
 from cardavia.store.base import utc as _utc
 from cardavia.store.events import fold_events
+from cardavia.store.leagues import LeagueStore
 from cardavia.store.migrate import Upgrade, upgrade
 from cardavia.store.passkeys import PasskeyStore
 from cardavia.store.players import PlayerStore, unlink_games, unlink_rooms
@@ -68,6 +69,8 @@ from cardavia.store.quickplay import QuickSeatStore
 from cardavia.store.ratings import RatingStore
 from cardavia.store.read_only import forced_read_only, read_only_url
 from cardavia.store.safety import SafetyStore
+from cardavia.store.standings import StandingStore
+from cardavia.store.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)
 
@@ -400,6 +403,14 @@ class GameStore:
         """Their ratings (:mod:`cardavia.store.ratings`)."""
         self.safety = SafetyStore(engine)
         """Their blocks and reports (:mod:`cardavia.store.safety`)."""
+        self.tournaments = TournamentStore(engine)
+        """The duplicate tournaments, their entries and deals
+        (:mod:`cardavia.store.tournaments`)."""
+        self.standings = StandingStore(engine)
+        """Their standings, made at closing (:mod:`cardavia.store.standings`)."""
+        self.leagues = LeagueStore(engine)
+        """The performance from tournament deals and the weekly leagues
+        (:mod:`cardavia.store.leagues`)."""
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         # The statements of an action, compiled once (SQLAlchemy Core: no ORM per action).
         games, events = cast(Table, GameRow.__table__), cast(Table, EventRow.__table__)

@@ -17,13 +17,15 @@ other (the second finds nothing to do).
 >>> from sqlalchemy import create_engine, inspect
 >>> engine = create_engine("sqlite://")
 >>> upgrade(engine)
-Upgrade(before=None, after='0007_quick_play')
+Upgrade(before=None, after='0008_tournaments')
 >>> sorted(inspect(engine).get_table_names())  # doctest: +NORMALIZE_WHITESPACE
-['alembic_version', 'game_events', 'games', 'name_reports', 'passkey_ceremonies', 'passkeys',
- 'player_blocks', 'player_games', 'player_rooms', 'player_sessions', 'players',
- 'quick_seats', 'rating_changes', 'ratings', 'rooms']
+['alembic_version', 'game_events', 'games', 'league_members', 'league_seasons',
+ 'name_reports', 'passkey_ceremonies', 'passkeys', 'performance_changes', 'player_blocks',
+ 'player_games', 'player_rooms', 'player_sessions', 'players', 'quick_seats',
+ 'rating_changes', 'ratings', 'rooms', 'tournament_deals', 'tournament_entries',
+ 'tournament_pars', 'tournaments']
 >>> upgrade(engine)
-Upgrade(before='0007_quick_play', after='0007_quick_play')
+Upgrade(before='0008_tournaments', after='0008_tournaments')
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS: Final = Path(__file__).with_name("migrations")
 """The folder of the revisions (``versions/``), inside the package."""
-LATEST: Final = "0007_quick_play"
+LATEST: Final = "0008_tournaments"
 """The latest revision, written out so that a database already at it is known without
 loading Alembic (a second of a process's start; tests/players/test_migrations.py checks it
 is :func:`head`)."""

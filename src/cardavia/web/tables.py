@@ -171,13 +171,15 @@ class TableService:
         seat: Seat | None = None,
         target: int | PresetTarget | None = PresetTarget.PRESET,
         seating: Seating | None = None,
+        dealt: tuple[bytes, Seat] | None = None,
     ) -> NewGame:
         """Start a game: the rules (a preset's name), the computer players' level, the
         language, the deck its cards are named and drawn in (``None``: the preset's; kept in
         the record's rules, docs/rules.md 1); shuffled and saved. ``seat``: the seat the
         game's token plays (the person's at a single-player table); ``seating``: who plays
         each seat (``None``: the single-player table, a person at ``seat``); ``target``: a
-        score, or ``None`` for a single deal, rather than the preset's. Raises
+        score, or ``None`` for a single deal, rather than the preset's; ``dealt``: the first
+        deal's seed and dealer, given (a tournament's deal) rather than drawn. Raises
         :class:`ClientError` for an unknown value."""
         if not isinstance(rules, str) or rules not in PRESETS:
             raise ClientError("unknown_rules", {"rules": echo(rules)})
@@ -197,7 +199,10 @@ class TableService:
             chosen = chosen.replace(target=target)
         rng = self.new_rng()
         dealer = rng.choice(tuple(Seat))
-        commitment, cards = new_commitment(self.new_seed(rng))
+        seed = self.new_seed(rng)
+        if dealt is not None:
+            seed, dealer = dealt
+        commitment, cards = new_commitment(seed)
         match = Match.from_deck(chosen, dealer=dealer, deck=cards)
         token = new_token()
         try:
