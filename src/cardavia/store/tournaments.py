@@ -11,6 +11,7 @@ store's ``tournaments``) writes and reads tournaments, entries and the deals pla
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import (
@@ -24,10 +25,17 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    column,
+    func,
+    insert,
+    select,
+    table,
+    update,
 )
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from cardavia.store.base import Base
+from cardavia.store.base import Base, unavailable, utc
 
 
 def _player_key(*, primary_key: bool = False) -> Mapped[str]:
@@ -140,6 +148,99 @@ class ParRow(Base):
     computed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+@dataclass(frozen=True, slots=True)
+class StoredTournament:
+    """A tournament as the database holds it (``seeds`` secret until ``closed_at``)."""
+
+    id: str
+    kind: str
+    preset: str
+    level: str
+    version: str
+    deals: int
+    opens_at: datetime
+    closes_at: datetime
+    seeds: str
+    commitments: str
+    closed_at: datetime | None
+
+    @classmethod
+    def of(cls, row: TournamentRow) -> StoredTournament:
+        """The value of a row (times in UTC)."""
+        closed = None if row.closed_at is None else utc(row.closed_at)
+        return cls(
+            row.id,
+            row.kind,
+            row.preset,
+            row.level,
+            row.version,
+            row.deals,
+            utc(row.opens_at),
+            utc(row.closes_at),
+            row.seeds,
+            row.commitments,
+            closed,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEntry:
+    """A player's entry in a tournament."""
+
+    tournament_id: str
+    player_id: str
+    started_at: datetime
+    finished_at: datetime | None
+    ranked: bool | None
+    percent: float | None
+    place: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDeal:
+    """One deal of a tournament as one player played it (its result once over)."""
+
+    tournament_id: str
+    number: int
+    player_id: str
+    game_id: str
+    started_at: datetime
+    finished_at: datetime | None
+    margin: int | None
+    score_us: int | None
+    score_them: int | None
+    contract: str | None
+    matchpoints: float | None
+
+    @classmethod
+    def of(cls, row: DealPlayedRow) -> StoredDeal:
+        """The value of a row (times in UTC)."""
+        finished = None if row.finished_at is None else utc(row.finished_at)
+        return cls(
+            row.tournament_id,
+            row.number,
+            row.player_id,
+            row.game_id,
+            utc(row.started_at),
+            finished,
+            row.margin,
+            row.score_us,
+            row.score_them,
+            row.contract,
+            row.matchpoints,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPar:
+    """The computer players' own result on a deal, from the tournament's seat."""
+
+    number: int
+    margin: int
+    contract: str | None
+    game_id: str | None
+
+
 class TournamentStore:
     """The tournaments, their entries and deals played, in the store's database (each
     method one short transaction)."""
@@ -147,5 +248,291 @@ class TournamentStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
+    # -- tournaments --
 
-__all__ = ["DealPlayedRow", "EntryRow", "ParRow", "TournamentRow", "TournamentStore"]
+    def create(self, values: dict[str, object]) -> bool:
+        """Make a tournament (``values``: the columns of :class:`TournamentRow`); ``False``
+        when one of that id exists already (another process made it: it stands)."""
+        try:
+            with unavailable(), self.engine.begin() as connection:
+                connection.execute(insert(TournamentRow), values)
+        except IntegrityError:
+            return False
+        return True
+
+    def load(self, tournament_id: str) -> StoredTournament | None:
+        """The tournament of that id, or ``None``."""
+        if not isinstance(tournament_id, str) or not 0 < len(tournament_id) <= 40:
+            return None
+        with unavailable(), Session(self.engine) as session:
+            row = session.get(TournamentRow, tournament_id)
+            return None if row is None else StoredTournament.of(row)
+
+    def existing(self, ids: list[str]) -> set[str]:
+        """Which of ``ids`` are tournaments already."""
+        with unavailable(), Session(self.engine) as session:
+            return set(session.scalars(select(TournamentRow.id).where(TournamentRow.id.in_(ids))))
+
+    def open_at(self, moment: datetime) -> list[StoredTournament]:
+        """The tournaments open at ``moment`` (opened, not yet closing), closing first."""
+        return self._list(
+            (TournamentRow.opens_at <= moment, TournamentRow.closes_at > moment),
+            TournamentRow.closes_at,
+        )
+
+    def closed_lately(self, limit: int = 10) -> list[StoredTournament]:
+        """The ``limit`` tournaments closed last, the latest first."""
+        return self._list(
+            (TournamentRow.closed_at.is_not(None),), TournamentRow.closes_at.desc(), limit
+        )
+
+    def _list(
+        self, where: tuple[object, ...], order: object, limit: int = 100
+    ) -> list[StoredTournament]:
+        with unavailable(), Session(self.engine) as session:
+            rows = session.scalars(
+                select(TournamentRow)
+                .where(*where)  # type: ignore[arg-type]
+                .order_by(order, TournamentRow.id)  # type: ignore[arg-type]
+                .limit(limit)
+            ).all()
+            return [StoredTournament.of(row) for row in rows]
+
+    def due(self, moment: datetime) -> list[str]:
+        """The tournaments whose window is over at ``moment`` and not yet closed."""
+        with unavailable(), Session(self.engine) as session:
+            return list(
+                session.scalars(
+                    select(TournamentRow.id)
+                    .where(TournamentRow.closes_at <= moment, TournamentRow.closed_at.is_(None))
+                    .order_by(TournamentRow.closes_at)
+                )
+            )
+
+    def mark_closed(self, tournament_id: str, moment: datetime) -> bool:
+        """Set the tournament's ``closed_at`` if its window is over and it is still open
+        (``False`` otherwise: closed already, or not yet due)."""
+        with unavailable(), self.engine.begin() as connection:
+            result = connection.execute(
+                update(TournamentRow)
+                .where(
+                    TournamentRow.id == tournament_id,
+                    TournamentRow.closed_at.is_(None),
+                    TournamentRow.closes_at <= moment,
+                )
+                .values(closed_at=moment)
+            )
+        return bool(result.rowcount)
+
+    # -- entries and deals played --
+
+    def enter(self, tournament_id: str, player_id: str, moment: datetime) -> None:
+        """Enter the player in the tournament (once: entering again changes nothing)."""
+        row = {"tournament_id": tournament_id, "player_id": player_id, "started_at": moment}
+        try:
+            with unavailable(), self.engine.begin() as connection:
+                connection.execute(insert(EntryRow), row)
+        except IntegrityError:
+            pass
+
+    def entry(self, tournament_id: str, player_id: str) -> StoredEntry | None:
+        """The player's entry in the tournament, or ``None``."""
+        with unavailable(), Session(self.engine) as session:
+            row = session.get(EntryRow, (tournament_id, player_id))
+            if row is None:
+                return None
+            finished = None if row.finished_at is None else utc(row.finished_at)
+            return StoredEntry(
+                row.tournament_id,
+                row.player_id,
+                utc(row.started_at),
+                finished,
+                row.ranked,
+                row.percent,
+                row.place,
+            )
+
+    def entries(self, tournament_id: str) -> int:
+        """How many players entered the tournament."""
+        with unavailable(), Session(self.engine) as session:
+            count = session.scalar(
+                select(func.count()).where(EntryRow.tournament_id == tournament_id)
+            )
+        return int(count or 0)
+
+    def start_deal(
+        self, tournament_id: str, number: int, player_id: str, game_id: str, moment: datetime
+    ) -> StoredDeal:
+        """Note that the player started deal ``number`` at the game ``game_id``; should they
+        have started it already (one attempt per deal: a unique row), the deal as it was
+        started first."""
+        row = {
+            "tournament_id": tournament_id,
+            "number": number,
+            "player_id": player_id,
+            "game_id": game_id,
+            "started_at": moment,
+        }
+        try:
+            with unavailable(), self.engine.begin() as connection:
+                connection.execute(insert(DealPlayedRow), row)
+        except IntegrityError:
+            pass
+        found = self.deal(tournament_id, number, player_id)
+        assert found is not None
+        return found
+
+    def deal(self, tournament_id: str, number: int, player_id: str) -> StoredDeal | None:
+        """Deal ``number`` as the player played it, or ``None`` (not started)."""
+        with unavailable(), Session(self.engine) as session:
+            row = session.scalars(
+                select(DealPlayedRow).where(
+                    DealPlayedRow.tournament_id == tournament_id,
+                    DealPlayedRow.number == number,
+                    DealPlayedRow.player_id == player_id,
+                )
+            ).first()
+            return None if row is None else StoredDeal.of(row)
+
+    def deals_of(self, tournament_id: str, player_id: str) -> list[StoredDeal]:
+        """The deals the player started in the tournament, by number."""
+        return self._deals(
+            DealPlayedRow.tournament_id == tournament_id, DealPlayedRow.player_id == player_id
+        )
+
+    def unfinished(self, tournament_id: str) -> list[StoredDeal]:
+        """The tournament's deals started and not yet over (by anyone)."""
+        return self._deals(
+            DealPlayedRow.tournament_id == tournament_id, DealPlayedRow.finished_at.is_(None)
+        )
+
+    def of_game(self, game_id: str) -> StoredDeal | None:
+        """The tournament deal played at the game ``game_id``, or ``None`` (not one)."""
+        found = self._deals(DealPlayedRow.game_id == game_id)
+        return found[0] if found else None
+
+    def _deals(self, *where: object) -> list[StoredDeal]:
+        with unavailable(), Session(self.engine) as session:
+            rows = session.scalars(
+                select(DealPlayedRow)
+                .where(*where)  # type: ignore[arg-type]
+                .order_by(DealPlayedRow.number, DealPlayedRow.id)
+            ).all()
+            return [StoredDeal.of(row) for row in rows]
+
+    def finish_deal(
+        self,
+        game_id: str,
+        *,
+        margin: int,
+        score_us: int,
+        score_them: int,
+        contract: str,
+        moment: datetime,
+    ) -> bool:
+        """Write the result of the tournament deal played at ``game_id`` (once: ``False``
+        when it was written already); the entry is finished with its last deal."""
+        with unavailable(), self.engine.begin() as connection:
+            result = connection.execute(
+                update(DealPlayedRow)
+                .where(DealPlayedRow.game_id == game_id, DealPlayedRow.finished_at.is_(None))
+                .values(
+                    finished_at=moment,
+                    margin=margin,
+                    score_us=score_us,
+                    score_them=score_them,
+                    contract=contract,
+                )
+            )
+            if not result.rowcount:
+                return False
+            found = connection.execute(
+                select(DealPlayedRow.tournament_id, DealPlayedRow.player_id).where(
+                    DealPlayedRow.game_id == game_id
+                )
+            ).one()
+            tournament_id, player_id = found
+            played = connection.scalar(
+                select(func.count()).where(
+                    DealPlayedRow.tournament_id == tournament_id,
+                    DealPlayedRow.player_id == player_id,
+                    DealPlayedRow.finished_at.is_not(None),
+                )
+            )
+            deals = connection.scalar(
+                select(TournamentRow.deals).where(TournamentRow.id == tournament_id)
+            )
+            if played == deals:
+                connection.execute(
+                    update(EntryRow)
+                    .where(
+                        EntryRow.tournament_id == tournament_id,
+                        EntryRow.player_id == player_id,
+                        EntryRow.finished_at.is_(None),
+                    )
+                    .values(finished_at=moment)
+                )
+        return True
+
+    def key_seat(self, game_id: str, token_hash: str) -> None:
+        """Give the game ``game_id`` the seat token whose hash is ``token_hash`` (a
+        tournament deal's seat is keyed to its player: :mod:`cardavia.tournaments.service`)."""
+        with unavailable(), self.engine.begin() as connection:
+            connection.execute(
+                update(_GAMES).where(_GAMES.c.id == game_id).values(token_hash=token_hash)
+            )
+
+    # -- the par --
+
+    def set_par(
+        self,
+        tournament_id: str,
+        number: int,
+        *,
+        margin: int,
+        contract: str | None,
+        game_id: str | None,
+        moment: datetime,
+    ) -> None:
+        """Keep the par of deal ``number`` (once: a second one is ignored)."""
+        row = {
+            "tournament_id": tournament_id,
+            "number": number,
+            "margin": margin,
+            "contract": contract,
+            "game_id": game_id,
+            "computed_at": moment,
+        }
+        try:
+            with unavailable(), self.engine.begin() as connection:
+                connection.execute(insert(ParRow), row)
+        except IntegrityError:
+            pass
+
+    def pars(self, tournament_id: str) -> dict[int, StoredPar]:
+        """The pars of the tournament's deals computed so far, by number."""
+        with unavailable(), Session(self.engine) as session:
+            rows = session.scalars(
+                select(ParRow).where(ParRow.tournament_id == tournament_id)
+            ).all()
+            return {
+                row.number: StoredPar(row.number, row.margin, row.contract, row.game_id)
+                for row in rows
+            }
+
+
+_GAMES = table("games", column("id", String), column("token_hash", String))
+"""The games' table as far as keying a tournament deal's seat goes."""
+
+
+__all__ = [
+    "DealPlayedRow",
+    "EntryRow",
+    "ParRow",
+    "StoredDeal",
+    "StoredEntry",
+    "StoredPar",
+    "StoredTournament",
+    "TournamentRow",
+    "TournamentStore",
+]

@@ -28,6 +28,7 @@ from cardavia.metrics import in_play, process_stopped
 from cardavia.players import Players
 from cardavia.players.ratings import Ratings
 from cardavia.store.db import GameStore, StoreUnavailableError
+from cardavia.tournaments.service import Tournaments
 from cardavia.web.bus import make_bus
 from cardavia.web.clock import ActionClock
 from cardavia.web.edge import Edge
@@ -54,9 +55,11 @@ from cardavia.web.routes import profile as profile_routes
 from cardavia.web.routes import quickplay as quick_routes
 from cardavia.web.routes import rooms as room_routes
 from cardavia.web.routes import safety as safety_routes
+from cardavia.web.routes import tournaments as tournament_routes
 from cardavia.web.safety import Safety
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
+from cardavia.web.tournaments import DealTablesOfService, guard_next_deal, keep_scheduling
 from cardavia.web.writer import GameWriter
 from cardavia.words import Catalogs, load_catalogs
 
@@ -223,6 +226,26 @@ def install_lobby_and_safety(
     app.router.lifespan_context = with_heartbeat
 
 
+def install_tournaments(
+    app: FastAPI,
+    service: TableService,
+    history: History,
+    guests: Guests,
+    settings: Settings,
+    catalogs: Catalogs,
+    templates: Jinja2Templates,
+) -> Tournaments:
+    """The tournaments (docs/tournaments.md): their tables, pages and scheduler; a deal of
+    one still open is sealed (no shared link, no next deal at its table)."""
+    tournaments = Tournaments(service.store, DealTablesOfService(service))
+    app.state.tournaments = tournaments
+    history.sealed = tournaments.sealed
+    guard_next_deal(service, tournaments)
+    tournament_routes.install(app, tournaments, guests, settings, catalogs, templates)
+    keep_scheduling(app, tournaments)
+    return tournaments
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The Cardavia site: table page, games API, the table's WebSocket, rooms, learning, the
     rules pages, the installable app, static files and ``/healthz``."""
@@ -297,6 +320,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     profiles = Profiles(store, history, rooms, catalogs)
     profile_routes.install(app, profiles, guests, settings, catalogs, counters, templates)
     quick_routes.install(app, quick, guests, settings, catalogs, templates)
+    install_tournaments(app, service, history, guests, settings, catalogs, templates)
     install_lobby_and_safety(app, lobby, safety, guests, settings, catalogs, templates)
     rules.install(app, catalogs, templates)
     pwa.install(app, settings.static_dir)

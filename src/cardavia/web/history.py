@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlencode
@@ -115,6 +115,9 @@ class History:
         self.store = store
         self.learning = learning
         self.catalogs = catalogs
+        self.sealed: Callable[[str], bool] | None = None
+        """Whether a game's deals are sealed (a deal of a tournament still open: its shared
+        link is refused, :meth:`cardavia.tournaments.service.Tournaments.sealed`)."""
         self.former = frozenset(
             catalogs.wording(lang).translations.gettext(FORMER_PLAYER) for lang in LANGUAGES
         )
@@ -235,6 +238,8 @@ class History:
         game_id, number, _mac = parts
         stored = await asyncio.to_thread(self.store.load, game_id)
         if stored is None or not hmac.compare_digest(share_code(stored, number), code):
+            raise ClientError("not_found")
+        if self.sealed is not None and await asyncio.to_thread(self.sealed, game_id):
             raise ClientError("not_found")
         match = await asyncio.to_thread(restore_match, stored.record)
         if not 1 <= number <= len(match.deals) or not match.deals[number - 1].is_over:

@@ -1,0 +1,254 @@
+"""The tournaments on the site (docs/tournaments.md): their tables (a single-deal game of the
+table service, dealt from the tournament's seed), the scheduler (the site's own loop: the
+next tournaments made, the due ones closed, every minute; the state is the database's, so a
+restart or several processes change nothing), and what the pages show (:class:`Pages`).
+
+What a tournament deal gives away stays its player's while the tournament is open: its
+shared link is refused (:meth:`~cardavia.web.history.History.shared` asks
+:meth:`~cardavia.tournaments.service.Tournaments.sealed`), the others' results are shown
+only once the tournament has closed, or to a player who has finished it, and the seeds only
+after closing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final
+from urllib.parse import urlencode
+
+from fastapi import FastAPI
+
+from cardavia.belote import card_code
+from cardavia.store.base import now
+from cardavia.store.db import StoreUnavailableError
+from cardavia.tournaments.closing import close_due
+from cardavia.tournaments.deals import PLAYER_SEAT
+from cardavia.tournaments.service import Progress, Tournament, Tournaments, dealt
+from cardavia.web.history import share_code
+from cardavia.web.logs import reason
+from cardavia.web.protocol import ClientError, Message
+from cardavia.web.shuffles import new_commitment
+from cardavia.web.table import Seated
+from cardavia.web.tables import TableService
+
+log = logging.getLogger(__name__)
+
+SCHEDULE_INTERVAL: Final = 60.0
+"""Seconds between two rounds of the scheduler."""
+RANKING_SIZE: Final = 50
+"""Lines on a page of a tournament's ranking."""
+
+
+class DealTablesOfService:
+    """The tournament deals' tables: single-deal games of the table service."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+
+    async def deal(self, tournament: Tournament, number: int, *, lang: str, client: str) -> str:
+        """A new single-deal game dealt from deal ``number``'s seed and dealer."""
+        game = await self.service.create_game(
+            tournament.preset,
+            tournament.level,
+            lang,
+            seat=PLAYER_SEAT,
+            target=None,
+            dealt=dealt(tournament, number),
+            client=client,
+        )
+        return game.game_id
+
+    def keyed(self, game_id: str, token_hash: str) -> None:
+        """The game's seat was keyed to its player: so is its table held here."""
+        table = self.service.held().get(game_id)
+        if table is not None:
+            table.token_hash = token_hash
+
+
+def guard_next_deal(service: TableService, tournaments: Tournaments) -> None:
+    """A tournament deal is one deal: all four passing ends it (margin 0), and no other deal
+    follows at its table (``next_deal`` answers ``match_over`` there)."""
+    known: set[str] = set()
+
+    async def next_deal(seated: Seated, _message: Message) -> None:
+        game_id = seated.table.game_id
+        found = game_id in known
+        if not found:
+            found = (
+                await asyncio.to_thread(tournaments.store.tournaments.of_game, game_id) is not None
+            )
+        if found:
+            known.add(game_id)
+            raise ClientError("match_over")
+        await service.next_deal(seated.table)
+
+    service.messages.on("next_deal", next_deal)
+
+
+async def run_schedule(
+    tournaments: Tournaments,
+    *,
+    interval: float = SCHEDULE_INTERVAL,
+    clock: Callable[[], datetime] = now,
+) -> None:
+    """The scheduler: at start, then every ``interval`` seconds, make the tournaments the
+    schedule calls for and close the due ones (in a worker thread; idempotent)."""
+    while True:
+        try:
+            moment = clock()
+            made = await asyncio.to_thread(tournaments.make_upcoming, moment)
+            closed = await asyncio.to_thread(close_due, tournaments.store, now=moment)
+            if made or closed:
+                log.info("tournaments made: %s; closed: %s", made, closed)
+        except StoreUnavailableError as error:
+            log.warning("the tournaments' schedule could not run (%s)", reason(error))
+        except Exception:
+            log.warning("the tournaments' schedule failed", exc_info=True)
+        await asyncio.sleep(interval)
+
+
+def keep_scheduling(
+    app: FastAPI, tournaments: Tournaments, interval: float = SCHEDULE_INTERVAL
+) -> None:
+    """Run the scheduler for the site's life, inside the rest of it."""
+    outer = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def with_schedule(app: FastAPI) -> AsyncIterator[None]:
+        async with outer(app):
+            task = asyncio.create_task(run_schedule(tournaments, interval=interval))
+            yield
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+    app.router.lifespan_context = with_schedule
+
+
+def _standings() -> Any:
+    """:mod:`cardavia.tournaments.standings`, or ``None`` where it is not installed."""
+    try:
+        return importlib.import_module("cardavia.tournaments.standings")
+    except ModuleNotFoundError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Pages:
+    """What the tournaments' pages show, read from the store (blocking: a worker thread)."""
+
+    tournaments: Tournaments
+
+    def listing(self, player_id: str | None) -> dict[str, Any]:
+        """The open tournaments with the player's progress, and the ones closed lately."""
+        service = self.tournaments
+        opened = [self.summary(tournament, player_id) for tournament in service.open_now()]
+        closed = [self.summary(tournament, None) for tournament in service.closed_lately()]
+        return {"open": opened, "closed": closed, "now": service.clock()}
+
+    def summary(self, tournament: Tournament, player_id: str | None) -> dict[str, Any]:
+        """A tournament as a line of the list."""
+        progress = None
+        if player_id is not None:
+            progress = self.tournaments.progress(tournament, player_id)
+        return {"t": tournament, "progress": progress}
+
+    def tournament(
+        self, tournament: Tournament, player_id: str | None, page: int, lang: str
+    ) -> dict[str, Any]:
+        """A tournament's page: its deals, the player's, and the ranking when it shows."""
+        progress = None
+        if player_id is not None:
+            progress = self.tournaments.progress(tournament, player_id)
+        context: dict[str, Any] = {
+            "t": tournament,
+            "progress": progress,
+            "open": tournament.is_open(self.tournaments.clock()),
+            "results_shown": results_shown(tournament, progress),
+            "seeds": self.seeds(tournament, lang),
+            "ranking": None,
+            "placing": None,
+            "entries": self.tournaments.store.tournaments.entries(tournament.id),
+        }
+        standings = _standings()
+        if tournament.closed and standings is not None:
+            context["ranking"] = standings.ranking(
+                self.tournaments.store, tournament.id, page=page, size=RANKING_SIZE
+            )
+            if player_id is not None:
+                context["placing"] = standings.place_of(
+                    self.tournaments.store, tournament.id, player_id, size=RANKING_SIZE
+                )
+        return context
+
+    @staticmethod
+    def seeds(tournament: Tournament, lang: str) -> list[dict[str, Any]]:
+        """Each deal's commitment, and once closed its seed and the link that checks it."""
+        found = []
+        for number, committed in enumerate(tournament.commitments, start=1):
+            line: dict[str, Any] = {"number": number, "hash": committed, "seed": None}
+            if tournament.seeds is not None:
+                seed = tournament.seeds[number - 1]
+                commitment, deck = new_commitment(bytes.fromhex(seed))
+                query = {
+                    "seed": commitment.seed,
+                    "hash": commitment.hash,
+                    "deck": " ".join(card_code(card) for card in deck),
+                }
+                line["seed"] = seed
+                line["check"] = f"/{lang}/rules/fairness?{urlencode(query)}"
+            found.append(line)
+        return found
+
+    def comparison(
+        self, tournament: Tournament, number: int, player_id: str | None
+    ) -> dict[str, Any] | None:
+        """Deal ``number`` against the field (``None``: not to be shown to this reader yet)."""
+        progress = None
+        if player_id is not None:
+            progress = self.tournaments.progress(tournament, player_id)
+        if not results_shown(tournament, progress):
+            return None
+        standings = _standings()
+        store = self.tournaments.store
+        mine = None if progress is None else progress.deals[number - 1]
+        field = None if standings is None else standings.deal_field(store, tournament.id, number)
+        best: list[str] = []
+        if tournament.closed and standings is not None:
+            for game_id in standings.best_results(store, tournament.id, number):
+                stored = store.load(game_id)
+                if stored is not None:
+                    best.append(share_code(stored, 1))
+        pars = store.tournaments.pars(tournament.id)
+        return {
+            "t": tournament,
+            "number": number,
+            "mine": mine,
+            "field": field,
+            "best": best,
+            "par": pars.get(number),
+        }
+
+
+def results_shown(tournament: Tournament, progress: Progress | None) -> bool:
+    """Whether the others' results may be shown: once the tournament has closed, or to a
+    player who has finished it."""
+    return tournament.closed or (progress is not None and progress.finished)
+
+
+__all__ = [
+    "RANKING_SIZE",
+    "SCHEDULE_INTERVAL",
+    "DealTablesOfService",
+    "Pages",
+    "guard_next_deal",
+    "keep_scheduling",
+    "results_shown",
+    "run_schedule",
+]
