@@ -36,6 +36,7 @@ from cardavia.web.protocol import ClientError, Message
 from cardavia.web.shuffles import new_commitment
 from cardavia.web.table import Seated
 from cardavia.web.tables import TableService
+from cardavia.words import N_, Wording
 
 log = logging.getLogger(__name__)
 
@@ -236,6 +237,36 @@ class Pages:
         }
 
 
+CONTRACT_WORDS: Final = {
+    "coinche": N_("Coinche"),
+    "surcoinche": N_("Surcoinche"),
+    "capot": N_("Capot"),
+    "generale": N_("Générale"),
+}
+PASSED: Final = N_("Everybody passed")
+
+
+def contract_words(code: str | None, wording: Wording, deck: str | None = None) -> str:
+    """A contract of :func:`~cardavia.tournaments.deals.contract_code` in the reader's words:
+    ``S 110 H coinche`` → "South: 110 hearts · Coinche"; ``pass`` → "Everybody passed"."""
+    if code is None:
+        return ""
+    if code == "pass":
+        return wording.gettext(PASSED)
+    seat, *rest = code.split()
+    doubled = [
+        wording.gettext(CONTRACT_WORDS[word]) for word in rest if word in ("coinche", "surcoinche")
+    ]
+    said = [word for word in rest if word not in ("coinche", "surcoinche")]
+    strain = wording.strain(said[-1], deck) if said else ""
+    value = [
+        wording.gettext(CONTRACT_WORDS[word]) if word in CONTRACT_WORDS else word
+        for word in said[:-1]
+    ]
+    bid = " ".join([*value, strain])
+    return " · ".join([f"{wording.seat(seat)}: {bid}", *doubled])
+
+
 def results_shown(tournament: Tournament, progress: Progress | None) -> bool:
     """Whether the others' results may be shown: once the tournament has closed, or to a
     player who has finished it."""
@@ -243,10 +274,13 @@ def results_shown(tournament: Tournament, progress: Progress | None) -> bool:
 
 
 __all__ = [
+    "CONTRACT_WORDS",
+    "PASSED",
     "RANKING_SIZE",
     "SCHEDULE_INTERVAL",
     "DealTablesOfService",
     "Pages",
+    "contract_words",
     "guard_next_deal",
     "keep_scheduling",
     "results_shown",

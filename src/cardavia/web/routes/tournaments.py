@@ -28,7 +28,7 @@ from cardavia.web.i18n import choose_language
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.protocol import ClientError, check_fields
 from cardavia.web.settings import Settings
-from cardavia.web.tournaments import Pages
+from cardavia.web.tournaments import Pages, contract_words
 from cardavia.words import Catalogs, Wording, is_language
 
 NO_STORE = {"Cache-Control": "no-store"}
@@ -60,6 +60,8 @@ def install(
         wording = catalogs.wording(lang)
         found = page_context(lang, wording, templates)
         found["names"] = lambda tournament: names(tournament, wording)
+        found["contract"] = lambda code: contract_words(code, wording)
+        found.setdefault("me", None)
         return found | more
 
     async def find(request: Request, lang: str, tournament_id: str) -> Tournament | None:
@@ -87,9 +89,11 @@ def install(
         tournament = await find(request, lang, tournament_id)
         if tournament is None:
             return not_found_page(catalogs, lang if is_language(lang) else "en")
+        me = await player_id(request)
         shown = await asyncio.to_thread(
-            pages.tournament, tournament, await player_id(request), _page_number(request), lang
+            pages.tournament, tournament, me, _page_number(request), lang
         )
+        shown["me"] = me
         return templates.TemplateResponse(
             request, "tournament.html", context(lang, **shown), headers=NO_STORE
         )

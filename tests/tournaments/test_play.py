@@ -1,0 +1,227 @@
+"""Playing a tournament (docs/tournaments.md, "Playing"): entering it, each deal started once
+and reopened rather than dealt again, resumed from a second browser of the same player, the
+others' results and the deals' shared links hidden until it closes, and its seeds revealed
+then, each checked against the commitment published before it opened."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from cardavia.belote import Record
+from cardavia.belote.fair import check_deal
+from cardavia.tournaments.closing import close_one
+from cardavia.tournaments.deals import PLAYER_SEAT, dealer_of
+from cardavia.tournaments.schedule import Planned
+from cardavia.tournaments.service import Tournaments
+from cardavia.web.app import create_app
+from cardavia.web.edge import LOOPBACK_HOSTS
+from cardavia.web.guests import PLAYER_COOKIE
+from cardavia.web.limits import Limits
+from cardavia.web.settings import Settings
+
+View = dict[str, Any]
+TOURNAMENT = "short-cardavia-test"
+
+
+@pytest.fixture(name="app")
+def app_fixture(tmp_path: Path) -> FastAPI:
+    """The site on a SQLite file of the test's own, with a short tournament of 3 deals open
+    for an hour at the beginner level."""
+    app = create_app(
+        Settings(
+            database_url=f"sqlite:///{tmp_path / 'cardavia.db'}",
+            ai_delay=(0.0, 0.0),
+            seed=7,
+            limits=Limits(games_per_minute=0, messages_per_second=0),
+            allowed_hosts=(*LOOPBACK_HOSTS, "testserver"),
+        )
+    )
+    opens = datetime.now(UTC) - timedelta(minutes=1)
+    plan = Planned(TOURNAMENT, "short", "cardavia", 3, opens, opens + timedelta(hours=1))
+    assert Tournaments(app.state.store, level="beginner").make(plan)
+    return app
+
+
+@pytest.fixture(name="browser")
+def browser_fixture(app: FastAPI) -> Iterator[Callable[[], TestClient]]:
+    """Open browsers on the app: each a client with a cookie jar of its own."""
+    clients: list[TestClient] = []
+
+    def open_browser() -> TestClient:
+        client = TestClient(app)
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield open_browser
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+def start(client: TestClient, number: int) -> dict[str, str]:
+    """Start (or reopen) deal ``number``: the game the table page hands to table.js."""
+    response = client.post(f"/api/tournaments/{TOURNAMENT}/deals/{number}", json={"lang": "en"})
+    assert response.status_code == 201, response.text
+    return table_game(client, response.json()["url"])
+
+
+def table_game(client: TestClient, url: str) -> dict[str, str]:
+    page = client.get(url, follow_redirects=False)
+    assert page.status_code == 200, page.status_code
+    found = re.search(r"data-game='([^']*)'", page.text)
+    assert found is not None
+    game: dict[str, str] = json.loads(html.unescape(found.group(1)))
+    return game
+
+
+def settle(ws: Any) -> View:
+    """The table's view once it waits for the player or the deal is over."""
+    for _ in range(300):
+        message = ws.receive_json()
+        if message["type"] != "state":
+            continue
+        view: View = message["view"]
+        if view["phase"] in ("over", "cancelled") or (
+            view["to_move"] == PLAYER_SEAT.name and view["legal"]
+        ):
+            return view
+    raise AssertionError("the table did not settle")
+
+
+def play(client: TestClient, game: dict[str, str], rng: random.Random, moves: int = 999) -> View:
+    """Play ``moves`` of the player's actions (at most: the deal out), at random."""
+    with client.websocket_connect(f"/ws/games/{game['game']}?token={game['token']}") as ws:
+        view = settle(ws)
+        while view["phase"] not in ("over", "cancelled") and moves > 0:
+            ws.send_json({"type": "action", "action": rng.choice(view["legal"])})
+            moves -= 1
+            view = settle(ws)
+    return view
+
+
+def close(app: FastAPI) -> None:
+    """Close the tournament as the scheduler does once its window is over."""
+    tournament = app.state.tournaments.get(TOURNAMENT)
+    assert close_one(app.state.store, TOURNAMENT, now=tournament.closes_at + timedelta(seconds=1))
+
+
+def test_a_deal_is_dealt_from_the_tournaments_seed_and_its_result_written(
+    app: FastAPI, browser: Callable[[], TestClient]
+) -> None:
+    person = browser()
+    game = start(person, 2)
+    stored = app.state.store.load(game["game"])
+    tournament = app.state.tournaments.get(TOURNAMENT)
+    assert stored.first_seed == tournament.secret[1]
+    assert Record.from_json(stored.record).replay().deals[0].dealer == dealer_of(2)
+    assert stored.level == "beginner" and stored.seat == PLAYER_SEAT.name
+    view = play(person, game, random.Random(1))
+    page = person.get(f"/en/tournaments/{TOURNAMENT}")
+    assert 'data-deal="2" data-state="done"' in page.text
+    player = app.state.store.players.find(person.cookies[PLAYER_COOKIE])
+    played = app.state.store.tournaments.deal(TOURNAMENT, 2, player.id)
+    assert played.finished_at is not None and played.contract is not None
+    if view["phase"] == "over":
+        scores = view["result"]["scores"]
+        assert (played.score_us, played.score_them) == (scores["NS"], scores["EW"])
+    else:  # all four passed: the deal ends there
+        assert (played.margin, played.contract) == (0, "pass")
+
+
+def test_one_attempt_per_deal(app: FastAPI, browser: Callable[[], TestClient]) -> None:
+    person = browser()
+    first = start(person, 1)
+    play(person, first, random.Random(2), moves=1)
+    again = start(person, 1)
+    assert again == first  # the same game: reopened, not dealt again
+    view = play(person, first, random.Random(2))
+    assert start(person, 1)["game"] == first["game"]
+    with person.websocket_connect(f"/ws/games/{first['game']}?token={first['token']}") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "next_deal"})
+        answer = ws.receive_json()
+        while answer["type"] != "error":
+            answer = ws.receive_json()
+        assert answer["code"] == "match_over"
+    player = app.state.store.players.find(person.cookies[PLAYER_COOKIE])
+    assert len(app.state.store.tournaments.deals_of(TOURNAMENT, player.id)) == 1
+    assert view["phase"] in ("over", "cancelled")
+
+
+def test_a_deal_resumes_in_a_second_browser_of_the_same_player(
+    browser: Callable[[], TestClient],
+) -> None:
+    phone = browser()
+    game = start(phone, 1)
+    before = play(phone, game, random.Random(3), moves=2)
+    laptop = browser()
+    laptop.cookies.set(PLAYER_COOKIE, phone.cookies[PLAYER_COOKIE])
+    page = laptop.get(f"/en/tournaments/{TOURNAMENT}")
+    assert 'data-deal="1" data-state="playing"' in page.text
+    resumed = table_game(laptop, f"/en/tournaments/{TOURNAMENT}/play/1")
+    assert resumed == game
+    with laptop.websocket_connect(f"/ws/games/{game['game']}?token={game['token']}") as ws:
+        view = settle(ws)
+    assert view["replay"] == before["replay"] or view["hand"] == before["hand"]
+    # Someone else, with no such cookie, finds nothing to resume.
+    stranger = browser()
+    shut = stranger.get(f"/en/tournaments/{TOURNAMENT}/play/1", follow_redirects=False)
+    assert shut.status_code == 303
+
+
+def test_results_and_shared_links_are_hidden_until_closing(
+    app: FastAPI, browser: Callable[[], TestClient]
+) -> None:
+    finisher, other = browser(), browser()
+    for number in (1, 2, 3):
+        play(finisher, start(finisher, number), random.Random(number))
+    play(other, start(other, 1), random.Random(9))
+    # The other player has not finished: no comparison, no results of the field.
+    refused = other.get(f"/en/tournaments/{TOURNAMENT}/deals/1", follow_redirects=False)
+    assert refused.status_code == 303
+    # The one who finished sees their own comparison.
+    assert finisher.get(f"/en/tournaments/{TOURNAMENT}/deals/1").status_code == 200
+    # The shared link of a tournament deal is refused while it is open, to anyone.
+    deals = finisher.get("/api/me/games").json()["deals"]
+    codes = [deal["share"] for deal in deals if deal["share"]]
+    assert codes
+    for client in (finisher, other, browser()):
+        assert client.get(f"/api/deals/{codes[0]}").status_code == 404
+    close(app)
+    assert other.get(f"/en/tournaments/{TOURNAMENT}/deals/1").status_code == 200
+    assert browser().get(f"/api/deals/{codes[0]}").status_code == 200
+    # Closed: no deal starts any more.
+    late = other.post(f"/api/tournaments/{TOURNAMENT}/deals/2", json={"lang": "en"})
+    assert late.status_code == 404
+
+
+def test_seeds_are_revealed_after_closing_and_check_against_the_commitments(
+    app: FastAPI, browser: Callable[[], TestClient]
+) -> None:
+    tournament = app.state.tournaments.get(TOURNAMENT)
+    reader = browser()
+    before = reader.get(f"/en/tournaments/{TOURNAMENT}").text
+    assert all(commitment in before for commitment in tournament.commitments)
+    assert not any(seed in before for seed in tournament.secret)
+    person = browser()
+    game = start(person, 1)
+    play(person, game, random.Random(4))
+    close(app)
+    after = reader.get(f"/en/tournaments/{TOURNAMENT}").text
+    seeds = re.findall(r'<code dir="ltr" class="tournament-seed">([0-9a-f]{64})</code>', after)
+    assert seeds == list(tournament.secret)
+    dealt = Record.from_json(app.state.store.load(game["game"]).record).replay().deals[0].deck
+    for number, (seed, commitment) in enumerate(zip(seeds, tournament.commitments), start=1):
+        check = check_deal(seed, commitment, dealt if number == 1 else None)
+        assert check.ok, (number, check.problem)
