@@ -222,6 +222,8 @@ def test_seeds_are_revealed_after_closing_and_check_against_the_commitments(
     seeds = re.findall(r'<code dir="ltr" class="tournament-seed">([0-9a-f]{64})</code>', after)
     assert seeds == list(tournament.secret)
     dealt = Record.from_json(app.state.store.load(game["game"]).record).replay().deals[0].deck
-    for number, (seed, commitment) in enumerate(zip(seeds, tournament.commitments), start=1):
+    for number, (seed, commitment) in enumerate(
+        zip(seeds, tournament.commitments, strict=True), start=1
+    ):
         check = check_deal(seed, commitment, dealt if number == 1 else None)
         assert check.ok, (number, check.problem)
