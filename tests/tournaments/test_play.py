@@ -5,10 +5,12 @@ then, each checked against the commitment published before it opened."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import random
 import re
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,10 +20,12 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from cardavia.belote import Record
+from cardavia.ai.player import find_player
+from cardavia.belote import Action, Observation, Record
 from cardavia.belote.fair import check_deal
 from cardavia.tournaments.closing import close_one
 from cardavia.tournaments.deals import PLAYER_SEAT, dealer_of
+from cardavia.tournaments.par import play_out
 from cardavia.tournaments.schedule import Planned
 from cardavia.tournaments.service import Tournaments
 from cardavia.web.app import create_app
@@ -227,3 +231,35 @@ def test_seeds_are_revealed_after_closing_and_check_against_the_commitments(
     ):
         check = check_deal(seed, commitment, dealt if number == 1 else None)
         assert check.ok, (number, check.problem)
+
+
+def test_the_par_is_worked_out_once_someone_entered(
+    app: FastAPI, browser: Callable[[], TestClient]
+) -> None:
+    store = app.state.store
+    person = browser()
+    for number in (1, 2, 3):
+        play(person, start(person, number), random.Random(number))
+    deadline = time.monotonic() + 60
+    while len(store.tournaments.pars(TOURNAMENT)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    pars = store.tournaments.pars(TOURNAMENT)
+    assert sorted(pars) == [1, 2, 3]
+    # The same par wherever it is worked out: the deal played again by computer players.
+    tournament = app.state.tournaments.get(TOURNAMENT)
+    for number, par in pars.items():
+        again = asyncio.run(play_out(tournament, number, decide_alone))
+        assert (par.margin, par.contract) == (again.margin, again.contract)
+    # Nobody entered the scheduled tournaments: no par worked out for them.
+    assert all(
+        not store.tournaments.pars(t.id)
+        for t in app.state.tournaments.open_now()
+        if t.id != TOURNAMENT
+    )
+    page = person.get(f"/en/tournaments/{TOURNAMENT}/deals/1")
+    assert 'id="tournament-par"' in page.text
+
+
+async def decide_alone(level: str, observation: Observation, rng: random.Random) -> Action:
+    """A computer player's decision in this process (no pool, no budget)."""
+    return find_player(level).decide(observation, rng)

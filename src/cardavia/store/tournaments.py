@@ -280,6 +280,13 @@ class TournamentStore:
             TournamentRow.closes_at,
         )
 
+    def entered_not_closed(self, limit: int = 100) -> list[StoredTournament]:
+        """The tournaments not yet closed that someone has entered, opening first."""
+        entered = select(EntryRow.tournament_id).where(EntryRow.tournament_id == TournamentRow.id)
+        return self._list(
+            (TournamentRow.closed_at.is_(None), entered.exists()), TournamentRow.opens_at, limit
+        )
+
     def closed_lately(self, limit: int = 10) -> list[StoredTournament]:
         """The ``limit`` tournaments closed last, the latest first."""
         return self._list(

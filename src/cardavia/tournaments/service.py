@@ -255,7 +255,7 @@ class Tournaments:
         written)."""
         entered = self.store.tournaments.entry(tournament.id, player_id) is not None
         started = self.store.tournaments.deals_of(tournament.id, player_id)
-        if any(settle(self.store, deal, self.clock()) for deal in started):
+        if sum(settle(self.store, deal, self.clock()) for deal in started):
             started = self.store.tournaments.deals_of(tournament.id, player_id)
         by_number = {deal.number: deal for deal in started}
         deals = []

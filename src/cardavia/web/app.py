@@ -59,7 +59,12 @@ from cardavia.web.routes import tournaments as tournament_routes
 from cardavia.web.safety import Safety
 from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
-from cardavia.web.tournaments import DealTablesOfService, guard_next_deal, keep_scheduling
+from cardavia.web.tournaments import (
+    DealTablesOfService,
+    decide_with,
+    guard_next_deal,
+    keep_scheduling,
+)
 from cardavia.web.writer import GameWriter
 from cardavia.words import Catalogs, load_catalogs
 
@@ -242,7 +247,7 @@ def install_tournaments(
     history.sealed = tournaments.sealed
     guard_next_deal(service, tournaments)
     tournament_routes.install(app, tournaments, guests, settings, catalogs, templates)
-    keep_scheduling(app, tournaments)
+    keep_scheduling(app, tournaments, decide=decide_with(service))
     return tournaments
 
 

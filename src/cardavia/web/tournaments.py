@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import importlib
 import logging
+import random
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,11 +25,12 @@ from urllib.parse import urlencode
 
 from fastapi import FastAPI
 
-from cardavia.belote import card_code
+from cardavia.belote import Action, Observation, card_code
 from cardavia.store.base import now
 from cardavia.store.db import StoreUnavailableError
 from cardavia.tournaments.closing import close_due
 from cardavia.tournaments.deals import PLAYER_SEAT
+from cardavia.tournaments.par import Decide, compute, next_missing
 from cardavia.tournaments.service import Progress, Tournament, Tournaments, dealt
 from cardavia.web.history import share_code
 from cardavia.web.logs import reason
@@ -114,20 +116,57 @@ async def run_schedule(
         await asyncio.sleep(interval)
 
 
+PAR_PAUSE: Final = 30.0
+"""Seconds the par's worker waits when every par is known (or after a failure)."""
+
+
+async def work_out_pars(tournaments: Tournaments, decide: Decide) -> None:
+    """The par of every deal of the tournaments not yet closed, one deal at a time, in the
+    background (:mod:`cardavia.tournaments.par`)."""
+    while True:
+        try:
+            missing = await asyncio.to_thread(next_missing, tournaments.store)
+            if missing is not None:
+                await compute(tournaments.store, missing, decide)
+                continue
+        except StoreUnavailableError as error:
+            log.warning("a tournament's par could not be worked out (%s)", reason(error))
+        except Exception:
+            log.warning("a tournament's par could not be worked out", exc_info=True)
+        await asyncio.sleep(PAR_PAUSE)
+
+
+def decide_with(service: TableService) -> Decide:
+    """The par's computer players: the table service's (:class:`~cardavia.ai.decisions.
+    Decisions`: the lane of their level, on this process's cores or the AI workers)."""
+
+    async def decide(level: str, observation: Observation, rng: random.Random) -> Action:
+        return await service.decisions.decide(level, observation, rng, client="tournament-par")
+
+    return decide
+
+
 def keep_scheduling(
-    app: FastAPI, tournaments: Tournaments, interval: float = SCHEDULE_INTERVAL
+    app: FastAPI,
+    tournaments: Tournaments,
+    interval: float = SCHEDULE_INTERVAL,
+    decide: Decide | None = None,
 ) -> None:
-    """Run the scheduler for the site's life, inside the rest of it."""
+    """Run the scheduler (and, given ``decide``, the par's worker) for the site's life, inside
+    the rest of it."""
     outer = app.router.lifespan_context
 
     @contextlib.asynccontextmanager
     async def with_schedule(app: FastAPI) -> AsyncIterator[None]:
         async with outer(app):
-            task = asyncio.create_task(run_schedule(tournaments, interval=interval))
+            tasks = [asyncio.create_task(run_schedule(tournaments, interval=interval))]
+            if decide is not None:
+                tasks.append(asyncio.create_task(work_out_pars(tournaments, decide)))
             yield
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
     app.router.lifespan_context = with_schedule
 
@@ -275,14 +314,17 @@ def results_shown(tournament: Tournament, progress: Progress | None) -> bool:
 
 __all__ = [
     "CONTRACT_WORDS",
+    "PAR_PAUSE",
     "PASSED",
     "RANKING_SIZE",
     "SCHEDULE_INTERVAL",
     "DealTablesOfService",
     "Pages",
     "contract_words",
+    "decide_with",
     "guard_next_deal",
     "keep_scheduling",
     "results_shown",
     "run_schedule",
+    "work_out_pars",
 ]

@@ -1,0 +1,91 @@
+"""The par of a tournament deal (docs/tournaments.md, "The par"): the computer players' own
+result on it, from the tournament's seat — four computer players of the tournament's level
+play the deal from its seed and dealer, and the result is kept (``tournament_pars``) as the
+datum each player's result is also shown against.
+
+It is worked out in the background, one deal at a time, once someone has entered the
+tournament and until it closes (:func:`next_missing`, :func:`compute`); several processes may
+work out the same one: the first kept stands. Each decision's randomness is drawn from the
+deal's seed, so a par is the same wherever it is worked out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from cardavia.belote import Action, Match, Observation, find_rules
+from cardavia.belote.fair import deck_from_seed
+from cardavia.store.base import now
+from cardavia.store.db import GameStore
+from cardavia.tournaments.deals import PLAYER_SEAT, DealResult, result_of
+from cardavia.tournaments.service import Tournament, dealt
+
+Decide = Callable[[str, Observation, random.Random], Awaitable[Action]]
+"""A computer player's decision: its level, the seat's observation, the randomness."""
+
+MAX_ACTIONS = 200
+"""More actions than any deal takes (bids and 32 cards): a guard, never reached."""
+
+
+@dataclass(frozen=True, slots=True)
+class Missing:
+    """A tournament deal whose par is not yet known."""
+
+    tournament: Tournament
+    number: int
+
+
+def next_missing(store: GameStore) -> Missing | None:
+    """The first deal of a tournament not yet closed, and entered by someone, whose par is not
+    known (``None``: every such par is known; a tournament nobody plays costs nothing).
+    Blocking: a worker thread."""
+    for stored in store.tournaments.entered_not_closed():
+        known = store.tournaments.pars(stored.id)
+        for number in range(1, stored.deals + 1):
+            if number not in known:
+                return Missing(Tournament.of(stored), number)
+    return None
+
+
+def randomness(seed: bytes, number: int) -> random.Random:
+    """The computer players' randomness for the par of a deal, drawn from its seed."""
+    digest = hashlib.sha256(b"tournament-par:" + seed + number.to_bytes(2, "big")).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+async def play_out(tournament: Tournament, number: int, decide: Decide) -> DealResult:
+    """Deal ``number`` played by four computer players of the tournament's level: its result
+    from :data:`PLAYER_SEAT`'s team."""
+    seed, dealer = dealt(tournament, number)
+    rules = find_rules(tournament.preset).replace(target=None)
+    match = Match.from_deck(rules, dealer=dealer, deck=deck_from_seed(seed))
+    rng = randomness(seed, number)
+    for _ in range(MAX_ACTIONS):
+        deal = match.deal
+        if deal.is_over or deal.to_move is None:
+            break
+        action = await decide(tournament.level, deal.observation(deal.to_move), rng)
+        match = match.apply(action)
+    return result_of(match.deals[0], PLAYER_SEAT.team)
+
+
+async def compute(store: GameStore, missing: Missing, decide: Decide) -> DealResult:
+    """Work out a missing par and keep it (the first kept stands)."""
+    result = await play_out(missing.tournament, missing.number, decide)
+    await asyncio.to_thread(
+        store.tournaments.set_par,
+        missing.tournament.id,
+        missing.number,
+        margin=result.margin,
+        contract=result.contract,
+        game_id=None,
+        moment=now(),
+    )
+    return result
+
+
+__all__ = ["MAX_ACTIONS", "Decide", "Missing", "compute", "next_missing", "play_out", "randomness"]
