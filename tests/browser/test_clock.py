@@ -22,9 +22,9 @@ import pytest
 from playwright.sync_api import Browser
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from tests.browser.conftest import READY, Server, Table
+from tests.saved_rooms import actions_of
 
 from cardavia.belote import Seat
-from cardavia.belote.notation import Record
 from cardavia.store.db import GameStore, hash_token, new_token
 from cardavia.web.room_state import QUICK_GRACE, RoomSettings, RoomState, new_code
 
@@ -92,22 +92,13 @@ def server_database(table: Table) -> Path:
     return DATABASE[table.base]
 
 
-def actions_of(database: Path, code: str, seat: str) -> int:
-    """How many actions ``seat`` made in the room's game, as saved."""
+def actions_in(database: Path, code: str, seat: str) -> int:
+    """How many actions ``seat`` made in the room's game, as saved in the server's database."""
     store = GameStore(f"sqlite:///{database}")
     try:
-        room = store.load_room(code)
-        stored = store.load(room.game_id) if room and room.game_id else None
+        return actions_of(store, code, seat)
     finally:
         store.close()
-    assert stored is not None
-    played = 0
-    for deal in Record.from_json(stored.record).replay().deals:
-        state = deal.initial()
-        for action in deal.history:
-            played += state.to_move == Seat[seat]
-            state = state.apply(action)
-    return played
 
 
 def shoot(table: Table, name: str, size: tuple[int, int], where: str = "#table") -> None:
@@ -190,7 +181,7 @@ def test_the_clock_runs_out_the_computer_acts_and_a_closed_tab_comes_back(
 
     # (a) Bo's clock runs on both pages at his seat; he does nothing.
     view = until_bo_to_act(ana)
-    bo_before = actions_of(server_database(ana), code, "N")
+    bo_before = actions_in(server_database(ana), code, "N")
     ring = ana.page.locator(RING.format(seat="N"))
     assert ring.get_attribute("role") == "timer"
     assert "Nord" in (ring.get_attribute("aria-label") or "")
@@ -217,7 +208,7 @@ def test_the_clock_runs_out_the_computer_acts_and_a_closed_tab_comes_back(
     ana.page.wait_for_function(f"({moved})({json.dumps(list(step))})", timeout=CLOCK * 3000)
     bo.page.wait_for_function(f"({moved})({json.dumps(list(step))})", timeout=5000)
     # Bo pressed nothing: the computer player made his action.
-    assert actions_of(server_database(ana), code, "N") > bo_before
+    assert actions_in(server_database(ana), code, "N") > bo_before
 
     # (b) Bo closes his tab mid-deal: the computer player plays his seat at once.
     bo.page.close()
@@ -225,10 +216,10 @@ def test_the_clock_runs_out_the_computer_acts_and_a_closed_tab_comes_back(
     ana.page.wait_for_function(
         f"(document.querySelector('{away}')?.textContent || '').includes('absent')"
     )
-    before = actions_of(server_database(ana), code, "N")
+    before = actions_in(server_database(ana), code, "N")
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if actions_of(server_database(ana), code, "N") > before:
+        if actions_in(server_database(ana), code, "N") > before:
             break  # a computer player played for Bo, without waiting for him
         view = ana.view()
         assert ana.page.locator(RING.format(seat="N")).count() == 0  # no clock for him

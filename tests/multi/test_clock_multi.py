@@ -11,26 +11,11 @@ from contextlib import ExitStack
 
 from tests.multi.conftest import WebProcess
 from tests.multi.test_rooms_multi import Player
+from tests.saved_rooms import actions_of
 
-from cardavia.belote import Seat
-from cardavia.belote.notation import Record
 from cardavia.store.db import GameStore
 
 CLOCK = 1.5
-
-
-def actions_of(store: GameStore, code: str, seat: str) -> int:
-    room = store.load_room(code)
-    assert room is not None and room.game_id is not None
-    stored = store.load(room.game_id)
-    assert stored is not None
-    played = 0
-    for deal in Record.from_json(stored.record).replay().deals:
-        state = deal.initial()
-        for action in deal.history:
-            played += state.to_move == Seat[seat]
-            state = state.apply(action)
-    return played
 
 
 def test_the_clock_across_two_processes(

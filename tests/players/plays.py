@@ -37,18 +37,18 @@ def app_fixture(tmp_path: Path) -> FastAPI:
 
 @pytest.fixture(name="browser")
 def browser_fixture(app: FastAPI) -> Iterator[Callable[[], TestClient]]:
-    """Open browsers on the app: each a client with a cookie jar of its own."""
-    clients: list[TestClient] = []
+    """Open browsers on the app: each a client with a cookie jar of its own, all on the one
+    event loop of the site (its rooms' and tables' locks are the loop's)."""
+    site = TestClient(app)
+    site.__enter__()
 
     def open_browser() -> TestClient:
         client = TestClient(app)
-        client.__enter__()
-        clients.append(client)
+        client.portal = site.portal
         return client
 
     yield open_browser
-    for client in clients:
-        client.__exit__(None, None, None)
+    site.__exit__(None, None, None)
 
 
 def settle(ws: Any, seat: str) -> View:

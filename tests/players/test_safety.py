@@ -7,7 +7,7 @@ requests refused clearly when they name no one they may."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import text
+from tests.players.plays import browser_fixture
 
 from cardavia.belote import Seat
 from cardavia.web.app import create_app
@@ -25,6 +26,8 @@ from cardavia.web.room_state import RoomSettings, RoomState
 from cardavia.web.safety import hide
 from cardavia.web.settings import Settings
 from cardavia.words import load_catalogs
+
+__all__ = ["browser_fixture"]
 
 
 @pytest.fixture(name="app")
@@ -42,22 +45,6 @@ def app_fixture(tmp_path: Path) -> FastAPI:
             allowed_hosts=(*LOOPBACK_HOSTS, "testserver"),
         )
     )
-
-
-@pytest.fixture(name="browser")
-def browser_fixture(app: FastAPI) -> Iterator[Callable[[], TestClient]]:
-    """Browsers on the app, each a cookie jar of its own, all on the one event loop of the
-    site (its rooms' locks are the loop's)."""
-    site = TestClient(app)
-    site.__enter__()
-
-    def open_browser() -> TestClient:
-        client = TestClient(app)
-        client.portal = site.portal
-        return client
-
-    yield open_browser
-    site.__exit__(None, None, None)
 
 
 def rows(app: FastAPI, sql: str) -> list[Any]:

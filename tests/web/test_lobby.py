@@ -17,29 +17,13 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from tests.players.plays import app_fixture, new_game
+from tests.players.plays import app_fixture, browser_fixture, new_game
 
 from cardavia.belote import PRESETS
 from cardavia.web.presence import Presence
 from cardavia.web.room_state import RoomState
 
-__all__ = ["app_fixture"]
-
-
-@pytest.fixture(name="browser")
-def browser_fixture(app: FastAPI) -> Iterator[Callable[[], TestClient]]:
-    """Browsers on the app, each a cookie jar of its own, all on the one event loop of the
-    site (its rooms' locks are the loop's)."""
-    site = TestClient(app)
-    site.__enter__()
-
-    def open_browser() -> TestClient:
-        client = TestClient(app)
-        client.portal = site.portal
-        return client
-
-    yield open_browser
-    site.__exit__(None, None, None)
+__all__ = ["app_fixture", "browser_fixture"]
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,7 @@ only; the person is their player cookie's."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -35,27 +36,32 @@ def install(
             request.query_params.get("lang"), request.headers.get("accept-language")
         )
 
-    async def asked(request: Request) -> tuple[Player, dict[str, Any]]:
-        """The request's player and its JSON body (``Origin`` checked); no player:
-        ``not_in_room`` (they sat nowhere)."""
-        if not origin_allowed(request.headers, settings.allowed_origins):
-            raise ClientError("bad_origin")
-        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
-        player = await guests.identify(request)
-        if player is None:
-            raise ClientError("not_in_room")
-        return player, data
+    async def change(
+        request: Request,
+        act: Callable[[Player, dict[str, Any]], Awaitable[object]],
+        answer: dict[str, bool],
+        status_code: int = 200,
+    ) -> Response:
+        """A changing request: ``Origin`` checked, the JSON body read, the player known by
+        their cookie (none: ``not_in_room``, they sat nowhere), then ``act``; a refusal
+        worded in the request's language."""
+        lang = language(request)
+        try:
+            if not origin_allowed(request.headers, settings.allowed_origins):
+                raise ClientError("bad_origin")
+            data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+            lang = language(request, data)
+            player = await guests.identify(request)
+            if player is None:
+                raise ClientError("not_in_room")
+            await act(player, data)
+        except (ClientError, StoreUnavailableError) as error:
+            return refusal(error, catalogs.wording(lang))
+        return SafeJSONResponse(answer, status_code=status_code, headers=NO_STORE)
 
     @app.post("/api/blocks", status_code=201)
     async def block(request: Request) -> Response:
-        lang = language(request)
-        try:
-            player, data = await asked(request)
-            lang = language(request, data)
-            await safety.block(player, data)
-        except (ClientError, StoreUnavailableError) as error:
-            return refusal(error, catalogs.wording(lang))
-        return SafeJSONResponse({"blocked": True}, status_code=201, headers=NO_STORE)
+        return await change(request, safety.block, {"blocked": True}, 201)
 
     @app.get("/api/blocks")
     async def blocks(request: Request) -> Response:
@@ -73,25 +79,14 @@ def install(
 
     @app.delete("/api/blocks/{key}")
     async def unblock(request: Request, key: str) -> Response:
-        lang = language(request)
-        try:
-            player, data = await asked(request)
-            lang = language(request, data)
+        async def act(player: Player, _data: dict[str, Any]) -> None:
             await safety.unblock(player, key)
-        except (ClientError, StoreUnavailableError) as error:
-            return refusal(error, catalogs.wording(lang))
-        return SafeJSONResponse({"unblocked": True}, headers=NO_STORE)
+
+        return await change(request, act, {"unblocked": True})
 
     @app.post("/api/reports", status_code=201)
     async def report(request: Request) -> Response:
-        lang = language(request)
-        try:
-            player, data = await asked(request)
-            lang = language(request, data)
-            await safety.report(player, data)
-        except (ClientError, StoreUnavailableError) as error:
-            return refusal(error, catalogs.wording(lang))
-        return SafeJSONResponse({"reported": True}, status_code=201, headers=NO_STORE)
+        return await change(request, safety.report, {"reported": True}, 201)
 
 
 __all__ = ["install"]
