@@ -11,7 +11,7 @@ import json
 import random
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from tests.players.plays import browser_fixture
 
 from cardavia.ai.player import find_player
 from cardavia.belote import Action, Observation, Record
@@ -57,20 +58,7 @@ def app_fixture(tmp_path: Path) -> FastAPI:
     return app
 
 
-@pytest.fixture(name="browser")
-def browser_fixture(app: FastAPI) -> Iterator[Callable[[], TestClient]]:
-    """Open browsers on the app: each a client with a cookie jar of its own."""
-    clients: list[TestClient] = []
-
-    def open_browser() -> TestClient:
-        client = TestClient(app)
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield open_browser
-    for client in clients:
-        client.__exit__(None, None, None)
+__all__ = ["browser_fixture"]  # the players' browsers: each a cookie jar, on the site's loop
 
 
 def start(client: TestClient, number: int) -> dict[str, str]:
