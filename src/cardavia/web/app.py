@@ -231,24 +231,27 @@ def install_lobby_and_safety(
     app.router.lifespan_context = with_heartbeat
 
 
-def install_tournaments(
+def history_and_tournaments(
     app: FastAPI,
     service: TableService,
-    history: History,
+    learning: Learning,
     guests: Guests,
     settings: Settings,
     catalogs: Catalogs,
     templates: Jinja2Templates,
-) -> Tournaments:
-    """The tournaments (docs/tournaments.md): their tables, pages and scheduler; a deal of
-    one still open is sealed (no shared link, no next deal at its table)."""
+) -> History:
+    """The players' histories (My games) and the tournaments (docs/tournaments.md): their
+    tables, pages and scheduler; a deal of a tournament still open is sealed (no shared link,
+    no next deal at its table). Answers the history."""
+    history = History(service.store, learning, catalogs)
+    history_routes.install(app, history, guests, settings, catalogs, templates)
     tournaments = Tournaments(service.store, DealTablesOfService(service))
     app.state.tournaments = tournaments
     history.sealed = tournaments.sealed
     guard_next_deal(service, tournaments)
     tournament_routes.install(app, tournaments, guests, settings, catalogs, templates)
     keep_scheduling(app, tournaments, decide=decide_with(service))
-    return tournaments
+    return history
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -320,12 +323,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     room_routes.install(app, rooms, settings, catalogs, templates, guests=guests, arrived=arrived)
     me.install(app, guests, settings, catalogs, counters)
     passkeys.install(app, guests, settings, catalogs, counters)
-    history = History(store, learning, catalogs)
-    history_routes.install(app, history, guests, settings, catalogs, templates)
+    history = history_and_tournaments(app, service, learning, guests, settings, catalogs, templates)
     profiles = Profiles(store, history, rooms, catalogs)
     profile_routes.install(app, profiles, guests, settings, catalogs, counters, templates)
     quick_routes.install(app, quick, guests, settings, catalogs, templates)
-    install_tournaments(app, service, history, guests, settings, catalogs, templates)
     install_lobby_and_safety(app, lobby, safety, guests, settings, catalogs, templates)
     rules.install(app, catalogs, templates)
     pwa.install(app, settings.static_dir)

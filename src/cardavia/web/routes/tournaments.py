@@ -7,6 +7,7 @@ the work is :class:`~cardavia.tournaments.service.Tournaments`' and
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -45,6 +46,42 @@ def names(tournament: Tournament, wording: Wording) -> dict[str, str]:
     return {"preset": preset, "level": wording.level(tournament.level)}
 
 
+@dataclass(frozen=True, slots=True)
+class _Site:
+    """What the tournaments' routes share: the service, the players, the words, the pages."""
+
+    tournaments: Tournaments
+    guests: Guests
+    catalogs: Catalogs
+    templates: Jinja2Templates
+
+    def context(self, lang: str, **more: Any) -> dict[str, Any]:
+        """A page's context in ``lang``, with the tournaments' words."""
+        wording = self.catalogs.wording(lang)
+        found = page_context(lang, wording, self.templates)
+        found["names"] = lambda tournament: names(tournament, wording)
+        found["contract"] = lambda code: contract_words(code, wording)
+        found.setdefault("me", None)
+        return found | more
+
+    async def find(self, lang: str, tournament_id: str) -> Tournament | None:
+        """The tournament of a page's address (``None``: no such language or tournament)."""
+        if not is_language(lang):
+            return None
+        return await asyncio.to_thread(self.tournaments.get, tournament_id)
+
+    async def player_id(self, request: Request) -> str | None:
+        """The request's player (never a new one: reading a page makes no guest)."""
+        player = await self.guests.identify(request)
+        return None if player is None else player.id
+
+    def not_found(self, lang: str) -> Response:
+        return not_found_page(self.catalogs, lang if is_language(lang) else "en")
+
+    def page(self, request: Request, name: str, context: dict[str, Any]) -> Response:
+        return self.templates.TemplateResponse(request, name, context, headers=NO_STORE)
+
+
 def install(
     app: FastAPI,
     tournaments: Tournaments,
@@ -54,49 +91,33 @@ def install(
     templates: Jinja2Templates,
 ) -> None:
     """Add the tournaments' pages and API to ``app``."""
-    pages = Pages(tournaments)
+    site = _Site(tournaments, guests, catalogs, templates)
+    install_pages(app, site)
+    install_play(app, site, settings)
 
-    def context(lang: str, **more: Any) -> dict[str, Any]:
-        wording = catalogs.wording(lang)
-        found = page_context(lang, wording, templates)
-        found["names"] = lambda tournament: names(tournament, wording)
-        found["contract"] = lambda code: contract_words(code, wording)
-        found.setdefault("me", None)
-        return found | more
 
-    async def find(request: Request, lang: str, tournament_id: str) -> Tournament | None:
-        if not is_language(lang):
-            return None
-        return await asyncio.to_thread(tournaments.get, tournament_id)
-
-    async def player_id(request: Request) -> str | None:
-        player = await guests.identify(request)
-        return None if player is None else player.id
+def install_pages(app: FastAPI, site: _Site) -> None:
+    """The list, a tournament's page and a deal's comparison."""
+    pages = Pages(site.tournaments)
 
     @app.get("/{lang}/tournaments", response_class=HTMLResponse, include_in_schema=False)
     async def list_page(request: Request, lang: str) -> Response:
         if not is_language(lang):
-            return not_found_page(catalogs)
-        listing = await asyncio.to_thread(pages.listing, await player_id(request))
-        return templates.TemplateResponse(
-            request, "tournaments.html", context(lang, **listing), headers=NO_STORE
-        )
+            return site.not_found(lang)
+        listing = await asyncio.to_thread(pages.listing, await site.player_id(request))
+        return site.page(request, "tournaments.html", site.context(lang, **listing))
 
     @app.get(
         "/{lang}/tournaments/{tournament_id}", response_class=HTMLResponse, include_in_schema=False
     )
     async def tournament_page(request: Request, lang: str, tournament_id: str) -> Response:
-        tournament = await find(request, lang, tournament_id)
+        tournament = await site.find(lang, tournament_id)
         if tournament is None:
-            return not_found_page(catalogs, lang if is_language(lang) else "en")
-        me = await player_id(request)
-        shown = await asyncio.to_thread(
-            pages.tournament, tournament, me, _page_number(request), lang
-        )
-        shown["me"] = me
-        return templates.TemplateResponse(
-            request, "tournament.html", context(lang, **shown), headers=NO_STORE
-        )
+            return site.not_found(lang)
+        me = await site.player_id(request)
+        page = _page_number(request)
+        shown = await asyncio.to_thread(pages.tournament, tournament, me, page, lang)
+        return site.page(request, "tournament.html", site.context(lang, me=me, **shown))
 
     @app.get(
         "/{lang}/tournaments/{tournament_id}/deals/{number}",
@@ -104,17 +125,19 @@ def install(
         include_in_schema=False,
     )
     async def deal_page(request: Request, lang: str, tournament_id: str, number: int) -> Response:
-        tournament = await find(request, lang, tournament_id)
+        tournament = await site.find(lang, tournament_id)
         if tournament is None or not 1 <= number <= tournament.deals:
-            return not_found_page(catalogs, lang if is_language(lang) else "en")
-        shown = await asyncio.to_thread(
-            pages.comparison, tournament, number, await player_id(request)
-        )
-        if shown is None:
+            return site.not_found(lang)
+        me = await site.player_id(request)
+        shown = await asyncio.to_thread(pages.comparison, tournament, number, me)
+        if shown is None:  # the others' results: not yet for this reader
             return RedirectResponse(f"/{lang}/tournaments/{tournament.id}", status_code=303)
-        return templates.TemplateResponse(
-            request, "tournament_deal.html", context(lang, **shown), headers=NO_STORE
-        )
+        return site.page(request, "tournament_deal.html", site.context(lang, **shown))
+
+
+def install_play(app: FastAPI, site: _Site, settings: Settings) -> None:
+    """The table a deal is played at, and starting (or reopening) a deal."""
+    tournaments, guests, catalogs = site.tournaments, site.guests, site.catalogs
 
     @app.get(
         "/{lang}/tournaments/{tournament_id}/play/{number}",
@@ -122,23 +145,18 @@ def install(
         include_in_schema=False,
     )
     async def table_page(request: Request, lang: str, tournament_id: str, number: int) -> Response:
-        tournament = await find(request, lang, tournament_id)
+        tournament = await site.find(lang, tournament_id)
         if tournament is None:
-            return not_found_page(catalogs, lang if is_language(lang) else "en")
-        player = await player_id(request)
-        seat = None
+            return site.not_found(lang)
+        player, seat = await site.player_id(request), None
         if player is not None:
             seat = await asyncio.to_thread(tournaments.resume, tournament.id, number, player)
         if seat is None or not tournament.is_open(tournaments.clock()):
             return RedirectResponse(f"/{lang}/tournaments/{tournament.id}", status_code=303)
-        game = {
-            "game": seat.game_id,
-            "token": seat.token,
-            "rules": tournament.preset,
-            "level": tournament.level,
-        }
-        shown = context(lang, t=tournament, number=number, game=game)
-        return templates.TemplateResponse(request, "tournament_table.html", shown, headers=NO_STORE)
+        game = {"game": seat.game_id, "token": seat.token, "rules": tournament.preset}
+        game["level"] = tournament.level
+        shown = site.context(lang, t=tournament, number=number, game=game)
+        return site.page(request, "tournament_table.html", shown)
 
     @app.post("/api/tournaments/{tournament_id}/deals/{number}", status_code=201)
     async def start_deal(request: Request, tournament_id: str, number: int) -> Response:
@@ -154,12 +172,9 @@ def install(
                 lang = str(data["lang"])
             check_fields(data, ("lang",))
             player, token = await guests.player(request, lang)
+            client = client_key(request, settings.trusted_proxies)
             seat = await tournaments.start(
-                tournament_id,
-                number,
-                player.id,
-                lang=lang,
-                client=client_key(request, settings.trusted_proxies),
+                tournament_id, number, player.id, lang=lang, client=client
             )
             await guests.players.took_game(player, seat.game_id, PLAYER_SEAT.name)
         except NotPlayableError:
@@ -172,4 +187,4 @@ def install(
         return response
 
 
-__all__ = ["install", "names"]
+__all__ = ["install", "install_pages", "install_play", "names"]
