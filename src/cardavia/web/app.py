@@ -231,25 +231,26 @@ def install_lobby_and_safety(
     app.router.lifespan_context = with_heartbeat
 
 
-def history_and_tournaments(
+def players_deals(
     app: FastAPI,
     service: TableService,
     learning: Learning,
     guests: Guests,
     settings: Settings,
+    counters: Counters,
     catalogs: Catalogs,
     templates: Jinja2Templates,
 ) -> History:
-    """The players' histories (My games) and the tournaments (docs/tournaments.md): their
-    tables, pages and scheduler; a deal of a tournament still open is sealed (no shared link,
-    no next deal at its table). Answers the history."""
+    """The players' deals: their histories (My games) and the tournaments
+    (docs/tournaments.md: their tables, pages and scheduler; a deal of a tournament still open
+    is sealed: no shared link, no next deal at its table). Answers the history."""
     history = History(service.store, learning, catalogs)
     history_routes.install(app, history, guests, settings, catalogs, templates)
     tournaments = Tournaments(service.store, DealTablesOfService(service))
     app.state.tournaments = tournaments
     history.sealed = tournaments.sealed
     guard_next_deal(service, tournaments)
-    tournament_routes.install(app, tournaments, guests, settings, catalogs, templates)
+    tournament_routes.install(app, tournaments, guests, settings, counters, catalogs, templates)
     keep_scheduling(app, tournaments, decide=decide_with(service))
     return history
 
@@ -323,7 +324,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     room_routes.install(app, rooms, settings, catalogs, templates, guests=guests, arrived=arrived)
     me.install(app, guests, settings, catalogs, counters)
     passkeys.install(app, guests, settings, catalogs, counters)
-    history = history_and_tournaments(app, service, learning, guests, settings, catalogs, templates)
+    history = players_deals(app, service, learning, guests, settings, counters, catalogs, templates)
     profiles = Profiles(store, history, rooms, catalogs)
     profile_routes.install(app, profiles, guests, settings, catalogs, counters, templates)
     quick_routes.install(app, quick, guests, settings, catalogs, templates)

@@ -77,17 +77,11 @@ class DealTablesOfService:
 def guard_next_deal(service: TableService, tournaments: Tournaments) -> None:
     """A tournament deal is one deal: all four passing ends it (margin 0), and no other deal
     follows at its table (``next_deal`` answers ``match_over`` there)."""
-    known: set[str] = set()
 
     async def next_deal(seated: Seated, _message: Message) -> None:
         game_id = seated.table.game_id
-        found = game_id in known
-        if not found:
-            found = (
-                await asyncio.to_thread(tournaments.store.tournaments.of_game, game_id) is not None
-            )
-        if found:
-            known.add(game_id)
+        played = await asyncio.to_thread(tournaments.store.tournaments.of_game, game_id)
+        if played is not None:
             raise ClientError("match_over")
         await service.next_deal(seated.table)
 

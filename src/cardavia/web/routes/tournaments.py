@@ -26,6 +26,7 @@ from cardavia.web.http_helpers import (
     read_json_body,
 )
 from cardavia.web.i18n import choose_language
+from cardavia.web.limits import Counters, SiteLimiter
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.protocol import ClientError, check_fields
 from cardavia.web.settings import Settings
@@ -87,13 +88,17 @@ def install(
     tournaments: Tournaments,
     guests: Guests,
     settings: Settings,
+    counters: Counters,
     catalogs: Catalogs,
     templates: Jinja2Templates,
 ) -> None:
-    """Add the tournaments' pages and API to ``app``."""
+    """Add the tournaments' pages and API to ``app``; the deals started per client are
+    counted with the games created (the same limit)."""
     site = _Site(tournaments, guests, catalogs, templates)
     install_pages(app, site)
-    install_play(app, site, settings)
+    limits = settings.limits
+    games = counters.limiter("games", limits.games_per_minute / 60.0, limits.games_burst)
+    install_play(app, site, settings, games)
 
 
 def install_pages(app: FastAPI, site: _Site) -> None:
@@ -135,7 +140,7 @@ def install_pages(app: FastAPI, site: _Site) -> None:
         return site.page(request, "tournament_deal.html", site.context(lang, **shown))
 
 
-def install_play(app: FastAPI, site: _Site, settings: Settings) -> None:
+def install_play(app: FastAPI, site: _Site, settings: Settings, games: SiteLimiter) -> None:
     """The table a deal is played at, and starting (or reopening) a deal."""
     tournaments, guests, catalogs = site.tournaments, site.guests, site.catalogs
 
@@ -171,8 +176,13 @@ def install_play(app: FastAPI, site: _Site, settings: Settings) -> None:
             if is_language(data.get("lang")):
                 lang = str(data["lang"])
             check_fields(data, ("lang",))
-            player, token = await guests.player(request, lang)
             client = client_key(request, settings.trusted_proxies)
+            wait = await games.take(client)
+            if wait:
+                response = error_response(ClientError("too_many_games"), catalogs.wording(lang))
+                response.headers["Retry-After"] = str(wait)
+                return response
+            player, token = await guests.player(request, lang)
             seat = await tournaments.start(
                 tournament_id, number, player.id, lang=lang, client=client
             )
