@@ -251,3 +251,24 @@ def test_the_par_is_worked_out_once_someone_entered(
 async def decide_alone(level: str, observation: Observation, rng: random.Random) -> Action:
     """A computer player's decision in this process (no pool, no budget)."""
     return find_player(level).decide(observation, rng)
+
+
+def test_the_ranking_after_closing_ranks_players_with_a_passkey(
+    app: FastAPI, browser: Callable[[], TestClient]
+) -> None:
+    store = app.state.store
+    keeper, guest = browser(), browser()
+    for person in (keeper, guest):
+        for number in (1, 2, 3):
+            play(person, start(person, number), random.Random(number))
+    kept = store.players.find(keeper.cookies[PLAYER_COOKIE])
+    store.passkeys.add("a-passkey", kept.id, b"key", 0)
+    page = keeper.get(f"/en/tournaments/{TOURNAMENT}").text
+    assert 'id="tournament-ranking"' not in page  # not before closing
+    close(app)
+    page = keeper.get(f"/en/tournaments/{TOURNAMENT}").text
+    assert page.count('class="tournament-me"') == 1
+    assert "Your place: 1 of 1; your score: " in page
+    unranked = guest.get(f"/en/tournaments/{TOURNAMENT}").text
+    assert "You played unranked; your score: " in unranked
+    assert 'class="tournament-me"' not in unranked
