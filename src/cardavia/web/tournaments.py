@@ -277,6 +277,7 @@ CONTRACT_WORDS: Final = {
     "generale": N_("Générale"),
 }
 PASSED: Final = N_("Everybody passed")
+SAID: Final = N_("{seat}: {bid}")
 
 
 def contract_words(code: str | None, wording: Wording, deck: str | None = None) -> str:
@@ -297,7 +298,8 @@ def contract_words(code: str | None, wording: Wording, deck: str | None = None) 
         for word in said[:-1]
     ]
     bid = " ".join([*value, strain])
-    return " · ".join([f"{wording.seat(seat)}: {bid}", *doubled])
+    said_by = wording.gettext(SAID, seat=wording.seat(seat), bid=bid)
+    return " · ".join([said_by, *doubled])
 
 
 def results_shown(tournament: Tournament, progress: Progress | None) -> bool:
@@ -311,6 +313,7 @@ __all__ = [
     "PAR_PAUSE",
     "PASSED",
     "RANKING_SIZE",
+    "SAID",
     "SCHEDULE_INTERVAL",
     "DealTablesOfService",
     "Pages",
