@@ -77,7 +77,7 @@ def play_on(page: Page, *, moves: int = 999) -> str:
 
 def play_deal(page: Page, number: int, *, moves: int = 999) -> str:
     """From the tournament's page: play (or resume) deal ``number``, then come back."""
-    row = page.locator(f'#tournament-deals tr[data-deal="{number}"]')
+    row = page.locator(f'#tournament-deals li[data-deal="{number}"]')
     row.locator(".tournament-play, a.button-link").click()
     page.wait_for_url(f"**/tournaments/{TOURNAMENT}/play/{number}")
     expect(page.locator("#tournament-back")).to_be_visible()
@@ -91,6 +91,7 @@ def back_to_tournament(page: Page, phase: str) -> None:
     if phase == "over":
         page.wait_for_selector("#score-panel[open]")
         expect(page.locator("#score-panel #next-deal")).to_be_hidden()
+        shot(page, "result")  # the last deal's result, with its way back
         page.click("#score-panel #tournament-back-result")
     else:
         page.click("#tournament-back")
@@ -117,8 +118,8 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
     shot(page, "tournament-open-fr-phone")
     for number in (1, 2):
         play_deal(page, number)
-        expect(page.locator(f'tr[data-deal="{number}"]')).to_have_attribute("data-state", "done")
-    page.locator('tr[data-deal="3"] .tournament-play').click()
+        expect(page.locator(f'li[data-deal="{number}"]')).to_have_attribute("data-state", "done")
+    page.locator('li[data-deal="3"] .tournament-play').click()
     page.wait_for_url("**/play/3")
     play_on(page, moves=1)
     shot(page, "table-fr-phone")
@@ -130,9 +131,9 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
     desktop.add_cookies(phone.cookies())
     other = desktop.new_page()
     other.goto(f"{server.url}/ar/tournaments/{TOURNAMENT}")
-    expect(other.locator('tr[data-deal="3"]')).to_have_attribute("data-state", "playing")
-    expect(other.locator('tr[data-deal="2"]')).to_have_attribute("data-state", "done")
-    other.locator('tr[data-deal="3"] a.button-link').click()
+    expect(other.locator('li[data-deal="3"]')).to_have_attribute("data-state", "playing")
+    expect(other.locator('li[data-deal="2"]')).to_have_attribute("data-state", "done")
+    other.locator('li[data-deal="3"] a.button-link').click()
     other.wait_for_url("**/play/3")
     other.wait_for_function(READY)
     resumed = other.evaluate("window.cardavia.view")
@@ -140,7 +141,7 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
     back_to_tournament(other, play_on(other))
     for number in range(4, DEALS + 1):
         play_deal(other, number)
-    expect(other.locator('tr[data-state="done"]')).to_have_count(DEALS)
+    expect(other.locator('#tournament-deals li[data-state="done"]')).to_have_count(DEALS)
     assert axe(other) == []
     shot(other, "tournament-finished-ar-desktop")
 
@@ -158,7 +159,7 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
     expect(other.locator(".tournament-seed")).to_have_count(DEALS)
     assert axe(other) == []
     shot(other, "tournament-closed-ar-desktop")
-    other.locator('tr[data-deal="1"] a').first.click()
+    other.locator('li[data-deal="1"] a').first.click()
     other.wait_for_url(f"**/tournaments/{TOURNAMENT}/deals/1")
     expect(other.locator("#tournament-mine")).to_be_visible()
     expect(other.locator("#tournament-margins .tournament-me")).to_have_count(1)
