@@ -12,9 +12,10 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from tests.players.conftest import empty_postgres, postgres_url, session_postgres
 
 from cardavia.belote import seed_hash
-from cardavia.store.db import GameStore
+from cardavia.store.db import GameStore, new_token
 from cardavia.tournaments.closing import close_due
 from cardavia.tournaments.schedule import (
     AHEAD,
@@ -32,6 +33,8 @@ from cardavia.tournaments.service import Tournaments
 from cardavia.web.app import create_app
 from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.settings import Settings
+
+__all__ = ["empty_postgres", "postgres_url", "session_postgres"]  # PostgreSQL, as the players'
 
 WEDNESDAY = datetime(2026, 12, 2, 9, 30, tzinfo=UTC)
 
@@ -155,3 +158,35 @@ def test_a_new_site_on_the_same_database_closes_the_one_due(tmp_path: Path) -> N
         assert _wait(lambda: second.state.tournaments.get(plan.id).closed)
         page = client.get(f"/en/tournaments/{plan.id}")
         assert "tournament-seed" in page.text
+
+
+def test_made_entered_played_and_closed_once_on_postgresql(empty_postgres: str) -> None:
+    store = GameStore(empty_postgres)
+    one, two = Tournaments(store, clock=lambda: WEDNESDAY), Tournaments(store)
+    made = one.make_upcoming(WEDNESDAY)
+    assert made and two.make_upcoming(WEDNESDAY) == []
+    assert {t.id for t in one.open_now()} <= set(made)
+    tournament, player = made[0], store.players.create(new_token())
+    store.tournaments.enter(tournament, player.id, WEDNESDAY)
+    store.tournaments.enter(tournament, player.id, WEDNESDAY)  # once
+    game = store.create(rules="coinche", level="expert", lang="fr", token=new_token(), record="{}")
+    first = store.tournaments.start_deal(tournament, 1, player.id, game.id, WEDNESDAY)
+    again = store.tournaments.start_deal(tournament, 1, player.id, "another", WEDNESDAY)
+    assert again.game_id == first.game_id == game.id  # one attempt per deal
+    result = {"margin": 3, "score_us": 5, "score_them": 2, "contract": "pass", "moment": WEDNESDAY}
+    assert store.tournaments.finish_deal(game.id, **result)
+    assert not store.tournaments.finish_deal(game.id, **result)
+    store.tournaments.key_seat(game.id, "ab" * 32)
+    assert store.load(game.id).token_hash == "ab" * 32  # type: ignore[union-attr]
+    store.tournaments.set_par(
+        tournament, 1, margin=1, contract=None, game_id=None, moment=WEDNESDAY
+    )
+    store.tournaments.set_par(
+        tournament, 1, margin=9, contract=None, game_id=None, moment=WEDNESDAY
+    )
+    assert store.tournaments.pars(tournament)[1].margin == 1  # the first kept stands
+    later = WEDNESDAY + timedelta(days=8)
+    assert tournament in close_due(store, now=later)
+    assert close_due(store, now=later) == []
+    assert store.tournaments.entries(tournament) == 1
+    store.close()
