@@ -22,18 +22,21 @@ from fastapi.testclient import TestClient
 from tests.players.plays import browser_fixture
 
 from cardavia.ai.player import find_player
-from cardavia.belote import Action, Observation, Record
-from cardavia.belote.fair import check_deal
+from cardavia.belote import Action, Match, Observation, Pass, Record, find_rules
+from cardavia.belote.fair import check_deal, deck_from_seed
+from cardavia.store.db import new_token
+from cardavia.tournaments import service
 from cardavia.tournaments.closing import close_one
 from cardavia.tournaments.deals import PLAYER_SEAT, dealer_of
 from cardavia.tournaments.par import play_out
 from cardavia.tournaments.schedule import Planned
-from cardavia.tournaments.service import Tournaments
+from cardavia.tournaments.service import Tournaments, dealt
 from cardavia.web.app import create_app
 from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.guests import PLAYER_COOKIE
 from cardavia.web.limits import Limits
 from cardavia.web.settings import Settings
+from cardavia.web.table import record_json
 
 View = dict[str, Any]
 TOURNAMENT = "short-cardavia-test"
@@ -272,3 +275,24 @@ def test_the_ranking_after_closing_ranks_players_with_a_passkey(
     unranked = guest.get(f"/en/tournaments/{TOURNAMENT}").text
     assert "You played unranked; your score: " in unranked
     assert 'class="tournament-me"' not in unranked
+
+
+def test_all_four_passing_ends_a_tournament_deal_at_margin_zero(app: FastAPI) -> None:
+    store = app.state.store
+    tournament = app.state.tournaments.get(TOURNAMENT)
+    seed, dealer = dealt(tournament, 1)
+    match = Match.from_deck(
+        find_rules("cardavia").replace(target=None), dealer=dealer, deck=deck_from_seed(seed)
+    )
+    while not match.deal.is_over:
+        match = match.apply(Pass(match.deal.to_move))
+    assert match.deal.phase.value == "cancelled"
+    game = store.create(
+        rules="cardavia", level="beginner", lang="en", token=new_token(), record=record_json(match)
+    )
+    player = store.players.create(new_token())
+    deal = store.tournaments.start_deal(TOURNAMENT, 1, player.id, game.id, tournament.opens_at)
+    assert service.settle(store, deal)
+    played = store.tournaments.deal(TOURNAMENT, 1, player.id)
+    assert (played.margin, played.score_us, played.score_them, played.contract) == (0, 0, 0, "pass")
+    assert not service.settle(store, played)  # written once
