@@ -493,7 +493,6 @@ class LeagueStore:
                     .values(closed_at=at)
                 )
                 if not done.rowcount:
-                    connection.rollback()
                     return False
                 if outcomes:
                     connection.execute(
