@@ -247,14 +247,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
     )
     templates = make_templates(settings.templates_dir, catalogs)
-    limits = settings.limits
     counters = Counters(settings.redis_url)
     rooms = RoomService(
         service,
         store=store,
         writer=service.writer,
         bus=service.bus,
-        limits=limits,
+        limits=settings.limits,
         counters=counters,
     )
     rooms.deal_listeners.append(RoomRatings(Ratings(store.ratings)).deal_over)
