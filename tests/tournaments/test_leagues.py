@@ -1,24 +1,30 @@
 """The weekly leagues (docs/tournaments.md, "Leagues") on worked numbers: a week's points
 from the best five tournaments, the places, promotion and relegation, the inactive, a
 newcomer brought in mid-week, the next season's groups, the hall of fame; a season closed
-once, by one of two processes. The tournaments' rows are written directly: ranking them is
-the standings' business."""
+once, by one of two processes, on SQLite and on PostgreSQL (with a tournament's performance,
+written once too). The tournaments' rows are written directly: ranking them is the
+standings' business."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import secrets
+import sys
 import threading
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import insert
+from sqlalchemy import create_engine, insert, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-from cardavia.store.db import GameStore, new_token
+from cardavia.store.db import GameStore, database_url, new_token
 from cardavia.store.leagues import Member
-from cardavia.store.tournaments import EntryRow, TournamentRow
+from cardavia.store.tournaments import DealPlayedRow, EntryRow, TournamentRow
 from cardavia.tournaments.leagues import (
     DIVISIONS,
     GROUP_SIZE,
@@ -31,6 +37,7 @@ from cardavia.tournaments.leagues import (
     season_points,
     week_of,
 )
+from cardavia.tournaments.performance import after_close
 
 MONDAY = datetime(2026, 11, 2, tzinfo=UTC)
 """The start of 2026-W45."""
@@ -259,6 +266,97 @@ def test_one_of_two_processes_closes_a_season(tmp_path: Path) -> None:
         assert sorted(answers) == [[], ["2026-W45"]]
         placed = {one.player_id: one.division for one in first.leagues.members("2026-W46")}
         assert placed == {ids["a"]: 4, ids["b"]: 5}
+    finally:
+        first.close()
+        second.close()
+
+
+# -- PostgreSQL: two processes at once ---------------------------------------------------------
+
+
+def _multi_fixtures() -> Any:
+    """The multi-process tests' fixtures (``tests/multi/conftest.py``), loaded once."""
+    name = "cardavia_tests_multi_fixtures"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, Path(__file__).parents[1] / "multi" / "conftest.py"
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+session_postgres = _multi_fixtures().session_postgres
+postgres_url = _multi_fixtures().postgres_url
+
+
+@pytest.fixture
+def empty_postgres(postgres_url: str) -> Iterator[str]:
+    """A new, empty database of the tests' PostgreSQL (dropped afterwards)."""
+    server = create_engine(database_url(postgres_url), isolation_level="AUTOCOMMIT")
+    name = f"leagues_{secrets.token_hex(6)}"
+    with server.connect() as connection:
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    url = make_url(database_url(postgres_url)).set(database=name)
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with server.connect() as connection:
+            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        server.dispose()
+
+
+def test_on_postgresql_performance_and_seasons_are_written_once(empty_postgres: str) -> None:
+    first, second = GameStore(empty_postgres), GameStore(empty_postgres)
+    try:
+        ids = named(first, ["a", "b", "c"])
+        week = week_of(MONDAY)
+        first.leagues.open_season(week)
+        first.leagues.enrol(week.id, [(ids["a"], 5, 1), (ids["b"], 5, 1)])
+        closes = MONDAY + timedelta(days=1)
+        tournament(first, "t", closes, {ids["a"]: 60.0, ids["b"]: 40.0, ids["c"]: 50.0})
+        with Session(first.engine) as session, session.begin():
+            for number, (player, mark) in enumerate(
+                [(ids["a"], 100.0), (ids["b"], 0.0), (ids["c"], 50.0)], start=1
+            ):
+                session.execute(
+                    insert(DealPlayedRow),
+                    {
+                        "tournament_id": "t",
+                        "number": 1,
+                        "player_id": player,
+                        "game_id": f"g{number}",
+                        "started_at": closes,
+                        "margin": 0,
+                        "matchpoints": mark,
+                    },
+                )
+        later = MONDAY + timedelta(days=7, minutes=1)
+        barrier = threading.Barrier(2)
+        written: list[int] = []
+        closed: list[list[str]] = []
+
+        def run(store: GameStore) -> None:
+            barrier.wait()
+            written.append(after_close(store, "t", now=closes))
+            barrier.wait()
+            closed.append(season_due(store, now=later))
+
+        threads = [threading.Thread(target=run, args=(store,)) for store in (first, second)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(written) == [0, 3]
+        assert sorted(closed) == [[], ["2026-W45"]]
+        point = second.leagues.performance(ids["a"], "classic")
+        assert point is not None and (point.value, point.deals) == (100.0, 1)
+        # c was in no group: brought into W45 as it closed (a newcomer of its week), second
+        # of three, c stays; a goes up; b, last of the lowest division, stays.
+        placed = {one.player_id: one.division for one in second.leagues.members("2026-W46")}
+        assert placed == {ids["a"]: 4, ids["b"]: 5, ids["c"]: 5}
     finally:
         first.close()
         second.close()

@@ -455,7 +455,9 @@ class LeagueStore:
             )
             .values(points=bindparam("score"), tournaments=bindparam("count"))
         )
-        rows = [{"player": p, "score": points, "count": n} for p, points, n in scores]
+        # By player, as every writer of the members goes: two processes never wait on each
+        # other's rows in opposite orders.
+        rows = [{"player": p, "score": points, "count": n} for p, points, n in sorted(scores)]
         with unavailable(), self.engine.begin() as connection:
             connection.execute(statement, rows)
         return len(rows)
@@ -515,7 +517,7 @@ class LeagueStore:
                                 "rank": one.place,
                                 "move": one.movement,
                             }
-                            for one in outcomes
+                            for one in sorted(outcomes, key=lambda one: one.player_id)
                         ],
                     )
                 exists = connection.scalar(select(SeasonRow.id).where(SeasonRow.id == following.id))

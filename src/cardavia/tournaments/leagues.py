@@ -197,10 +197,26 @@ def _skills(store: GameStore, players: Sequence[str]) -> dict[str, float]:
     return skills
 
 
+def _bring_in(store: GameStore, season: Season) -> None:
+    """The season's newcomers — ranked players of its week's tournaments in no group — put
+    in the lowest division's groups."""
+    members = store.leagues.members(season.id)
+    present = {member.player_id for member in members}
+    results = store.leagues.week_results(season.starts_at, season.ends_at)
+    new = [player for player in results if player not in present]
+    if new:
+        sizes: dict[int, int] = defaultdict(int)
+        for member in members:
+            if member.division == DIVISIONS:
+                sizes[member.group] += 1
+        store.leagues.enrol(season.id, newcomers(sizes, new))
+
+
 def close(store: GameStore, season: Season, *, now: datetime) -> bool:
-    """Close ``season`` (its week over): its places and movements, and the season of
-    ``now``'s week opened with everyone who stays in the leagues placed. ``False``: closed
-    already (here or by another process)."""
+    """Close ``season`` (its week over): its last newcomers brought in, its places and
+    movements, and the season of ``now``'s week opened with everyone who stays in the leagues
+    placed. ``False``: closed already (here or by another process)."""
+    _bring_in(store, season)
     outcomes = season_outcomes(_scored(store, season))
     moved = {
         one.player_id: division for one in outcomes if (division := next_division(one)) is not None
@@ -221,15 +237,7 @@ def season_due(store: GameStore, *, now: datetime) -> list[str]:
     ]
     current = week_of(now)
     store.leagues.open_season(current)
-    members = {one.player_id: one for one in store.leagues.members(current.id)}
-    results = store.leagues.week_results(current.starts_at, current.ends_at)
-    new = [player for player in results if player not in members]
-    if new:
-        sizes: dict[int, int] = defaultdict(int)
-        for member in members.values():
-            if member.division == DIVISIONS:
-                sizes[member.group] += 1
-        store.leagues.enrol(current.id, newcomers(sizes, new))
+    _bring_in(store, current)
     _scored(store, current)
     return closed
 
