@@ -19,6 +19,7 @@ from cardavia.players.matching import seating_skill
 from cardavia.store.db import GameStore, new_token
 from cardavia.store.leagues import PerformanceChangeRow
 from cardavia.store.tournaments import DealPlayedRow, EntryRow, TournamentRow
+from cardavia.tournaments.leagues import week_of
 from cardavia.tournaments.performance import (
     NEUTRAL,
     after_close,
@@ -233,3 +234,21 @@ def test_the_quick_play_queue_reads_the_performance(store: GameStore) -> None:
     assert seen.skill == pytest.approx(seating_skill(None, 0, 70.0, 1)) and seen.skill > 25.0
     assert quick._read_waiting(Person(a, None, "fr"), "coinche", 0.0).skill == 25.0
     assert quick._read_waiting(Person(b, None, "fr"), "maison", 0.0).skill == 25.0
+
+
+def test_exported_and_erased_with_the_player(store: GameStore) -> None:
+    a, b = players(store, 2)
+    closed_tournament(store, "t1", {a: [75.0], b: [25.0]}, closes_at=START)
+    after_close(store, "t1", now=START)
+    week = week_of(START)
+    store.leagues.open_season(week)
+    store.leagues.enrol(week.id, [(a, 5, 1), (b, 5, 1)])
+    kept = store.leagues.kept_about(a)
+    assert [(row["tournament"], row["value"]) for row in kept["performance_changes"]] == [
+        ("t1", 75.0)
+    ]
+    assert [(row["season"], row["division"]) for row in kept["league_seasons"]] == [(week.id, 5)]
+    store.players.erase(a)
+    assert store.leagues.kept_about(a) == {"performance_changes": [], "league_seasons": []}
+    assert store.leagues.performance(b, "classic") is not None
+    assert [one.player_id for one in store.leagues.members(week.id)] == [b]

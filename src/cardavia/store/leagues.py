@@ -377,6 +377,45 @@ class LeagueStore:
                 for row in reversed(session.scalars(query).all())
             ]
 
+    def kept_about(self, player_id: str) -> dict[str, list[dict[str, object]]]:
+        """The player's performance after each tournament and their places in the leagues,
+        for the export."""
+        with unavailable(), Session(self.engine) as session:
+            changes = session.scalars(
+                select(PerformanceChangeRow)
+                .where(PerformanceChangeRow.player_id == player_id)
+                .order_by(PerformanceChangeRow.id)
+            ).all()
+            members = session.scalars(
+                select(MemberRow)
+                .where(MemberRow.player_id == player_id)
+                .order_by(MemberRow.season_id)
+            ).all()
+            return {
+                "performance_changes": [
+                    {
+                        "family": row.family,
+                        "tournament": row.tournament_id,
+                        "value": row.value,
+                        "deals": row.deals,
+                        "at": utc(row.at).isoformat(),
+                    }
+                    for row in changes
+                ],
+                "league_seasons": [
+                    {
+                        "season": row.season_id,
+                        "division": row.division,
+                        "group": row.group_number,
+                        "points": row.points,
+                        "tournaments": row.tournaments,
+                        "place": row.place,
+                        "movement": row.movement,
+                    }
+                    for row in members
+                ],
+            }
+
     # -- leagues --
 
     def season(self, season_id: str) -> Season | None:
