@@ -15,9 +15,8 @@ from babel.dates import format_date
 from babel.numbers import format_decimal
 
 from cardavia.store.db import GameStore
-from cardavia.store.leagues import Member, NamedMember
+from cardavia.store.leagues import NamedMember
 from cardavia.tournaments.leagues import (
-    DIVISIONS,
     DOWN,
     OUT,
     UP,
@@ -69,10 +68,12 @@ def standings(
     closed: bool,
 ) -> list[Line]:
     """A group's rows in order: at a closed season's end its places and movements, this
-    week the places so far and who would move (the first and last :func:`moves`)."""
+    week the places so far and the movement each would make if the week ended now."""
     by_player = {entry.member.player_id: entry for entry in entries}
     members = [entry.member for entry in entries]
-    outcomes = sorted(members, key=lambda one: one.place or 0) if closed else _zones(members)
+    outcomes = (
+        sorted(members, key=lambda one: one.place or 0) if closed else group_outcomes(members)
+    )
     lines = []
     for outcome in outcomes:
         entry = by_player[outcome.player_id]
@@ -85,23 +86,13 @@ def standings(
                 points=format_decimal(outcome.points, format="#,##0.##", locale=lang),
                 tournaments=outcome.tournaments,
                 movement=movement,
-                movement_text=wording.gettext(MOVEMENTS[movement]) if movement in MOVEMENTS else "",
+                movement_text=(
+                    wording.gettext(MOVEMENTS[movement]) if movement in MOVEMENTS else ""
+                ),
                 me=me,
             )
         )
     return lines
-
-
-def _zones(members: Sequence[Member]) -> list[Member]:
-    """This week's order, with the movement each would make if the week ended now (none
-    for those who would stay, and none yet for those who have not played)."""
-    outcomes = group_outcomes(members, lowest=DIVISIONS)
-    return [
-        one
-        if one.movement in (UP, DOWN) and one.tournaments
-        else Member(one.player_id, one.division, one.group, one.points, one.tournaments, one.place)
-        for one in outcomes
-    ]
 
 
 class Leagues:
