@@ -109,8 +109,8 @@ def test_a_deal_is_its_matchpoints_adjusted_by_the_field() -> None:
     assert deal_performance(55.0, 60.0) == 65.0
     assert deal_performance(45.0, 40.0) == 35.0
     # The field is the others: the player's own performance is left out.
-    assert field_mean([75.0, 25.0, 50.0], own=75.0) == 37.5
-    assert field_mean([80.0], own=80.0) == NEUTRAL
+    assert field_mean(75.0 + 25.0 + 50.0, 3, own=75.0) == 37.5
+    assert field_mean(80.0, 1, own=80.0) == NEUTRAL
     assert presets_of("coinche") == ["coinche"]
     assert "coinche" not in presets_of("classic") and "cardavia" in presets_of("classic")
 

@@ -22,7 +22,7 @@ transaction — a second call, or another process, writes nothing.
 
 >>> round(deal_performance(55.0, 60.0), 6), round(deal_performance(45.0, 40.0), 6)
 (65.0, 35.0)
->>> field_mean([60.0, 40.0, 50.0], own=60.0)
+>>> field_mean(60.0 + 40.0 + 50.0, 3, own=60.0)
 45.0
 """
 
@@ -54,13 +54,13 @@ def deal_performance(matchpoints: float, field: float) -> float:
     return matchpoints + field - NEUTRAL
 
 
-def field_mean(performances: Sequence[float], *, own: float) -> float:
-    """The mean performance of a deal's field but the player: ``performances`` are all who
-    played the deal (the player's own, ``own``, among them); :data:`NEUTRAL` when the player
-    played it alone."""
-    if len(performances) <= 1:
+def field_mean(total: float, count: int, *, own: float) -> float:
+    """The mean performance of a deal's field but the player: ``total`` is the sum of the
+    performances of the ``count`` who played the deal (the player's own, ``own``, among
+    them); :data:`NEUTRAL` when the player played it alone."""
+    if count <= 1:
         return NEUTRAL
-    return (sum(performances) - own) / (len(performances) - 1)
+    return (total - own) / (count - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,14 +76,20 @@ class Rated:
 def deal_performances(marks: Sequence[DealMark], before: Mapping[str, float]) -> dict[int, float]:
     """Each deal played's performance (by its row's id): its matchpoints adjusted by the
     others on that deal, each at their performance ``before`` the tournament
-    (:data:`NEUTRAL` for a player without one)."""
-    fields: dict[int, list[float]] = defaultdict(list)
+    (:data:`NEUTRAL` for a player without one). One pass: each deal's field summed once."""
+    totals: dict[int, float] = defaultdict(float)
+    counts: dict[int, int] = defaultdict(int)
     for mark in marks:
-        fields[mark.number].append(before.get(mark.player_id, NEUTRAL))
+        totals[mark.number] += before.get(mark.player_id, NEUTRAL)
+        counts[mark.number] += 1
     return {
         mark.id: deal_performance(
             mark.matchpoints,
-            field_mean(fields[mark.number], own=before.get(mark.player_id, NEUTRAL)),
+            field_mean(
+                totals[mark.number],
+                counts[mark.number],
+                own=before.get(mark.player_id, NEUTRAL),
+            ),
         )
         for mark in marks
     }
