@@ -7,8 +7,10 @@ standings' business."""
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import json
+import re
 import secrets
 import sys
 import threading
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, insert, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
@@ -38,6 +41,10 @@ from cardavia.tournaments.leagues import (
     week_of,
 )
 from cardavia.tournaments.performance import after_close
+from cardavia.web.app import create_app
+from cardavia.web.room import HIDDEN_NAME
+from cardavia.web.settings import Settings
+from cardavia.words import LANGUAGES, glossary, load_catalogs
 
 MONDAY = datetime(2026, 11, 2, tzinfo=UTC)
 """The start of 2026-W45."""
@@ -360,3 +367,37 @@ def test_on_postgresql_performance_and_seasons_are_written_once(empty_postgres: 
     finally:
         first.close()
         second.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_in_each_language(tmp_path: Path, lang: str) -> None:
+    """The leagues' page answers in every language, its words the glossary's; a player in
+    no league is told how to enter one; a reported name is "a player" to the others."""
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'site.db'}",
+        allowed_hosts=("testserver", "127.0.0.1", "localhost"),
+    )
+    with TestClient(create_app(settings)) as client:
+        answer = client.get(f"/{lang}/leagues")
+        assert answer.status_code == 200 and 'id="league-none"' in answer.text
+        assert answer.headers["cache-control"] == "no-store"
+        assert [
+            fault
+            for line in answer.text.splitlines()
+            for fault in glossary.misuses(lang, re.sub(r"<[^>]+>", " ", line))
+        ] == []
+        assert client.get("/xx/leagues").status_code == 404
+        # A winner whose name was reported, in the hall of fame: "a player" to the others.
+        store: GameStore = client.app.state.store  # type: ignore[attr-defined]
+        ids = named(store, ["rude", "reporter", "other"])
+        store.players.update(ids["rude"], {"name": "Rude"})
+        store.safety.report(ids["reporter"], ids["rude"], "Rude")
+        week = week_of(MONDAY)
+        store.leagues.open_season(week)
+        store.leagues.enrol(week.id, [(ids["rude"], 1, 1), (ids["other"], 1, 1)])
+        tournament(store, "t", MONDAY + timedelta(days=1), {ids["rude"]: 70.0, ids["other"]: 30})
+        assert season_due(store, now=MONDAY + timedelta(days=7)) == [week.id]
+        page = client.get(f"/{lang}/leagues").text
+        fame = page[page.index('id="league-fame"') :]
+        hidden = load_catalogs().wording(lang).gettext(HIDDEN_NAME)
+        assert "Rude" not in fame and html.escape(hidden) in fame
