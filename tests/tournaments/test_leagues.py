@@ -188,6 +188,14 @@ def test_a_league_week_with_promotion_and_relegation(store: GameStore) -> None:
     assert ids["guest"] not in members
     assert (members[ids["b2"]].points, members[ids["b2"]].tournaments) == (280.0, 6)
     assert members[ids["c4"]].points == 0.0
+    # Another tournament ranked on Thursday: the next pass scores it (the one after it has
+    # nothing new to score).
+    thursday = MONDAY + timedelta(days=3)
+    tournament(store, "thursday", thursday, {ids["n1"]: 55.0})
+    assert season_due(store, now=thursday) == []
+    assert season_due(store, now=thursday) == []
+    n1 = store.leagues.membership(week.id, ids["n1"])
+    assert n1 is not None and (n1.points, n1.tournaments) == (100.0, 2)
 
     # The week is over: places and movements.
     next_monday = MONDAY + timedelta(days=7, minutes=5)
@@ -207,9 +215,9 @@ def test_a_league_week_with_promotion_and_relegation(store: GameStore) -> None:
         (4, 4): ("b4", 55.0, "stay"),
         (4, 5): ("b5", 55.0, "stay"),
         (4, 6): ("b6", 20.0, "down"),
-        (5, 1): ("c1", 75.0, "up"),
-        (5, 2): ("c2", 50.0, "stay"),
-        (5, 3): ("n1", 45.0, "stay"),
+        (5, 1): ("n1", 100.0, "up"),
+        (5, 2): ("c1", 75.0, "stay"),
+        (5, 3): ("c2", 50.0, "stay"),
         (5, 4): ("c3", 40.0, "stay"),
         (5, 5): ("c4", 0.0, "out"),
     }
@@ -226,10 +234,10 @@ def test_a_league_week_with_promotion_and_relegation(store: GameStore) -> None:
         "b3": 4,
         "b4": 4,
         "b5": 4,
-        "c1": 4,
+        "n1": 4,
         "b6": 5,
+        "c1": 5,
         "c2": 5,
-        "n1": 5,
         "c3": 5,
         # Out, but the tournament that closed on the new week's first minute is the new
         # week's: back in as a newcomer.

@@ -233,6 +233,9 @@ class LeagueStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.scored: dict[str, tuple[int, datetime | None]] = {}
+        """The :meth:`week_mark` each season was last scored at by this process: a season
+        whose week saw no tournament ranked since is not scored again."""
 
     # -- performance --
 
@@ -454,6 +457,18 @@ class LeagueStore:
         except IntegrityError:
             return False
         return True
+
+    def week_mark(self, starts_at: datetime, ends_at: datetime) -> tuple[int, datetime | None]:
+        """How many tournaments closing within the week are ranked, and when the latest was:
+        what changes when the week's points may."""
+        query = select(func.count(), func.max(TournamentRow.closed_at)).where(
+            TournamentRow.closed_at.is_not(None),
+            TournamentRow.closes_at >= starts_at,
+            TournamentRow.closes_at < ends_at,
+        )
+        with unavailable(), Session(self.engine) as session:
+            count, latest = session.execute(query).one()
+        return int(count), None if latest is None else utc(latest)
 
     def members(self, season_id: str) -> list[Member]:
         """Everyone in the season."""

@@ -197,9 +197,10 @@ def _skills(store: GameStore, players: Sequence[str]) -> dict[str, float]:
     return skills
 
 
-def _bring_in(store: GameStore, season: Season) -> None:
+def _bring_in(store: GameStore, season: Season) -> bool:
     """The season's newcomers — ranked players of its week's tournaments in no group — put
-    in the lowest division's groups."""
+    in the lowest division's groups. ``False``: some could not be (another process was
+    putting them in: the next call will)."""
     members = store.leagues.members(season.id)
     present = {member.player_id for member in members}
     results = store.leagues.week_results(season.starts_at, season.ends_at)
@@ -209,7 +210,8 @@ def _bring_in(store: GameStore, season: Season) -> None:
         for member in members:
             if member.division == DIVISIONS:
                 sizes[member.group] += 1
-        store.leagues.enrol(season.id, newcomers(sizes, new))
+        return store.leagues.enrol(season.id, newcomers(sizes, new)) == len(new)
+    return True
 
 
 def close(store: GameStore, season: Season, *, now: datetime) -> bool:
@@ -230,15 +232,22 @@ def close(store: GameStore, season: Season, *, now: datetime) -> bool:
 
 def season_due(store: GameStore, *, now: datetime) -> list[str]:
     """Close every season whose week is over, open this week's, score it from the
-    tournaments ranked so far and bring in its newcomers. Idempotent; two processes at once:
-    one closes, the other finds it closed. Answers the seasons this call closed."""
+    tournaments ranked so far and bring in its newcomers (only when a tournament of the week
+    was ranked since this process last did: it runs after every closing pass). Idempotent;
+    two processes at once: one closes, the other finds it closed. Answers the seasons this
+    call closed."""
     closed = [
         season.id for season in store.leagues.due_seasons(now) if close(store, season, now=now)
     ]
     current = week_of(now)
-    store.leagues.open_season(current)
-    _bring_in(store, current)
-    _scored(store, current)
+    if store.leagues.season(current.id) is None:
+        store.leagues.open_season(current)
+    mark = store.leagues.week_mark(current.starts_at, current.ends_at)
+    if store.leagues.scored.get(current.id) != mark:
+        complete = _bring_in(store, current)
+        _scored(store, current)
+        if complete:
+            store.leagues.scored[current.id] = mark
     return closed
 
 
