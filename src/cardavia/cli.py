@@ -1039,7 +1039,8 @@ def fair_play(
     ] = 0,
 ) -> None:
     """Screen the tournament deals for play improbably close to double-dummy: the players far
-    outside the field are listed for a person to review, never accused (docs/tournaments.md)."""
+    outside the field are listed for a person to review, never accused
+    (docs/tournament-robots.md)."""
     from datetime import UTC, datetime, timedelta
 
     from cardavia.store.db import GameStore

@@ -69,7 +69,7 @@ def test_a_deal_played_the_same_way_on_two_processes_meets_the_same_computer_act
     log = tmp_path / "worker.log"
     worker = start_ai_worker(redis_url, log)
     # A generous deadline: a decision made by the fallback (a worker late on a busy machine)
-    # would be a cheaper level's (docs/tournaments.md).
+    # would be a cheaper level's (docs/tournament-robots.md).
     first, second = web_process(CARDAVIA_AI_DEADLINE="60"), web_process(CARDAVIA_AI_DEADLINE="60")
     try:
         one, two = asyncio.run(tournament_games(postgres_url, 2))

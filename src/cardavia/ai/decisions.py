@@ -13,16 +13,16 @@ The site asks one object for every decision of a computer seat::
 the match score before the deal, ``client`` whoever the work is for (the key of the cap;
 ``None``: no cap).
 
-The same at every table (docs/tournaments.md, "The computer players"): the site seeds each
-decision with :func:`decision_seed`, a SHA-256 of the deal's secret seed, the seat, the
-level's version (:func:`~cardavia.ai.player.level_version`) and the deal's public actions so
-far, never from the clock, the process, the worker or the lane. Every lane decides a seed
-as :func:`~cardavia.ai.pool.decide_here` does (a generator seeded with it; the pool's
-spreading of worlds over cores gives the serial result; the budgets of the search levels
-count the solver's nodes, not time), so two people who bid and play a deal the same way meet
-the same computer actions, on one process or several, on the pool or on a worker. The
-fallback below is seeded alike; what remains is that it is a cheaper level: a decision a
-worker does not answer in time is the fallback's, not the level's own.
+The same at every table (docs/tournament-robots.md): the site seeds each decision with
+:func:`decision_seed`, a SHA-256 of the deal's secret seed, the seat, the level's version
+(:func:`~cardavia.ai.player.level_version`) and the deal's public actions so far, never from
+the clock, the process, the worker or the lane. Every lane decides a seed as
+:func:`~cardavia.ai.pool.decide_here` does (a generator seeded with it; the pool's spreading
+of worlds over cores gives the serial result; the budgets of the search levels count the
+solver's nodes, not time), so two people who bid and play a deal the same way meet the same
+computer actions, on one process or several, on the pool or on a worker. The fallback below
+is seeded alike; what remains is that it is a cheaper level: a decision a worker does not
+answer in time is the fallback's, not the level's own.
 
 Three lanes, so that cheap decisions never wait behind costly ones:
 

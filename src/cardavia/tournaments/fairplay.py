@@ -25,9 +25,9 @@ this screen (:data:`NOTE`, written in every report).
 Cost: each card of the player's seat is reviewed in both lights, the seat's view over at
 most ``worlds`` worlds and ``node_budget`` solver nodes (work, not time: the same report on
 every machine). With the defaults (:data:`WORLDS`, :data:`NODE_BUDGET`) a deal costs about
-0.4 s of one core (``tests/tournaments/test_fairplay.py`` reports it), so a tournament of
-10,000 players × 12 deals costs some 13 core-hours: run it on a quiet machine, or on the
-tournaments' ranked players only.
+0.25 s of one core (``tests/tournaments/test_fairplay.py`` prints it), so a tournament of
+10,000 players × 12 deals costs some 8 core-hours: run it on a quiet machine, or on one
+tournament at a time (docs/tournament-robots.md).
 """
 
 from __future__ import annotations
