@@ -1,7 +1,7 @@
 """The computer players are the same across the site's processes (issue 22, item 2): one
 tournament deal played at two tables, each through its own web process, their strong
-computer seats decided by an AI worker on the queue: the same person's actions meet the
-same computer actions."""
+computer seats decided by an AI worker on the queue (a new worker process for the second
+table): the same person's actions meet the same computer actions."""
 
 from __future__ import annotations
 
@@ -74,6 +74,10 @@ def test_a_deal_played_the_same_way_on_two_processes_meets_the_same_computer_act
     try:
         one, two = asyncio.run(tournament_games(postgres_url, 2))
         play_deal(first, one)
+        # The second table's decisions on another worker: its own processes, its own hashes.
+        worker.terminate()
+        worker.wait(timeout=20)
+        worker = start_ai_worker(redis_url, log)
         play_deal(second, two)
     finally:
         worker.terminate()
@@ -81,4 +85,6 @@ def test_a_deal_played_the_same_way_on_two_processes_meets_the_same_computer_act
     played = history_of(postgres_url, one["game"])
     assert sum(1 for action in played if action.seat is not PLAYER_SEAT) >= 12
     assert history_of(postgres_url, two["game"]) == played
-    assert ":decide('strong', Observation(seat=<Seat." in log.read_text()
+    runs = log.read_text().split("AI worker:")
+    assert len(runs) == 3
+    assert all(":decide('strong', Observation(seat=<Seat." in run for run in runs[1:])
