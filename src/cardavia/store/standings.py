@@ -4,11 +4,103 @@ the ranking by pages, a player's own place, and each deal's field (docs/tourname
 "Scoring"), read and written in the database in few statements, for fields of many
 thousands; :mod:`cardavia.tournaments.scoring` says the same arithmetic deal by deal, and the
 tests hold the two to each other.
+
+Closing is one transaction: the tournament's ``closed_at`` set first, on the condition that
+it was not (the lock: of two processes closing at once, the second waits for the first's
+commit, then finds it closed and does nothing), then the field read in bulk (every finished
+deal's margin, the entries, which of their players hold a passkey), scored by the function
+given (the store does no arithmetic of its own: the scoring is the tournaments' package's,
+above it), and written back in a few statements — one ``UPDATE`` per distinct margin of a
+deal (every result with that margin scores the same), one per entry.
+
+>>> from datetime import UTC, datetime
+>>> from cardavia.store.db import GameStore
+>>> store = GameStore("sqlite://")
+>>> store.standings.close("nothing", now=datetime.now(UTC), rank=lambda field: None)
+False
 """
 
 from __future__ import annotations
 
-from sqlalchemy import Engine
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import (
+    Connection,
+    Engine,
+    and_,
+    bindparam,
+    func,
+    or_,
+    select,
+    update,
+)
+
+from cardavia.store.base import unavailable
+from cardavia.store.passkeys import PasskeyRow
+from cardavia.store.players import PlayerRow
+from cardavia.store.tournaments import DealPlayedRow, EntryRow, ParRow, TournamentRow
+
+
+@dataclass(frozen=True, slots=True)
+class ClosingField:
+    """What closing a tournament scores, as read in the closing's transaction."""
+
+    deals: int
+    """How many deals the tournament has."""
+    results: tuple[tuple[str, int, int], ...]
+    """Every finished deal: its player, its number and its margin."""
+    entries: tuple[str, ...]
+    """The players who entered."""
+    keyed: frozenset[str]
+    """Those of them who hold a passkey now (ranked; the others are guests)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryStanding:
+    """An entry as closing writes it (and as read after)."""
+
+    player_id: str
+    percent: float
+    ranked: bool
+    place: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """What closing writes: each deal's percentage for each of its margins, the percentage
+    of a deal begun but not finished, and every entry's standing."""
+
+    deals: Mapping[int, Mapping[int, float]]
+    unfinished: float
+    entries: Sequence[EntryStanding]
+
+
+@dataclass(frozen=True, slots=True)
+class RankingLine:
+    """One line of a ranking's page: a ranked entry, its player's name as others see it
+    (``None``: none given, or one reported and hidden) and how many deals it finished."""
+
+    place: int
+    player_id: str
+    name: str | None
+    percent: float
+    played: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredField:
+    """The results of one deal of a tournament: how many, each contract's count, each
+    margin's count and percentage (``None`` before closing), and the par if computed."""
+
+    results: int
+    contracts: tuple[tuple[str, int], ...]
+    """The contracts (:func:`cardavia.tournaments.deals.contract_code`), most played first."""
+    margins: tuple[tuple[int, int, float | None], ...]
+    """Margin, how many results had it, its percentage: best margin first."""
+    par: tuple[int, str | None] | None
+    """The computer players' own margin and contract from the seat."""
 
 
 class StandingStore:
@@ -17,5 +109,256 @@ class StandingStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
+    def close(
+        self,
+        tournament_id: str,
+        *,
+        now: datetime,
+        rank: Callable[[ClosingField], Ranked],
+    ) -> bool:
+        """Close the tournament if it is due (``closes_at`` past at ``now``) and not closed:
+        its field read, ``rank`` (the scoring) asked for the standings, those written — every
+        deal's ``matchpoints``, every entry's ``percent``, ``ranked`` and ``place`` — and
+        ``closed_at`` set, all in one transaction. ``False``, nothing written: unknown, not
+        yet due, or closed already (by another process, which did the work: the
+        conditional ``UPDATE`` of ``closed_at`` comes first and holds the row until its
+        transaction ends)."""
+        with unavailable(), self.engine.begin() as connection:
+            claimed = connection.execute(
+                update(TournamentRow)
+                .where(
+                    TournamentRow.id == tournament_id,
+                    TournamentRow.closed_at.is_(None),
+                    TournamentRow.closes_at <= now,
+                )
+                .values(closed_at=now)
+            )
+            if claimed.rowcount != 1:
+                return False
+            deals = connection.scalar(
+                select(TournamentRow.deals).where(TournamentRow.id == tournament_id)
+            )
+            played = DealPlayedRow.tournament_id == tournament_id
+            results = connection.execute(
+                select(DealPlayedRow.player_id, DealPlayedRow.number, DealPlayedRow.margin).where(
+                    played, DealPlayedRow.margin.is_not(None)
+                )
+            ).all()
+            entries = connection.scalars(
+                select(EntryRow.player_id).where(EntryRow.tournament_id == tournament_id)
+            ).all()
+            keyed = connection.scalars(
+                select(PasskeyRow.player_id)
+                .distinct()
+                .join(EntryRow, EntryRow.player_id == PasskeyRow.player_id)
+                .where(EntryRow.tournament_id == tournament_id)
+            ).all()
+            field = ClosingField(
+                int(deals or 0),
+                tuple(
+                    (str(player), int(number), int(margin or 0))
+                    for player, number, margin in results
+                ),
+                tuple(entries),
+                frozenset(keyed),
+            )
+            _write(connection, tournament_id, rank(field))
+        return True
 
-__all__ = ["StandingStore"]
+    def ranking(
+        self, tournament_id: str, *, offset: int, limit: int
+    ) -> tuple[int, list[RankingLine]]:
+        """How many ranked entries the tournament has, and ``limit`` of them from the
+        ``offset``-th (from 0), in the ranking's order: by place, then by player id (after
+        closing only: before, no entry has a place)."""
+        ranked = and_(EntryRow.tournament_id == tournament_id, EntryRow.place.is_not(None))
+        with unavailable(), self.engine.connect() as connection:
+            total = connection.scalar(select(func.count()).select_from(EntryRow).where(ranked))
+            rows = connection.execute(
+                select(
+                    EntryRow.place,
+                    EntryRow.player_id,
+                    PlayerRow.name,
+                    PlayerRow.hidden_name,
+                    EntryRow.percent,
+                )
+                .join(PlayerRow, PlayerRow.id == EntryRow.player_id)
+                .where(ranked)
+                .order_by(EntryRow.place, EntryRow.player_id)
+                .offset(offset)
+                .limit(limit)
+            ).all()
+            players = [row.player_id for row in rows]
+            counts = dict(
+                connection.execute(
+                    select(DealPlayedRow.player_id, func.count())
+                    .where(
+                        DealPlayedRow.tournament_id == tournament_id,
+                        DealPlayedRow.player_id.in_(players),
+                        DealPlayedRow.margin.is_not(None),
+                    )
+                    .group_by(DealPlayedRow.player_id)
+                ).all()
+            )
+        lines = [
+            RankingLine(
+                int(row.place),
+                str(row.player_id),
+                None if row.name == row.hidden_name else row.name,
+                float(row.percent or 0.0),
+                int(counts.get(row.player_id, 0)),
+            )
+            for row in rows
+        ]
+        return int(total or 0), lines
+
+    def standing(self, tournament_id: str, player_id: str) -> tuple[EntryStanding, int] | None:
+        """The player's entry as closing wrote it, and how many ranked entries come before
+        it in the ranking's order (``None``: no entry, or not yet closed)."""
+        with unavailable(), self.engine.connect() as connection:
+            row = connection.execute(
+                select(EntryRow.percent, EntryRow.ranked, EntryRow.place).where(
+                    EntryRow.tournament_id == tournament_id, EntryRow.player_id == player_id
+                )
+            ).first()
+            if row is None or row.percent is None:
+                return None
+            before = 0
+            if row.place is not None:
+                ahead = or_(
+                    EntryRow.place < row.place,
+                    and_(EntryRow.place == row.place, EntryRow.player_id < player_id),
+                )
+                before = int(
+                    connection.scalar(
+                        select(func.count())
+                        .select_from(EntryRow)
+                        .where(EntryRow.tournament_id == tournament_id, ahead)
+                    )
+                    or 0
+                )
+        entry = EntryStanding(player_id, float(row.percent), bool(row.ranked), row.place)
+        return entry, before
+
+    def field(self, tournament_id: str, number: int) -> StoredField:
+        """Deal ``number``'s finished results (at any time: the percentages only after
+        closing; whom to show them to is the caller's to say)."""
+        deal = and_(
+            DealPlayedRow.tournament_id == tournament_id,
+            DealPlayedRow.number == number,
+            DealPlayedRow.margin.is_not(None),
+        )
+        count = func.count()
+        with unavailable(), self.engine.connect() as connection:
+            contracts = connection.execute(
+                select(DealPlayedRow.contract, count)
+                .where(deal)
+                .group_by(DealPlayedRow.contract)
+                .order_by(count.desc(), DealPlayedRow.contract)
+            ).all()
+            margins = connection.execute(
+                select(DealPlayedRow.margin, count, func.max(DealPlayedRow.matchpoints))
+                .where(deal)
+                .group_by(DealPlayedRow.margin)
+                .order_by(DealPlayedRow.margin.desc())
+            ).all()
+            par = connection.execute(
+                select(ParRow.margin, ParRow.contract).where(
+                    ParRow.tournament_id == tournament_id, ParRow.number == number
+                )
+            ).first()
+        return StoredField(
+            sum(int(row[1]) for row in margins),
+            tuple((str(contract or "pass"), int(n)) for contract, n in contracts),
+            tuple(
+                (int(margin or 0), int(n), None if percent is None else float(percent))
+                for margin, n, percent in margins
+            ),
+            None if par is None else (int(par.margin), par.contract),
+        )
+
+    def best(self, tournament_id: str, number: int, limit: int) -> list[str]:
+        """The game ids of deal ``number``'s ``limit`` best results among the ranked
+        entries (a guest's table stays theirs), best margin first, the first finished first
+        among equals (after closing only: before, no entry is ranked)."""
+        with unavailable(), self.engine.connect() as connection:
+            return list(
+                connection.scalars(
+                    select(DealPlayedRow.game_id)
+                    .join(
+                        EntryRow,
+                        and_(
+                            EntryRow.tournament_id == DealPlayedRow.tournament_id,
+                            EntryRow.player_id == DealPlayedRow.player_id,
+                        ),
+                    )
+                    .where(
+                        DealPlayedRow.tournament_id == tournament_id,
+                        DealPlayedRow.number == number,
+                        DealPlayedRow.margin.is_not(None),
+                        EntryRow.ranked.is_(True),
+                    )
+                    .order_by(
+                        DealPlayedRow.margin.desc(),
+                        DealPlayedRow.finished_at,
+                        DealPlayedRow.id,
+                    )
+                    .limit(limit)
+                ).all()
+            )
+
+
+def _write(connection: Connection, tournament_id: str, ranked: Ranked) -> None:
+    """In the closing's transaction: every deal's matchpoints (one ``UPDATE`` per margin
+    of a deal, one for the unfinished deals) and every entry's standing."""
+    points = [
+        {"t": tournament_id, "n": number, "m": margin, "p": percent}
+        for number, margins in ranked.deals.items()
+        for margin, percent in margins.items()
+    ]
+    if points:
+        connection.execute(
+            update(DealPlayedRow)
+            .where(
+                DealPlayedRow.tournament_id == bindparam("t"),
+                DealPlayedRow.number == bindparam("n"),
+                DealPlayedRow.margin == bindparam("m"),
+            )
+            .values(matchpoints=bindparam("p")),
+            points,
+        )
+    connection.execute(
+        update(DealPlayedRow)
+        .where(DealPlayedRow.tournament_id == tournament_id, DealPlayedRow.margin.is_(None))
+        .values(matchpoints=ranked.unfinished)
+    )
+    standings = [
+        {
+            "t": tournament_id,
+            "who": entry.player_id,
+            "pc": entry.percent,
+            "rk": entry.ranked,
+            "pl": entry.place,
+        }
+        for entry in ranked.entries
+    ]
+    if standings:
+        connection.execute(
+            update(EntryRow)
+            .where(
+                EntryRow.tournament_id == bindparam("t"),
+                EntryRow.player_id == bindparam("who"),
+            )
+            .values(percent=bindparam("pc"), ranked=bindparam("rk"), place=bindparam("pl")),
+            standings,
+        )
+
+
+__all__ = [
+    "ClosingField",
+    "EntryStanding",
+    "Ranked",
+    "RankingLine",
+    "StandingStore",
+    "StoredField",
+]
