@@ -99,8 +99,10 @@ class DealField:
     par: Par | None
 
 
-def _rank(field: ClosingField) -> Ranked:
-    """The store's closing field scored (:func:`~cardavia.tournaments.scoring.standings`)."""
+def scored(field: ClosingField) -> Ranked:
+    """A tournament's field, as the store reads it at closing, scored
+    (:func:`~cardavia.tournaments.scoring.standings`) into what the store writes: the
+    function :func:`close` gives the store."""
     table = standings(
         field.deals,
         (Result(player, number, margin) for player, number, margin in field.results),
@@ -127,7 +129,7 @@ def close(store: GameStore, tournament_id: str, *, now: datetime) -> bool:
     and its place among the ranked (``tournament_entries``), and ``closed_at`` set. ``False``
     when there was nothing to do: unknown, not yet due, or closed already — by an earlier
     call or by another process at the same moment (only one of them does the work)."""
-    return store.standings.close(tournament_id, now=now, rank=_rank)
+    return store.standings.close(tournament_id, now=now, rank=scored)
 
 
 def ranking(
@@ -192,4 +194,5 @@ __all__ = [
     "deal_field",
     "place_of",
     "ranking",
+    "scored",
 ]
