@@ -14,7 +14,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, insert, select, text
+from sqlalchemy import create_engine, event, insert, select, text
 from sqlalchemy.engine import make_url
 from tests.tournaments.worked import ALONE, CLOSES, CLUB, OPENS, Worked, fill
 
@@ -140,12 +140,18 @@ def test_a_tournament_closes_once_and_only_when_due() -> None:
 def test_two_processes_closing_at_once_close_once(url: str) -> None:
     ids = fill(GameStore(url), CLUB)
     stores = [GameStore(url), GameStore(url)]
-    scorings = []
+    writes: list[str] = []
+
+    def written(*call: object) -> None:
+        if "UPDATE tournament_entries" in str(call[2]):
+            writes.append(str(call[2]))
+
+    for store in stores:
+        event.listen(store.engine, "before_cursor_execute", written)
     start = threading.Barrier(2)
 
     def slow(field: ClosingField) -> Ranked:
-        scorings.append(field)
-        time.sleep(0.3)  # the other process tries meanwhile
+        time.sleep(0.2)  # the other process reads and scores meanwhile
         return standings.scored(field)
 
     answers: list[bool] = []
@@ -160,8 +166,40 @@ def test_two_processes_closing_at_once_close_once(url: str) -> None:
     for thread in threads:
         thread.join()
     assert sorted(answers) == [False, True]
-    assert len(scorings) == 1
+    assert len(writes) == 1  # one of them wrote the standings
     assert rows(stores[0], ids) == expected(CLUB)
+
+
+def test_a_result_that_lands_while_closing_scores_is_counted(url: str) -> None:
+    store = GameStore(url)
+    ids = fill(store, CLUB)
+    fields: list[ClosingField] = []
+
+    def late(field: ClosingField) -> Ranked:
+        if not fields:  # Eve's deal 1 ends while the field is scored: it is read again
+            with store.engine.begin() as connection:
+                connection.execute(
+                    insert(DealPlayedRow),
+                    {
+                        "tournament_id": TOURNAMENT,
+                        "number": 1,
+                        "player_id": ids["eve"],
+                        "game_id": "eve-1",
+                        "started_at": OPENS,
+                        "finished_at": CLOSES,
+                        "margin": 0,
+                        "contract": "pass",
+                    },
+                )
+        fields.append(field)
+        return standings.scored(field)
+
+    assert store.standings.close(TOURNAMENT, now=AFTER, rank=late)
+    assert len(fields) == 2 and len(fields[1].results) == len(fields[0].results) + 1
+    # Deal 1 now has six results: Eve's 0 beats Dan's −50 alone, 1 of 5 = 20 %.
+    assert rows(store, ids)[0]["eve-1"] == (20.0,)
+    entries = {e.player_id: e.percent for e in standings.scored(fields[1]).entries}
+    assert rows(store, ids)[1]["eve"][0] == entries[ids["eve"]] == (20 + 25 + 25) / 3
 
 
 # -- Reading ---------------------------------------------------------------------------------
@@ -216,8 +254,8 @@ def many(store: GameStore, ranked: int, guests: int) -> list[str]:
     return players
 
 
-def test_the_ranking_by_pages_and_a_players_own_place() -> None:
-    store = GameStore("sqlite://")
+def test_the_ranking_by_pages_and_a_players_own_place(url: str) -> None:
+    store = GameStore(url)
     players = many(store, ranked=120, guests=3)
     assert close(store, TOURNAMENT, now=AFTER)
     first, last = ranking(store, TOURNAMENT, page=1), ranking(store, TOURNAMENT, page=3)

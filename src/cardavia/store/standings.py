@@ -5,13 +5,14 @@ the ranking by pages, a player's own place, and each deal's field (docs/tourname
 thousands; :mod:`cardavia.tournaments.scoring` says the same arithmetic deal by deal, and the
 tests hold the two to each other.
 
-Closing is one transaction: the tournament's ``closed_at`` set first, on the condition that
-it was not (the lock: of two processes closing at once, the second waits for the first's
-commit, then finds it closed and does nothing), then the field read in bulk (every finished
-deal's margin, the entries, which of their players hold a passkey), scored by the function
-given (the store does no arithmetic of its own: the scoring is the tournaments' package's,
-above it), and written back in a few statements — one ``UPDATE`` per distinct margin of a
-deal (every result with that margin scores the same), one per entry.
+Closing reads the field in bulk (every finished deal's margin, the entries, which of their
+players hold a passkey), has it scored by the function given (the store does no arithmetic
+of its own: the scoring is the tournaments' package's, above it), then writes in one short
+transaction: the tournament's ``closed_at`` set first, on the condition that it was not
+(the lock: of two processes closing at once, the second waits for the first's commit, then
+finds it closed and writes nothing), the field checked unchanged, and the standings written
+in a few statements — one ``UPDATE`` per distinct margin of a deal (every result with that
+margin scores the same), one per entry.
 
 >>> from datetime import UTC, datetime
 >>> from cardavia.store.db import GameStore
@@ -25,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Final, cast
 
 from sqlalchemy import (
     Connection,
@@ -32,7 +34,6 @@ from sqlalchemy import (
     and_,
     bindparam,
     func,
-    or_,
     select,
     update,
 )
@@ -41,6 +42,10 @@ from cardavia.store.base import unavailable
 from cardavia.store.passkeys import PasskeyRow
 from cardavia.store.players import PlayerRow
 from cardavia.store.tournaments import DealPlayedRow, EntryRow, ParRow, TournamentRow
+
+OPTIMISTIC_TRIES: Final = 3
+"""How many times closing reads and scores a field outside its writing transaction before
+it does all in one (results still coming after the tournament's end)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +60,12 @@ class ClosingField:
     """The players who entered."""
     keyed: frozenset[str]
     """Those of them who hold a passkey now (ranked; the others are guests)."""
+
+    @property
+    def fingerprint(self) -> tuple[int, int, int]:
+        """The field's finished deals, the sum of their margins and its entries: what
+        closing checks has not changed between reading and writing."""
+        return len(self.results), sum(result[2] for result in self.results), len(self.entries)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +114,10 @@ class StoredField:
     """The computer players' own margin and contract from the seat."""
 
 
+class _FieldChangedError(Exception):
+    """Closing: the field changed since it was scored (the claim is rolled back)."""
+
+
 class StandingStore:
     """The tournaments' standings in the store's database (the store's ``standings``)."""
 
@@ -119,49 +134,37 @@ class StandingStore:
         """Close the tournament if it is due (``closes_at`` past at ``now``) and not closed:
         its field read, ``rank`` (the scoring) asked for the standings, those written — every
         deal's ``matchpoints``, every entry's ``percent``, ``ranked`` and ``place`` — and
-        ``closed_at`` set, all in one transaction. ``False``, nothing written: unknown, not
-        yet due, or closed already (by another process, which did the work: the
-        conditional ``UPDATE`` of ``closed_at`` comes first and holds the row until its
-        transaction ends)."""
-        with unavailable(), self.engine.begin() as connection:
-            claimed = connection.execute(
-                update(TournamentRow)
-                .where(
-                    TournamentRow.id == tournament_id,
-                    TournamentRow.closed_at.is_(None),
-                    TournamentRow.closes_at <= now,
-                )
-                .values(closed_at=now)
-            )
-            if claimed.rowcount != 1:
+        ``closed_at`` set. ``False``, nothing written: unknown, not yet due, or closed
+        already, by an earlier call or by another process closing it at the same moment.
+
+        The field is read and scored outside the writing transaction, which is short (on
+        SQLite, the database's one writer waits for no scoring): it claims the tournament
+        (the conditional ``UPDATE`` of ``closed_at``, which holds the row until it ends:
+        of two processes, the second finds it closed and writes nothing), checks that the
+        field is still what was scored (a result that came meanwhile: read and score
+        again) and writes. After :data:`OPTIMISTIC_TRIES` changed fields, the last try
+        reads, scores and writes in one transaction."""
+        for _ in range(OPTIMISTIC_TRIES):
+            with unavailable(), self.engine.connect() as connection:
+                field = _read(connection, tournament_id, now)
+            if field is None:
                 return False
-            deals = connection.scalar(
-                select(TournamentRow.deals).where(TournamentRow.id == tournament_id)
-            )
-            played = DealPlayedRow.tournament_id == tournament_id
-            results = connection.execute(
-                select(DealPlayedRow.player_id, DealPlayedRow.number, DealPlayedRow.margin).where(
-                    played, DealPlayedRow.margin.is_not(None)
-                )
-            ).all()
-            entries = connection.scalars(
-                select(EntryRow.player_id).where(EntryRow.tournament_id == tournament_id)
-            ).all()
-            keyed = connection.scalars(
-                select(PasskeyRow.player_id)
-                .distinct()
-                .join(EntryRow, EntryRow.player_id == PasskeyRow.player_id)
-                .where(EntryRow.tournament_id == tournament_id)
-            ).all()
-            field = ClosingField(
-                int(deals or 0),
-                tuple(
-                    (str(player), int(number), int(margin or 0))
-                    for player, number, margin in results
-                ),
-                tuple(entries),
-                frozenset(keyed),
-            )
+            ranked = rank(field)
+            try:
+                with unavailable(), self.engine.begin() as connection:
+                    if not _claim(connection, tournament_id, now):
+                        return False
+                    if _fingerprint(connection, tournament_id) != field.fingerprint:
+                        raise _FieldChangedError
+                    _write(connection, tournament_id, ranked)
+                    return True
+            except _FieldChangedError:
+                continue  # rolled back: read again
+        with unavailable(), self.engine.begin() as connection:
+            if not _claim(connection, tournament_id, now):
+                return False
+            field = _read(connection, tournament_id, now, claimed=True)
+            assert field is not None
             _write(connection, tournament_id, rank(field))
         return True
 
@@ -188,14 +191,17 @@ class StandingStore:
                 .offset(offset)
                 .limit(limit)
             ).all()
-            players = [row.player_id for row in rows]
+            deals = connection.scalar(
+                select(TournamentRow.deals).where(TournamentRow.id == tournament_id)
+            )
+            # Found by the unique (tournament, number, player): the page's players' own rows.
             counts = dict(
                 connection.execute(
-                    select(DealPlayedRow.player_id, func.count())
+                    select(DealPlayedRow.player_id, func.count(DealPlayedRow.margin))
                     .where(
                         DealPlayedRow.tournament_id == tournament_id,
-                        DealPlayedRow.player_id.in_(players),
-                        DealPlayedRow.margin.is_not(None),
+                        DealPlayedRow.number.in_(range(1, (deals or 0) + 1)),
+                        DealPlayedRow.player_id.in_([row.player_id for row in rows]),
                     )
                     .group_by(DealPlayedRow.player_id)
                 ).all()
@@ -225,18 +231,17 @@ class StandingStore:
                 return None
             before = 0
             if row.place is not None:
-                ahead = or_(
-                    EntryRow.place < row.place,
-                    and_(EntryRow.place == row.place, EntryRow.player_id < player_id),
+                entries = EntryRow.tournament_id == tournament_id
+                ahead = connection.scalar(
+                    select(func.count()).where(entries, EntryRow.place < row.place)
                 )
-                before = int(
-                    connection.scalar(
-                        select(func.count())
-                        .select_from(EntryRow)
-                        .where(EntryRow.tournament_id == tournament_id, ahead)
-                    )
-                    or 0
-                )
+                # Among equals, in the ranking's order (the database's, whatever its collation).
+                tied = connection.scalars(
+                    select(EntryRow.player_id)
+                    .where(entries, EntryRow.place == row.place)
+                    .order_by(EntryRow.player_id)
+                ).all()
+                before = int(ahead or 0) + list(tied).index(player_id)
         entry = EntryStanding(player_id, float(row.percent), bool(row.ranked), row.place)
         return entry, before
 
@@ -306,6 +311,69 @@ class StandingStore:
                     .limit(limit)
                 ).all()
             )
+
+
+def _claim(connection: Connection, tournament_id: str, now: datetime) -> bool:
+    """In a writing transaction: set the tournament's ``closed_at`` if it is due and not
+    closed; whether it was (the row is then this transaction's until it ends)."""
+    claimed = connection.execute(
+        update(TournamentRow)
+        .where(
+            TournamentRow.id == tournament_id,
+            TournamentRow.closed_at.is_(None),
+            TournamentRow.closes_at <= now,
+        )
+        .values(closed_at=now)
+    )
+    return claimed.rowcount == 1
+
+
+def _read(
+    connection: Connection, tournament_id: str, now: datetime, *, claimed: bool = False
+) -> ClosingField | None:
+    """The field of a tournament due at ``now`` and not closed (``claimed``: closed by
+    this transaction), in bulk; ``None`` for any other."""
+    due = connection.execute(
+        select(TournamentRow.deals, TournamentRow.closed_at).where(
+            TournamentRow.id == tournament_id, TournamentRow.closes_at <= now
+        )
+    ).first()
+    if due is None or (due.closed_at is not None) != claimed:
+        return None
+    results = connection.execute(
+        select(DealPlayedRow.player_id, DealPlayedRow.number, DealPlayedRow.margin).where(
+            DealPlayedRow.tournament_id == tournament_id, DealPlayedRow.margin.is_not(None)
+        )
+    )
+    entries = connection.scalars(
+        select(EntryRow.player_id).where(EntryRow.tournament_id == tournament_id)
+    )
+    keyed = connection.scalars(
+        select(PasskeyRow.player_id)
+        .distinct()
+        .join(EntryRow, EntryRow.player_id == PasskeyRow.player_id)
+        .where(EntryRow.tournament_id == tournament_id)
+    )
+    return ClosingField(
+        int(due.deals),
+        cast("tuple[tuple[str, int, int], ...]", tuple(results.all())),
+        tuple(entries),
+        frozenset(keyed),
+    )
+
+
+def _fingerprint(connection: Connection, tournament_id: str) -> tuple[int, int, int]:
+    """What the tournament's field is as read now: its finished deals, the sum of their
+    margins, its entries (results are written once: a new one changes the count)."""
+    finished, total = connection.execute(
+        select(
+            func.count(DealPlayedRow.margin), func.coalesce(func.sum(DealPlayedRow.margin), 0)
+        ).where(DealPlayedRow.tournament_id == tournament_id)
+    ).one()
+    entries = connection.scalar(
+        select(func.count()).select_from(EntryRow).where(EntryRow.tournament_id == tournament_id)
+    )
+    return int(finished), int(total or 0), int(entries or 0)
 
 
 def _write(connection: Connection, tournament_id: str, ranked: Ranked) -> None:

@@ -30,11 +30,12 @@ Fraction(175, 3)
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final, TypeVar
+from typing import Final, NamedTuple, TypeVar
 
 UNPLAYED: Final = Fraction(25)
 """The percentage of a deal not played (nor finished) when the tournament closes."""
@@ -113,7 +114,7 @@ def score(deals_percentages: Iterable[Fraction | None], *, deals: int) -> Fracti
     return (sum(given, Fraction(0)) + UNPLAYED * (deals - len(given))) / deals
 
 
-def places(scores: Mapping[Key, Fraction]) -> dict[Key, int]:
+def places(scores: Mapping[Key, Fraction | int]) -> dict[Key, int]:
     """Each one's place by score, best first; equal scores share a place and the next
     place is counted past them (1, 2, 2, 4). Equal scores keep ``scores``' order."""
     placed: dict[Key, int] = {}
@@ -135,9 +136,9 @@ def against_par(margin: int, par: int) -> int:
     return margin - par
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
-    """One player's finished deal: its number in the tournament and its margin."""
+class Result(NamedTuple):
+    """One player's finished deal: its number in the tournament and its margin (a tuple:
+    a field's results come by the hundred thousand, as the store's rows)."""
 
     player_id: str
     number: int
@@ -170,14 +171,15 @@ class Standings:
 
 def standings(
     deals: int,
-    results: Iterable[Result],
+    results: Iterable[tuple[str, int, int]],
     entries: Iterable[str],
     ranked: Collection[str],
 ) -> Standings:
-    """A tournament of ``deals`` deals closed: every deal's ``results`` scored against the
-    others of that deal, each of ``entries`` (the players who entered) scored over every
-    deal, and those of them in ``ranked`` (the players with a passkey) placed among
-    themselves. A player's deal not in ``results`` scores :data:`UNPLAYED`.
+    """A tournament of ``deals`` deals closed: every deal's ``results`` (:class:`Result`:
+    player, deal number, margin) scored against the others of that deal, each of
+    ``entries`` (the players who entered) scored over every deal, and those of them in
+    ``ranked`` (the players with a passkey) placed among themselves. A player's deal not
+    in ``results`` scores :data:`UNPLAYED`.
 
     >>> table = standings(
     ...     2,
@@ -190,27 +192,46 @@ def standings(
     """
     results = list(results)
     by_deal: dict[int, list[int]] = {}
-    for result in results:
-        by_deal.setdefault(result.number, []).append(result.margin)
+    for _, number, margin in results:
+        by_deal.setdefault(number, []).append(margin)
     field = max((len(margins) for margins in by_deal.values()), default=0)
     scored = {
         number: percentages(margins, field=field) for number, margins in sorted(by_deal.items())
     }
-    played: dict[str, list[Fraction]] = {player: [] for player in entries}
-    for result in results:
-        if result.player_id in played:
-            played[result.player_id].append(scored[result.number][result.margin])
-    scores = {player: score(percents, deals=deals) for player, percents in played.items()}
-    placed = places({player: value for player, value in scores.items() if player in ranked})
-    ordered = sorted(scores, key=lambda player: (-scores[player], player not in placed, player))
+    # The scores summed exactly in whole units of 1/unit of 100 %: every deal's percentages
+    # (with the tournament's field) and 25 % are whole numbers of them.
+    unit = math.lcm(4, *(2 * len(margins) * max(1, field - 1) for margins in by_deal.values()))
+    units = {
+        number: {margin: _whole(percent * unit / 100) for margin, percent in margins.items()}
+        for number, margins in scored.items()
+    }
+    unplayed = _whole(UNPLAYED * unit / 100)
+    totals = dict.fromkeys(entries, unplayed * deals)
+    for player, number, margin in results:
+        if player in totals:
+            totals[player] += units[number][margin] - unplayed
+    placed = places({player: total for player, total in totals.items() if player in ranked})
+    ordered = sorted(totals, key=lambda player: (-totals[player], player not in placed, player))
     return Standings(
         scored,
         tuple(
-            Standing(player, scores[player], player in placed, placed.get(player))
+            Standing(
+                player,
+                Fraction(100 * totals[player], unit * deals),
+                player in placed,
+                placed.get(player),
+            )
             for player in ordered
         ),
         field,
     )
+
+
+def _whole(value: Fraction) -> int:
+    """``value``, known to be a whole number."""
+    if value.denominator != 1:
+        raise ArithmeticError(f"{value} is not whole")
+    return value.numerator
 
 
 __all__ = [

@@ -27,7 +27,7 @@ from typing import Final
 
 from cardavia.store.db import GameStore
 from cardavia.store.standings import ClosingField, EntryStanding, Ranked, RankingLine
-from cardavia.tournaments.scoring import UNPLAYED, Result, against_par, standings
+from cardavia.tournaments.scoring import UNPLAYED, against_par, standings
 
 PAGE_SIZE: Final = 50
 """A ranking page's lines, unless asked otherwise."""
@@ -103,12 +103,7 @@ def scored(field: ClosingField) -> Ranked:
     """A tournament's field, as the store reads it at closing, scored
     (:func:`~cardavia.tournaments.scoring.standings`) into what the store writes: the
     function :func:`close` gives the store."""
-    table = standings(
-        field.deals,
-        (Result(player, number, margin) for player, number, margin in field.results),
-        field.entries,
-        field.keyed,
-    )
+    table = standings(field.deals, field.results, field.entries, field.keyed)
     return Ranked(
         {
             number: {margin: float(percent) for margin, percent in margins.items()}

@@ -72,9 +72,7 @@ def upgrade() -> None:
         sa.Column("percent", sa.Float(), nullable=True),
         sa.Column("place", sa.Integer(), nullable=True),
     )
-    op.create_index(
-        "ix_tournament_entries_place", "tournament_entries", ["tournament_id", "place"]
-    )
+    op.create_index("ix_tournament_entries_place", "tournament_entries", ["tournament_id", "place"])
     op.create_index("ix_tournament_entries_player", "tournament_entries", ["player_id"])
     op.create_table(
         "tournament_deals",
