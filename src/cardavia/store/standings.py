@@ -23,6 +23,7 @@ False
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -177,19 +178,19 @@ class StandingStore:
         ranked = and_(EntryRow.tournament_id == tournament_id, EntryRow.place.is_not(None))
         with unavailable(), self.engine.connect() as connection:
             total = connection.scalar(select(func.count()).select_from(EntryRow).where(ranked))
-            rows = connection.execute(
-                select(
-                    EntryRow.place,
-                    EntryRow.player_id,
-                    PlayerRow.name,
-                    PlayerRow.hidden_name,
-                    EntryRow.percent,
-                )
-                .join(PlayerRow, PlayerRow.id == EntryRow.player_id)
+            # The page's entries first (by the place's index), then their players' names.
+            page = (
+                select(EntryRow.place, EntryRow.player_id, EntryRow.percent)
                 .where(ranked)
                 .order_by(EntryRow.place, EntryRow.player_id)
                 .offset(offset)
                 .limit(limit)
+                .subquery()
+            )
+            rows = connection.execute(
+                select(page, PlayerRow.name, PlayerRow.hidden_name)
+                .join(PlayerRow, PlayerRow.id == page.c.player_id)
+                .order_by(page.c.place, page.c.player_id)
             ).all()
             deals = connection.scalar(
                 select(TournamentRow.deals).where(TournamentRow.id == tournament_id)
@@ -253,32 +254,34 @@ class StandingStore:
             DealPlayedRow.number == number,
             DealPlayedRow.margin.is_not(None),
         )
-        count = func.count()
         with unavailable(), self.engine.connect() as connection:
-            contracts = connection.execute(
-                select(DealPlayedRow.contract, count)
+            # One pass over the deal's results: each (margin, contract) counted.
+            groups = connection.execute(
+                select(
+                    DealPlayedRow.margin,
+                    DealPlayedRow.contract,
+                    func.count(),
+                    func.max(DealPlayedRow.matchpoints),
+                )
                 .where(deal)
-                .group_by(DealPlayedRow.contract)
-                .order_by(count.desc(), DealPlayedRow.contract)
-            ).all()
-            margins = connection.execute(
-                select(DealPlayedRow.margin, count, func.max(DealPlayedRow.matchpoints))
-                .where(deal)
-                .group_by(DealPlayedRow.margin)
-                .order_by(DealPlayedRow.margin.desc())
+                .group_by(DealPlayedRow.margin, DealPlayedRow.contract)
             ).all()
             par = connection.execute(
                 select(ParRow.margin, ParRow.contract).where(
                     ParRow.tournament_id == tournament_id, ParRow.number == number
                 )
             ).first()
+        contracts: Counter[str] = Counter()
+        margins: Counter[int] = Counter()
+        percents: dict[int, float | None] = {}
+        for margin, contract, count, percent in groups:
+            contracts[contract or "pass"] += count
+            margins[margin or 0] += count
+            percents[margin or 0] = None if percent is None else float(percent)
         return StoredField(
-            sum(int(row[1]) for row in margins),
-            tuple((str(contract or "pass"), int(n)) for contract, n in contracts),
-            tuple(
-                (int(margin or 0), int(n), None if percent is None else float(percent))
-                for margin, n, percent in margins
-            ),
+            margins.total(),
+            tuple(sorted(contracts.items(), key=lambda item: (-item[1], item[0]))),
+            tuple((margin, margins[margin], percents[margin]) for margin in sorted(margins)[::-1]),
             None if par is None else (int(par.margin), par.contract),
         )
 

@@ -7,8 +7,9 @@ deals', and the places.
   the results it is compared with (the Laws of Duplicate Bridge, Law 78A).
 - **Neuberg's correction.** A deal with fewer results ``n`` than the tournament's largest
   field ``N`` is scored as if each of its results had happened ``N / n`` times:
-  ``MP' = (MP + ½) · N / n − ½`` on the scale of a top of ``N − 1`` (the formula of the
-  English Bridge Union's White Book, "Factoring"): a top among few results is worth less
+  ``MP' = (MP + ½) · N / n − ½`` on the scale of a top of ``N − 1`` (Gérard Neuberg's
+  formula, with which the WBF's, the EBL's and the EBU's pairs events are scored; Max
+  Bavin's *The Neuberg Formula*, EBU Laws & Ethics): a top among few results is worth less
   than a top among many, and a result alone on its deal scores 50 %.
 - **A deal not played** (or not finished when the tournament closes) scores 25 %.
 - **The tournament's score** is the mean of its deals' percentages; **places** go by it,
