@@ -19,7 +19,7 @@ from sqlalchemy.engine import make_url
 from tests.tournaments.worked import ALONE, CLOSES, CLUB, OPENS, Worked, fill
 
 from cardavia.store.db import GameStore, database_url, new_token
-from cardavia.store.standings import ClosingField, Ranked
+from cardavia.store.standings import OPTIMISTIC_TRIES, ClosingField, Ranked
 from cardavia.store.tournaments import DealPlayedRow, EntryRow, TournamentRow
 from cardavia.tournaments import standings
 from cardavia.tournaments.standings import (
@@ -170,6 +170,24 @@ def test_two_processes_closing_at_once_close_once(url: str) -> None:
     assert rows(stores[0], ids) == expected(CLUB)
 
 
+def late_result(store: GameStore, player_id: str, number: int, margin: int) -> None:
+    """A deal of the tournament ends now (after its window: a table finishing late)."""
+    with store.engine.begin() as connection:
+        connection.execute(
+            insert(DealPlayedRow),
+            {
+                "tournament_id": TOURNAMENT,
+                "number": number,
+                "player_id": player_id,
+                "game_id": f"late-{number}",
+                "started_at": OPENS,
+                "finished_at": CLOSES,
+                "margin": margin,
+                "contract": "pass",
+            },
+        )
+
+
 def test_a_result_that_lands_while_closing_scores_is_counted(url: str) -> None:
     store = GameStore(url)
     ids = fill(store, CLUB)
@@ -177,20 +195,7 @@ def test_a_result_that_lands_while_closing_scores_is_counted(url: str) -> None:
 
     def late(field: ClosingField) -> Ranked:
         if not fields:  # Eve's deal 1 ends while the field is scored: it is read again
-            with store.engine.begin() as connection:
-                connection.execute(
-                    insert(DealPlayedRow),
-                    {
-                        "tournament_id": TOURNAMENT,
-                        "number": 1,
-                        "player_id": ids["eve"],
-                        "game_id": "eve-1",
-                        "started_at": OPENS,
-                        "finished_at": CLOSES,
-                        "margin": 0,
-                        "contract": "pass",
-                    },
-                )
+            late_result(store, ids["eve"], 1, 0)
         fields.append(field)
         return standings.scored(field)
 
@@ -200,6 +205,26 @@ def test_a_result_that_lands_while_closing_scores_is_counted(url: str) -> None:
     assert rows(store, ids)[0]["eve-1"] == (20.0,)
     entries = {e.player_id: e.percent for e in standings.scored(fields[1]).entries}
     assert rows(store, ids)[1]["eve"][0] == entries[ids["eve"]] == (20 + 25 + 25) / 3
+
+
+def test_results_that_keep_landing_are_scored_under_the_lock(url: str) -> None:
+    store = GameStore(url)
+    ids = fill(store, CLUB)
+    fields: list[ClosingField] = []
+
+    def late(field: ClosingField) -> Ranked:
+        if len(fields) < OPTIMISTIC_TRIES:  # a result lands at each of the tries outside
+            late_result(store, ids["eve"], len(fields) + 1, 10 * len(fields))
+        fields.append(field)
+        return standings.scored(field)
+
+    assert store.standings.close(TOURNAMENT, now=AFTER, rank=late)
+    # The last try read the field in its writing transaction: every late result is in it.
+    assert [len(field.results) for field in fields] == [11, 12, 13, 14]
+    entries = {e.player_id: e.percent for e in standings.scored(fields[-1]).entries}
+    assert {player: row[0] for player, row in rows(store, ids)[1].items()} == {
+        name: entries[ids[name]] for name in ids
+    }
 
 
 # -- Reading ---------------------------------------------------------------------------------

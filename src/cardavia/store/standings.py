@@ -51,7 +51,7 @@ it does all in one (results still coming after the tournament's end)."""
 
 @dataclass(frozen=True, slots=True)
 class ClosingField:
-    """What closing a tournament scores, as read in the closing's transaction."""
+    """What closing a tournament scores, as closing reads it."""
 
     deals: int
     """How many deals the tournament has."""
