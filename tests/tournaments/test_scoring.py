@@ -4,6 +4,7 @@ with ties, Neuberg's correction on the English Bridge Union's own examples, unpl
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
@@ -78,6 +79,19 @@ def test_neuberg_keeps_a_full_field_and_the_deals_average() -> None:
         neuberg(Fraction(0), results=5, field=4)
 
 
+def test_a_deals_table_is_each_results_matchpoints_factored() -> None:
+    # percentages() counts a deal's margins once; each result's definition agrees with it.
+    draw = random.Random(22)
+    for _ in range(50):
+        margins = [draw.choice(range(-60, 70, 10)) for _ in range(draw.randint(2, 15))]
+        field = draw.randint(len(margins), 20)
+        table = percentages(margins, field=field)
+        for index, margin in enumerate(margins):
+            others = margins[:index] + margins[index + 1 :]
+            points = neuberg(matchpoints(margin, others), results=len(margins), field=field)
+            assert table[margin] == points * 100 / (field - 1)
+
+
 # -- A tournament --------------------------------------------------------------------------------
 
 
@@ -87,6 +101,8 @@ def test_an_unplayed_or_unfinished_deal_scores_a_quarter() -> None:
     assert score([Fraction(100), None], deals=4) == (100 + 25 + 25 + 25) / Fraction(4)
     with pytest.raises(ValueError, match="3 deals' results in a tournament of 2"):
         score([Fraction(50)] * 3, deals=2)
+    with pytest.raises(ValueError, match="a tournament of 0 deals"):
+        standings(0, [], [], set())
 
 
 def test_equal_scores_share_a_place_and_the_next_counts_past_them() -> None:

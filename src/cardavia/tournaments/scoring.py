@@ -14,7 +14,8 @@ deals', and the places.
 - **A deal not played** (or not finished when the tournament closes) scores 25 %.
 - **The tournament's score** is the mean of its deals' percentages; **places** go by it,
   best first, and equal scores share a place (1, 2, 2, 4). The arithmetic is exact
-  (fractions): two equal scores are equal whatever the order their deals were added in.
+  (fractions, and whole units for the sums of a large field): two equal scores are equal
+  whatever the order their deals were added in.
 - **The par**, a second view: the computer players' own result on the deal from the same
   seat; a result's margin against it (:func:`against_par`) says what the player did better
   or worse than the robots would have.
@@ -191,6 +192,8 @@ def standings(
     >>> [(s.player_id, float(s.percent), s.place) for s in table.entries]
     [('ana', 62.5, 1), ('bob', 25.0, 2), ('guest', 25.0, None)]
     """
+    if deals < 1:
+        raise ValueError(f"a tournament of {deals} deals")
     results = list(results)
     by_deal: dict[int, list[int]] = {}
     for _, number, margin in results:
