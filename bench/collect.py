@@ -80,6 +80,7 @@ BENCHES = (
         ("--people", "2000", "--seconds", "60"),
         ("--people", "40", "--seconds", "3", "--wait", "1"),
     ),
+    Bench("tournaments", "tournaments.py", (), ("--players", "200", "--calls", "20")),
 )
 
 

@@ -1014,5 +1014,63 @@ def verify_deal(
     typer.echo("OK: the seed matches the hash" + (" and the deck dealt" if dealt else ""))
 
 
+# -- the tournaments' fair-play screen (issue 22) -----------------------------------------
+
+
+@app.command("fair-play")
+def fair_play(
+    report: Annotated[
+        Path, typer.Argument(help="The file the report is written to: JSON if it ends in .json.")
+    ],
+    tournament: Annotated[
+        list[str] | None, typer.Option(help="A tournament's id (repeat it; none: every one).")
+    ] = None,
+    days: Annotated[
+        int, typer.Option(help="Only the tournaments opened in the last DAYS days (0: all).")
+    ] = 0,
+    database_url: Annotated[
+        str, typer.Option(help="The database (default: $CARDAVIA_DATABASE_URL).")
+    ] = "",
+    worlds: Annotated[
+        int, typer.Option(help="Worlds of a card's seat view, at most (0: the screen's).")
+    ] = 0,
+    nodes: Annotated[
+        int, typer.Option(help="Solver nodes of a card's seat view (0: the screen's).")
+    ] = 0,
+) -> None:
+    """Screen the tournament deals for play improbably close to double-dummy: the players far
+    outside the field are listed for a person to review, never accused
+    (docs/tournament-robots.md)."""
+    from datetime import UTC, datetime, timedelta
+
+    from cardavia.store.db import GameStore
+    from cardavia.store.db import database_url as chosen_database
+    from cardavia.tournaments.fairplay import (
+        NODE_BUDGET,
+        WORLDS,
+        report_json,
+        report_text,
+        screen,
+    )
+
+    since = datetime.now(UTC) - timedelta(days=days) if days > 0 else None
+    store = GameStore(chosen_database(database_url or None), read_only=True)
+    try:
+        found = screen(
+            store,
+            tournaments=tournament or (),
+            since=since,
+            worlds=worlds or WORLDS,
+            node_budget=nodes or NODE_BUDGET,
+        )
+    finally:
+        store.close()
+    as_json = report.suffix.lower() == ".json"
+    report.write_text(report_json(found) if as_json else report_text(found), encoding="utf-8")
+    typer.echo(
+        f"{found.deals} deals screened, {len(found.listed)} players listed for review: {report}"
+    )
+
+
 if __name__ == "__main__":
     app()

@@ -251,9 +251,9 @@ def test_the_par_is_worked_out_once_someone_entered(
     assert 'id="tournament-par"' in page.text
 
 
-async def decide_alone(level: str, observation: Observation, rng: random.Random) -> Action:
+async def decide_alone(level: str, observation: Observation, seed: int) -> Action:
     """A computer player's decision in this process (no pool, no budget)."""
-    return find_player(level).decide(observation, rng)
+    return find_player(level).decide(observation, random.Random(seed))
 
 
 def test_the_ranking_after_closing_ranks_players_with_a_passkey(

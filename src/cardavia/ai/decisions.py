@@ -9,20 +9,31 @@ The site asks one object for every decision of a computer seat::
     await decisions.close()                 # at shut-down
 
 ``observation`` is the seat's :class:`~cardavia.belote.Observation` (never a deal's state),
-``randomness`` the table's generator (or a seed, for a decision reproducible anywhere),
-``match_scores`` the match score before the deal, ``client`` whoever the work is for (the key
-of the cap; ``None``: no cap).
+``randomness`` a seed (a decision reproducible anywhere) or a generator, ``match_scores``
+the match score before the deal, ``client`` whoever the work is for (the key of the cap;
+``None``: no cap).
+
+The same at every table (docs/tournament-robots.md): the site seeds each decision with
+:func:`decision_seed`, a SHA-256 of the deal's secret seed, the seat, the level's version
+(:func:`~cardavia.ai.player.level_version`) and the deal's public actions so far, never from
+the clock, the process, the worker or the lane. Every lane decides a seed as
+:func:`~cardavia.ai.pool.decide_here` does (a generator seeded with it; the pool's spreading
+of worlds over cores gives the serial result; the budgets of the search levels count the
+solver's nodes, not time), so two people who bid and play a deal the same way meet the same
+computer actions, on one process or several, on the pool or on a worker. The fallback below
+is seeded alike; what remains is that it is a cheaper level: a decision a worker does not
+answer in time is the fallback's, not the level's own.
 
 Three lanes, so that cheap decisions never wait behind costly ones:
 
 - :data:`CHEAP_LEVELS` (``beginner``, ``club``) decide in tens of microseconds (club: median
-  0.03 ms, at most 0.25 ms, ``bench/decisions.py``): at once, on the event loop, drawing from
-  the table's generator. A hop to a thread would cost more than the decision, a round trip
-  to a queue far more. They take no slot of the client's cap.
+  0.03 ms, at most 0.25 ms, ``bench/decisions.py``): at once, on the event loop, with a
+  generator seeded by the seed (or the generator given). A hop to a thread would cost more
+  than the decision, a round trip to a queue far more. They take no slot of the client's cap.
 - :data:`SEARCH_LEVELS` (``strong``, ``expert``) search for a second or so: on the
   :class:`~cardavia.ai.pool.DecisionPool` (every core of this machine) or, with Redis
   configured, on the AI workers through the :class:`~cardavia.ai.queue.DecisionQueue`, each
-  with a seed drawn from the table's generator.
+  with the seed (or one drawn from the generator given).
 - Any other level (one registered by a test, whose time nobody knows) decides in a thread
   of this process.
 
@@ -42,18 +53,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from enum import Enum
 from typing import Final
 
 from cardavia.ai.budget import WorkBudget
 from cardavia.ai.environment import DEFAULT_DEADLINE
-from cardavia.ai.player import find_player, told_the_score
+from cardavia.ai.player import find_player, level_version, told_the_score
 from cardavia.ai.pool import DecisionPool, Kind
 from cardavia.ai.queue import DecisionQueue, QueueUnreachableError
-from cardavia.belote import Action, Observation
+from cardavia.belote import Action, Observation, Seat
 from cardavia.metrics import deciding, service_failed
 
 CHEAP_LEVELS: Final = frozenset({"beginner", "club"})
@@ -71,9 +83,34 @@ DEFAULT_PER_CLIENT: Final = 2
 (``Limits.ai_per_client`` on the site)."""
 
 Randomness = random.Random | int
-"""Where a decision's randomness comes from: a generator (the table's: the cheap and thread
-lanes draw from it, the search lane draws a seed from it), or a seed (the decision is then
-:func:`~cardavia.ai.pool.decide_here`'s, in every lane)."""
+"""Where a decision's randomness comes from: a seed (the decision is then
+:func:`~cardavia.ai.pool.decide_here`'s, in every lane: what the site gives,
+:func:`decision_seed`), or a generator (the cheap and thread lanes draw from it, the search
+lane draws a seed from it: a game dealt before its deals were committed to)."""
+
+SEED_FORMAT: Final = "cardavia-decision/1"
+"""The first part hashed by :func:`decision_seed`: a new way of deriving the seeds gets a
+new name, as a level's new version does."""
+
+
+def decision_seed(deal_seed: str, seat: Seat, level: str, history: Sequence[Action]) -> int:
+    """The seed of a computer decision: the first 8 bytes of the SHA-256 of the deal's secret
+    seed (hexadecimal, as kept), the seat, the level's version and the deal's public actions so
+    far (bids and cards, as the records write them), never a hidden card. Two tables of one
+    deal where the same actions were made give the same seed; the seed reveals nothing of the
+    deal's own (a hash of it).
+
+    >>> from cardavia.belote import Pass
+    >>> seed = decision_seed("00" * 32, Seat.E, "expert", [Pass(Seat.S), Pass(Seat.W)])
+    >>> seed == decision_seed("00" * 32, Seat.E, "expert", (Pass(Seat.S), Pass(Seat.W)))
+    True
+    >>> seed == decision_seed("00" * 32, Seat.E, "expert", [Pass(Seat.S)])
+    False
+    """
+    parts = (SEED_FORMAT, deal_seed.lower(), seat.name, level_version(level))
+    text = "\x1f".join((*parts, *(str(action) for action in history)))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
 
 log = logging.getLogger(__name__)
 
@@ -263,7 +300,9 @@ __all__ = [
     "DEFAULT_PER_CLIENT",
     "FALLBACK_LEVELS",
     "SEARCH_LEVELS",
+    "SEED_FORMAT",
     "Decisions",
     "Lane",
     "Randomness",
+    "decision_seed",
 ]

@@ -50,6 +50,18 @@ LEVELS: dict[str, str | PlayerFactory] = {
 first use) or the factory itself."""
 
 
+LEVEL_VERSIONS: dict[str, str] = {
+    "beginner": "beginner-2026-12",
+    "club": "club-2026-12",
+    "strong": "strong-2026-12",
+    "expert": "expert-2026-12",
+}
+"""Each level's version: the name of what its decisions are, given the same observation and
+seed. A change to a level that can change one of its decisions (its code, its budgets, the
+solver's order of search) gives it a new version: a tournament keeps the version its tables
+played, and every table of it seeds its computer players' decisions with it
+(:func:`cardavia.ai.decisions.decision_seed`)."""
+
 _PLAYER_CLASSES: set[type] = set()
 """The classes already seen to make players: checking the protocol (dear: every method of it
 looked up) once per class rather than at every decision."""
@@ -58,6 +70,20 @@ looked up) once per class rather than at every decision."""
 def register_player(level: str, factory: str | PlayerFactory) -> None:
     """Add (or replace) a level: ``factory`` is a ``"module:attr"`` path or a callable."""
     LEVELS[level.strip().lower()] = factory
+
+
+def level_version(level: str) -> str:
+    """The version of ``level``'s decisions (:data:`LEVEL_VERSIONS`; a level registered
+    without one is ``<level>-unversioned``); ``ValueError`` for an unknown level.
+
+    >>> level_version("Expert")
+    'expert-2026-12'
+    """
+    key = level.strip().lower()
+    if key not in LEVELS:
+        known = ", ".join(LEVELS)
+        raise ValueError(f"unknown level {level!r}: expected one of {known}")
+    return LEVEL_VERSIONS.get(key, f"{key}-unversioned")
 
 
 def player_levels() -> tuple[str, ...]:

@@ -55,6 +55,32 @@ CANDIDATES: Final = 12
 and skill): the choice of three among them is then made in full."""
 PARTNERS: Final = (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2)))
 """The three ways four players make two partnerships."""
+PERFORMANCE_SCALE: Final = 0.4
+"""Rating points (the model's mean) per point of tournament performance away from 50: a
+player whose deals score 70 % against the field seats as 33 (about the expert computer
+player), one at 30 % as 17 (about the beginner)."""
+BLEND_DEALS: Final = 20
+"""The deals a performance must be made of to weigh as much as a rating of as many deals
+plus these: a first tournament moves a player's skill, a season of them more."""
+
+
+def seating_skill(
+    mu: float | None, rated_deals: int, performance: float | None, performance_deals: int
+) -> float:
+    """The hidden skill quick play seats a player by (docs/tournaments.md, "Performance"):
+    their rating's mean (``None``: never rated, :data:`DEFAULT_SKILL`) blended with their
+    tournament performance (percent; ``None``: none) turned to the rating's scale
+    (:data:`PERFORMANCE_SCALE`), each weighed by the deals it is made of.
+
+    >>> seating_skill(27.0, 40, None, 0), seating_skill(None, 0, 60.0, 12)
+    (27.0, 26.5)
+    """
+    base = DEFAULT_SKILL if mu is None else mu
+    if performance is None or performance_deals <= 0:
+        return base
+    share = performance_deals / (performance_deals + rated_deals + BLEND_DEALS)
+    from_deals = DEFAULT_SKILL + (performance - 50.0) * PERFORMANCE_SCALE
+    return (1 - share) * base + share * from_deals
 
 
 def extra_wait(finished: int, abandoned: int) -> float:
@@ -219,12 +245,15 @@ def form_tables(
 
 
 __all__ = [
+    "BLEND_DEALS",
     "DEFAULT_SKILL",
     "DEFAULT_WAIT",
+    "PERFORMANCE_SCALE",
     "Formed",
     "Waiting",
     "extra_wait",
     "form_tables",
     "level_for",
     "seat_table",
+    "seating_skill",
 ]

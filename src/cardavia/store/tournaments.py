@@ -316,21 +316,6 @@ class TournamentStore:
                 )
             )
 
-    def mark_closed(self, tournament_id: str, moment: datetime) -> bool:
-        """Set the tournament's ``closed_at`` if its window is over and it is still open
-        (``False`` otherwise: closed already, or not yet due)."""
-        with unavailable(), self.engine.begin() as connection:
-            result = connection.execute(
-                update(TournamentRow)
-                .where(
-                    TournamentRow.id == tournament_id,
-                    TournamentRow.closed_at.is_(None),
-                    TournamentRow.closes_at <= moment,
-                )
-                .values(closed_at=moment)
-            )
-        return bool(result.rowcount)
-
     # -- entries and deals played --
 
     def enter(self, tournament_id: str, player_id: str, moment: datetime) -> None:

@@ -11,43 +11,23 @@ season whose week is over is closed (:func:`cardavia.tournaments.leagues.season_
 
 from __future__ import annotations
 
-import importlib
 import logging
-from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 
 from cardavia.store.db import GameStore
+from cardavia.tournaments import leagues, performance, standings
 from cardavia.tournaments.service import Tournaments
 
 log = logging.getLogger(__name__)
-
-
-def _step(module: str, name: str) -> Callable[..., Any] | None:
-    """``cardavia.tournaments.<module>.<name>``, or ``None`` where that part of the
-    tournaments is not installed."""
-    try:
-        found = importlib.import_module(f"cardavia.tournaments.{module}")
-    except ModuleNotFoundError:
-        return None
-    step = getattr(found, name, None)
-    return step if callable(step) else None
 
 
 def close_one(store: GameStore, tournament_id: str, *, now: datetime) -> bool:
     """Close one tournament if it is due and still open: its deals over written, ranked,
     its performances computed. ``False``: closed already, or not yet due."""
     Tournaments(store, clock=lambda: now).settle_all(tournament_id)
-    close = _step("standings", "close")
-    if close is None:
-        closed = store.tournaments.mark_closed(tournament_id, now)
-    else:
-        closed = bool(close(store, tournament_id, now=now))
-    if not closed:
+    if not standings.close(store, tournament_id, now=now):
         return False
-    after_close = _step("performance", "after_close")
-    if after_close is not None:
-        after_close(store, tournament_id, now=now)
+    performance.after_close(store, tournament_id, now=now)
     return True
 
 
@@ -59,9 +39,7 @@ def close_due(store: GameStore, *, now: datetime) -> list[str]:
         for tournament_id in store.tournaments.due(now)
         if close_one(store, tournament_id, now=now)
     ]
-    season_due = _step("leagues", "season_due")
-    if season_due is not None:
-        season_due(store, now=now)
+    leagues.season_due(store, now=now)
     return closed
 
 

@@ -5,18 +5,19 @@ datum each player's result is also shown against.
 
 It is worked out in the background, one deal at a time, once someone has entered the
 tournament and until it closes (:func:`next_missing`, :func:`compute`); several processes may
-work out the same one: the first kept stands. Each decision's randomness is drawn from the
-deal's seed, so a par is the same wherever it is worked out.
+work out the same one: the first kept stands. Each decision is seeded as at the tournament's
+tables (:func:`~cardavia.ai.decisions.decision_seed`: the deal's seed, the seat, the level's
+version, the actions so far), so a par is the computer players' own play of the deal, the same
+wherever it is worked out.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from cardavia.ai.decisions import decision_seed
 from cardavia.belote import Action, Match, Observation, find_rules
 from cardavia.belote.fair import deck_from_seed
 from cardavia.store.base import now
@@ -24,8 +25,8 @@ from cardavia.store.db import GameStore
 from cardavia.tournaments.deals import PLAYER_SEAT, DealResult, result_of
 from cardavia.tournaments.service import Tournament, dealt
 
-Decide = Callable[[str, Observation, random.Random], Awaitable[Action]]
-"""A computer player's decision: its level, the seat's observation, the randomness."""
+Decide = Callable[[str, Observation, int], Awaitable[Action]]
+"""A computer player's decision: its level, the seat's observation, the decision's seed."""
 
 MAX_ACTIONS = 200
 """More actions than any deal takes (bids and 32 cards): a guard, never reached."""
@@ -51,25 +52,19 @@ def next_missing(store: GameStore) -> Missing | None:
     return None
 
 
-def randomness(seed: bytes, number: int) -> random.Random:
-    """The computer players' randomness for the par of a deal, drawn from its seed."""
-    digest = hashlib.sha256(b"tournament-par:" + seed + number.to_bytes(2, "big")).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
-
-
 async def play_out(tournament: Tournament, number: int, decide: Decide) -> DealResult:
     """Deal ``number`` played by four computer players of the tournament's level: its result
     from :data:`PLAYER_SEAT`'s team."""
     seed, dealer = dealt(tournament, number)
     rules = find_rules(tournament.preset).replace(target=None)
     match = Match.from_deck(rules, dealer=dealer, deck=deck_from_seed(seed))
-    rng = randomness(seed, number)
     for _ in range(MAX_ACTIONS):
         deal = match.deal
         if deal.is_over or deal.to_move is None:
             break
-        action = await decide(tournament.level, deal.observation(deal.to_move), rng)
-        match = match.apply(action)
+        seat = deal.to_move
+        chance = decision_seed(seed.hex(), seat, tournament.level, deal.history)
+        match = match.apply(await decide(tournament.level, deal.observation(seat), chance))
     return result_of(match.deals[0], PLAYER_SEAT.team)
 
 
@@ -88,4 +83,4 @@ async def compute(store: GameStore, missing: Missing, decide: Decide) -> DealRes
     return result
 
 
-__all__ = ["MAX_ACTIONS", "Decide", "Missing", "compute", "next_missing", "play_out", "randomness"]
+__all__ = ["MAX_ACTIONS", "Decide", "Missing", "compute", "next_missing", "play_out"]

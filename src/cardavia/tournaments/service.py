@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final, Protocol
 
+from cardavia.ai.player import level_version
 from cardavia.belote import Record, Seat
 from cardavia.store.base import hash_token, now
 from cardavia.store.db import GameStore
@@ -35,12 +36,6 @@ from cardavia.tournaments.schedule import LEVEL, Planned, planned
 TODO: Final = "todo"
 PLAYING: Final = "playing"
 DONE: Final = "done"
-
-
-def level_version(level: str) -> str:
-    """The version of the computer players of ``level`` kept with a tournament: the
-    level's name, until levels carry a version of their own."""
-    return level
 
 
 class NotPlayableError(ValueError):
@@ -366,7 +361,6 @@ __all__ = [
     "Tournament",
     "Tournaments",
     "dealt",
-    "level_version",
     "seat_token",
     "settle",
 ]

@@ -36,6 +36,7 @@ from cardavia.web.guests import COOKIE_MAX_AGE, Guests
 from cardavia.web.history import History
 from cardavia.web.http_helpers import error_response
 from cardavia.web.i18n import choose_language
+from cardavia.web.leagues import Leagues
 from cardavia.web.learn import Learning
 from cardavia.web.leaving import SeatsFinished
 from cardavia.web.limits import Counters
@@ -49,6 +50,7 @@ from cardavia.web.quickplay import QuickPlay
 from cardavia.web.ratings import RoomRatings
 from cardavia.web.rooms import RoomService, is_room_key
 from cardavia.web.routes import history as history_routes
+from cardavia.web.routes import leagues as league_routes
 from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
 from cardavia.web.routes import lobby as lobby_routes
 from cardavia.web.routes import profile as profile_routes
@@ -277,14 +279,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
     )
     templates = make_templates(settings.templates_dir, catalogs)
-    limits = settings.limits
     counters = Counters(settings.redis_url)
     rooms = RoomService(
         service,
         store=store,
         writer=service.writer,
         bus=service.bus,
-        limits=limits,
+        limits=settings.limits,
         counters=counters,
     )
     rooms.deal_listeners.append(RoomRatings(Ratings(store.ratings)).deal_over)
@@ -330,6 +331,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     quick_routes.install(app, quick, guests, settings, catalogs, templates)
     install_lobby_and_safety(app, lobby, safety, guests, settings, catalogs, templates)
     rules.install(app, catalogs, templates)
+    league_routes.install(app, Leagues(store), guests, catalogs, templates)
     pwa.install(app, settings.static_dir)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
     pages.install(app, catalogs, templates)

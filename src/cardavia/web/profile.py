@@ -14,12 +14,14 @@ from dataclasses import replace
 from typing import Any, Final
 
 from babel.dates import format_date
+from babel.numbers import format_decimal
 
 from cardavia.belote import Seat
-from cardavia.players.ratings import PROVISIONAL_DEALS, Ratings
+from cardavia.players.ratings import FAMILIES, PROVISIONAL_DEALS, Ratings
 from cardavia.players.settings import read_settings
 from cardavia.store.db import GameStore
 from cardavia.store.quickplay import Completion
+from cardavia.tournaments.performance import WINDOW_DAYS, WINDOW_DEALS
 from cardavia.web.history import FORMER_PLAYER, History
 from cardavia.web.protocol import ClientError
 from cardavia.web.rating_chart import draw
@@ -33,6 +35,13 @@ ATTEMPTS: Final = 3
 """Tries to take a name out of a room that another process changed meanwhile (``stale``)."""
 EXPORT_PAGES: Final = 1000
 """The most pages of a history an export reads (10,000 games)."""
+HISTORY: Final = 200
+"""The most points of a performance's history the profile shows (the latest)."""
+
+
+def _one_decimal(value: float, lang: str) -> str:
+    """A performance as the page says it: one decimal, in the language's numbers."""
+    return format_decimal(round(value, 1), format="0.0", locale=lang)
 
 
 def without_name(state: RoomState, *, seat: Seat, name: str) -> RoomState:
@@ -62,8 +71,9 @@ class Profiles:
     async def export(self, player_id: str, lang: str) -> dict[str, Any]:
         """Everything kept about the player: what they keep (name, language, settings), their
         sessions and passkeys (never a token or a key's secret), the players they blocked and
-        the names reported (:meth:`~cardavia.store.safety.SafetyStore.kept_about`), the games
-        they sat at and every deal of them as "My games" lists it."""
+        the names reported (:meth:`~cardavia.store.safety.SafetyStore.kept_about`), their
+        ratings, performance and league places, the games they sat at and every deal of them
+        as "My games" lists it."""
         stored = await asyncio.to_thread(self.store.players.load, player_id)
         if stored is None:
             raise ClientError("not_found")
@@ -71,6 +81,7 @@ class Profiles:
         kept |= await asyncio.to_thread(self.store.safety.kept_about, player_id)
         played = await asyncio.to_thread(self.store.players.played, player_id)
         rated = await asyncio.to_thread(self.store.ratings.kept_about, player_id)
+        rated |= await asyncio.to_thread(self.store.leagues.kept_about, player_id)
         deals: list[dict[str, Any]] = []
         for page in range(1, EXPORT_PAGES + 1):
             answer = await self.history.page(player_id, stored.name, page, lang)
@@ -143,6 +154,41 @@ class Profiles:
             )
         return {"ratings": shown, "provisional_deals": PROVISIONAL_DEALS}
 
+    async def performance_page(self, player_id: str, lang: str, *, rtl: bool) -> dict[str, Any]:
+        """What the profile page shows of the player's performance from tournament deals
+        (docs/tournaments.md, "Performance"): for each family they have one in, its value
+        (one decimal), the deals it is the mean of, and its history tournament by tournament
+        — the chart (:func:`cardavia.web.rating_chart.draw`, whole numbers) and the rows."""
+        shown = []
+        for family in FAMILIES:
+            points = await asyncio.to_thread(
+                self.store.leagues.performance_history, player_id, family, limit=HISTORY
+            )
+            if not points:
+                continue
+            values = [round(point.value) for point in points]
+            shown.append(
+                {
+                    "family": family,
+                    "value": _one_decimal(points[-1].value, lang),
+                    "deals": points[-1].deals,
+                    "chart": draw(values, rtl=rtl) if len(values) > 1 else None,
+                    "rows": [
+                        {
+                            "date": format_date(point.at, "medium", locale=lang),
+                            "value": _one_decimal(point.value, lang),
+                            "deals": point.deals,
+                        }
+                        for point in points
+                    ],
+                }
+            )
+        return {
+            "performances": shown,
+            "performance_deals": WINDOW_DEALS,
+            "performance_days": WINDOW_DAYS,
+        }
+
     async def _rename(self, code: str, seat: Seat) -> None:
         """Put "a former player", in the room's language, in ``seat`` of the room ``code``."""
         room = await self.rooms.open(code)
@@ -151,4 +197,4 @@ class Profiles:
         await self.rooms.change(room, functools.partial(without_name, seat=seat, name=former))
 
 
-__all__ = ["ATTEMPTS", "EXPORT_PAGES", "Profiles", "without_name"]
+__all__ = ["ATTEMPTS", "EXPORT_PAGES", "HISTORY", "Profiles", "without_name"]

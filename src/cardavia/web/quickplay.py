@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from cardavia.belote import PRESETS, Seat
-from cardavia.players.matching import DEFAULT_SKILL, Formed, Waiting, extra_wait, form_tables
+from cardavia.players.matching import Formed, Waiting, extra_wait, form_tables, seating_skill
 from cardavia.players.ratings import family_of
 from cardavia.store.db import GameStore, StoreUnavailableError, hash_token, new_token
 from cardavia.web.connection import Listener
@@ -158,13 +158,21 @@ class QuickPlay:
 
     def _read_waiting(self, person: Person, preset: str, now: float) -> Waiting:
         """How the seating sees a person (read from the store, in a thread): their skill in
-        the preset's family, their language, whom they are kept apart from, how much longer
-        their completion rate makes them wait."""
-        rating = self.store.ratings.current(person.player, family_of(preset))
+        the preset's family (their rating blended with their tournament performance), their
+        language, whom they are kept apart from, how much longer their completion rate makes
+        them wait."""
+        family = family_of(preset)
+        rating = self.store.ratings.current(person.player, family)
+        performance = self.store.leagues.performance(person.player, family)
         completion = self.store.quick.completion(person.player)
         return Waiting(
             person.player,
-            skill=DEFAULT_SKILL if rating is None else rating.mu,
+            skill=seating_skill(
+                None if rating is None else rating.mu,
+                0 if rating is None else rating.deals,
+                None if performance is None else performance.value,
+                0 if performance is None else performance.deals,
+            ),
             lang=person.lang,
             since=now,
             apart=self.store.safety.kept_apart(person.player),

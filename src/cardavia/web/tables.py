@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from enum import Enum
 from typing import Any, Final
 
-from cardavia.ai.decisions import Decisions
+from cardavia.ai.decisions import Decisions, decision_seed
 from cardavia.ai.player import player_levels
 from cardavia.belote import DECKS, PRESETS, Action, Match, Observation, Seat, card_code, find_rules
 from cardavia.metrics import person_acted
@@ -582,16 +582,12 @@ class TableService:
         self.computers.ensure(table)
 
     async def decide(self, table: Table, seat: Seat, observation: Observation) -> Action:
-        """The computer player's action for ``seat``, from its observation only: the one
-        place the table asks a computer player (:class:`~cardavia.ai.decisions.Decisions`:
-        the lane of its level, the client's cap, the deadline and the fallback: always a real,
-        legal decision)."""
+        """The computer player's legal action for ``seat``, from its observation only, seeded
+        by the deal, the seat, the level and the actions (:func:`decision_seed`: every table)."""
+        dealt, history = table.commitment, table.match.deal.history  # dealt None: an old game
+        seed = table.rng if dealt is None else decision_seed(dealt.seed, seat, table.level, history)
         return await self.decisions.decide(
-            table.level,
-            observation,
-            table.rng,
-            match_scores=table.match.scores,
-            client=table.client,
+            table.level, observation, seed, match_scores=table.match.scores, client=table.client
         )
 
     async def close(self) -> None:

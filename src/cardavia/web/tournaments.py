@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
-import random
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,6 +26,7 @@ from fastapi import FastAPI
 from cardavia.belote import Action, Observation, card_code
 from cardavia.store.base import now
 from cardavia.store.db import StoreUnavailableError
+from cardavia.tournaments import standings
 from cardavia.tournaments.closing import close_due
 from cardavia.tournaments.deals import PLAYER_SEAT
 from cardavia.tournaments.par import Decide, compute, next_missing
@@ -134,8 +133,8 @@ def decide_with(service: TableService) -> Decide:
     """The par's computer players: the table service's (:class:`~cardavia.ai.decisions.
     Decisions`: the lane of their level, on this process's cores or the AI workers)."""
 
-    async def decide(level: str, observation: Observation, rng: random.Random) -> Action:
-        return await service.decisions.decide(level, observation, rng, client="tournament-par")
+    async def decide(level: str, observation: Observation, seed: int) -> Action:
+        return await service.decisions.decide(level, observation, seed, client="tournament-par")
 
     return decide
 
@@ -163,14 +162,6 @@ def keep_scheduling(
                     await task
 
     app.router.lifespan_context = with_schedule
-
-
-def _standings() -> Any:
-    """:mod:`cardavia.tournaments.standings`, or ``None`` where it is not installed."""
-    try:
-        return importlib.import_module("cardavia.tournaments.standings")
-    except ModuleNotFoundError:
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +201,7 @@ class Pages:
             "placing": None,
             "entries": self.tournaments.store.tournaments.entries(tournament.id),
         }
-        standings = _standings()
-        if tournament.closed and standings is not None:
+        if tournament.closed:
             context["ranking"] = standings.ranking(
                 self.tournaments.store, tournament.id, page=page, size=RANKING_SIZE
             )
@@ -249,12 +239,11 @@ class Pages:
             progress = self.tournaments.progress(tournament, player_id)
         if not results_shown(tournament, progress):
             return None
-        standings = _standings()
         store = self.tournaments.store
         mine = None if progress is None else progress.deals[number - 1]
-        field = None if standings is None else standings.deal_field(store, tournament.id, number)
+        field = standings.deal_field(store, tournament.id, number)
         best: list[str] = []
-        if tournament.closed and standings is not None:
+        if tournament.closed:
             for game_id in standings.best_results(store, tournament.id, number):
                 stored = store.load(game_id)
                 if stored is not None:

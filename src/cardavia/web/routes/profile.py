@@ -106,6 +106,9 @@ def install(
             return not_found_page(catalogs)
         context = page_context(lang, catalogs.wording(lang), templates)
         context |= await rating_part(request, lang, profiles, guests, rtl=context["dir"] == "rtl")
+        context |= await performance_part(
+            request, lang, profiles, guests, rtl=context["dir"] == "rtl"
+        )
         context["completion"] = await completion_of(request, lang, profiles, guests, catalogs)
         response = templates.TemplateResponse(request, "profile.html", context)
         response.headers["Cache-Control"] = "no-store"
@@ -123,6 +126,20 @@ async def rating_part(
     except StoreUnavailableError:
         pass
     return {"ratings": None}
+
+
+async def performance_part(
+    request: Request, lang: str, profiles: Profiles, guests: Guests, *, rtl: bool
+) -> dict[str, Any]:
+    """The player's performance from tournament deals for the page (none: no player, or
+    the database away)."""
+    try:
+        player = await guests.identify(request)
+        if player is not None:
+            return await profiles.performance_page(player.id, lang, rtl=rtl)
+    except StoreUnavailableError:
+        pass
+    return {"performances": None}
 
 
 async def completion_of(
