@@ -249,6 +249,7 @@ def test_the_par_is_worked_out_once_someone_entered(
     )
     page = person.get(f"/en/tournaments/{TOURNAMENT}/deals/1")
     assert 'id="tournament-par"' in page.text
+    assert re.search(r'margin <bdi dir="ltr">[+-]\d+</bdi>\.', page.text)
 
 
 async def decide_alone(level: str, observation: Observation, seed: int) -> Action:
