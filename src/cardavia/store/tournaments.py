@@ -274,9 +274,14 @@ class TournamentStore:
             return set(session.scalars(select(TournamentRow.id).where(TournamentRow.id.in_(ids))))
 
     def open_at(self, moment: datetime) -> list[StoredTournament]:
-        """The tournaments open at ``moment`` (opened, not yet closing), closing first."""
+        """The tournaments open at ``moment`` (opened, not yet closing nor closed), closing
+        first."""
         return self._list(
-            (TournamentRow.opens_at <= moment, TournamentRow.closes_at > moment),
+            (
+                TournamentRow.opens_at <= moment,
+                TournamentRow.closes_at > moment,
+                TournamentRow.closed_at.is_(None),
+            ),
             TournamentRow.closes_at,
         )
 
