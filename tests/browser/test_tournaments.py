@@ -109,7 +109,11 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
     # On a phone, in French: the list, the tournament, two deals played and one left.
     phone = context_of(browser, PHONE)
     page = phone.new_page()
-    page.goto(f"{server.url}/fr/tournaments")
+    page.goto(f"{server.url}/fr/")  # the home page leads to the tournaments
+    page.locator("#tournament-entry a").scroll_into_view_if_needed()
+    shot(page, "home-fr-phone")
+    page.click("#tournament-entry a")
+    page.wait_for_url("**/fr/tournaments")
     assert axe(page) == []
     shot(page, "list-fr-phone")
     page.click(f'[data-tournament="{TOURNAMENT}"] .tournament-link')
