@@ -132,6 +132,11 @@ def test_a_deal_is_dealt_from_the_tournaments_seed_and_its_result_written(
         assert (played.score_us, played.score_them) == (scores["NS"], scores["EW"])
     else:  # all four passed: the deal ends there
         assert (played.margin, played.contract) == (0, "pass")
+    # The player's export holds the entry and the deal.
+    exported = person.get("/api/me/export").json()
+    assert [e["tournament"] for e in exported["tournament_entries"]] == [TOURNAMENT]
+    (deal,) = exported["tournament_deals"]
+    assert (deal["number"], deal["game"], deal["margin"]) == (2, game["game"], played.margin)
 
 
 def test_one_attempt_per_deal(app: FastAPI, browser: Callable[[], TestClient]) -> None:

@@ -517,6 +517,54 @@ class TournamentStore:
                 for row in rows
             }
 
+    def kept_about(self, player_id: str) -> dict[str, list[dict[str, object]]]:
+        """The player's tournament entries and every tournament deal they played, for the
+        export (the deals' records are in "My games")."""
+
+        def moment(at: datetime | None) -> str | None:
+            return None if at is None else utc(at).isoformat()
+
+        with unavailable(), Session(self.engine) as session:
+            entries = session.scalars(
+                select(EntryRow)
+                .where(EntryRow.player_id == player_id)
+                .order_by(EntryRow.started_at)
+            ).all()
+            deals = session.scalars(
+                select(DealPlayedRow)
+                .where(DealPlayedRow.player_id == player_id)
+                .order_by(DealPlayedRow.id)
+            ).all()
+            return {
+                "tournament_entries": [
+                    {
+                        "tournament": row.tournament_id,
+                        "started_at": moment(row.started_at),
+                        "finished_at": moment(row.finished_at),
+                        "ranked": row.ranked,
+                        "percent": row.percent,
+                        "place": row.place,
+                    }
+                    for row in entries
+                ],
+                "tournament_deals": [
+                    {
+                        "tournament": row.tournament_id,
+                        "number": row.number,
+                        "game": row.game_id,
+                        "started_at": moment(row.started_at),
+                        "finished_at": moment(row.finished_at),
+                        "contract": row.contract,
+                        "margin": row.margin,
+                        "score_us": row.score_us,
+                        "score_them": row.score_them,
+                        "matchpoints": row.matchpoints,
+                        "performance": row.performance,
+                    }
+                    for row in deals
+                ],
+            }
+
 
 _GAMES = table("games", column("id", String), column("token_hash", String))
 """The games' table as far as keying a tournament deal's seat goes."""

@@ -72,8 +72,8 @@ class Profiles:
         """Everything kept about the player: what they keep (name, language, settings), their
         sessions and passkeys (never a token or a key's secret), the players they blocked and
         the names reported (:meth:`~cardavia.store.safety.SafetyStore.kept_about`), their
-        ratings, performance and league places, the games they sat at and every deal of them
-        as "My games" lists it."""
+        ratings, performance and league places, their tournament entries and deals, the games
+        they sat at and every deal of them as "My games" lists it."""
         stored = await asyncio.to_thread(self.store.players.load, player_id)
         if stored is None:
             raise ClientError("not_found")
@@ -82,6 +82,7 @@ class Profiles:
         played = await asyncio.to_thread(self.store.players.played, player_id)
         rated = await asyncio.to_thread(self.store.ratings.kept_about, player_id)
         rated |= await asyncio.to_thread(self.store.leagues.kept_about, player_id)
+        rated |= await asyncio.to_thread(self.store.tournaments.kept_about, player_id)
         deals: list[dict[str, Any]] = []
         for page in range(1, EXPORT_PAGES + 1):
             answer = await self.history.page(player_id, stored.name, page, lang)
