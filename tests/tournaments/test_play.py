@@ -281,6 +281,12 @@ def test_the_ranking_after_closing_ranks_players_with_a_passkey(
     unranked = guest.get(f"/en/tournaments/{TOURNAMENT}").text
     assert "You played unranked; your score: " in unranked
     assert 'class="tournament-me"' not in unranked
+    # The score as each language writes a percentage (French: a decimal comma, a no-break
+    # space before the sign).
+    percent = f"{store.tournaments.entry(TOURNAMENT, kept.id).percent:.1f}"
+    assert f"your score: {percent}%" in page
+    french = keeper.get(f"/fr/tournaments/{TOURNAMENT}").text
+    assert f"{percent.replace('.', ',')}\N{NO-BREAK SPACE}%" in french
 
 
 def test_all_four_passing_ends_a_tournament_deal_at_margin_zero(app: FastAPI) -> None:

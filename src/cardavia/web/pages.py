@@ -8,6 +8,8 @@ import html
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
+from babel.numbers import format_percent
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
@@ -52,7 +54,26 @@ def make_templates(directory: Path, catalogs: Catalogs) -> Jinja2Templates:
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+
+    @pass_context
+    def percent(context: Context, value: float) -> str:
+        return percent_text(value, str(context.get("lang", DEFAULT_LANGUAGE)))
+
+    env.filters["percent"] = percent
     return Jinja2Templates(env=env)
+
+
+def percent_text(value: float, lang: str) -> str:
+    """A percentage with one decimal, as the language writes it (``50,0 %`` in French, with
+    its no-break space; ``50.0%`` in English): the locale's own pattern, one decimal added.
+
+    >>> percent_text(62.5, "fr"), percent_text(62.5, "pl"), percent_text(50, "en")
+    ('62,5\xa0%', '62,5%', '50.0%')
+    """
+    pattern = Locale.parse(lang).percent_formats[None].pattern
+    return format_percent(
+        value / 100, format=pattern.replace("0%", "0.0%").replace("0\xa0%", "0.0\xa0%"), locale=lang
+    )
 
 
 def page_context(lang: str, wording: Wording, templates: Jinja2Templates) -> dict[str, Any]:
@@ -135,4 +156,4 @@ def not_found_page(catalogs: Catalogs, lang: str = DEFAULT_LANGUAGE) -> HTMLResp
     return HTMLResponse(body, status_code=404)
 
 
-__all__ = ["make_templates", "not_found_page", "page_context"]
+__all__ = ["make_templates", "not_found_page", "page_context", "percent_text"]
