@@ -89,13 +89,16 @@ def guard_next_deal(service: TableService, tournaments: Tournaments) -> None:
 
 async def run_schedule(
     tournaments: Tournaments,
+    stop: asyncio.Event,
     *,
     interval: float = SCHEDULE_INTERVAL,
     clock: Callable[[], datetime] = now,
 ) -> None:
-    """The scheduler: at start, then every ``interval`` seconds, make the tournaments the
-    schedule calls for and close the due ones (in a worker thread; idempotent)."""
-    while True:
+    """The scheduler: at start, then every ``interval`` seconds until ``stop``, make the
+    tournaments the schedule calls for and close the due ones (in a worker thread;
+    idempotent). Its work is never cut short: the site's stop waits for the round under way,
+    so that no write outlives the store."""
+    while not stop.is_set():
         try:
             moment = clock()
             made = await asyncio.to_thread(tournaments.make_upcoming, moment)
@@ -106,17 +109,24 @@ async def run_schedule(
             log.warning("the tournaments' schedule could not run (%s)", reason(error))
         except Exception:
             log.warning("the tournaments' schedule failed", exc_info=True)
-        await asyncio.sleep(interval)
+        await pause(stop, interval)
+
+
+async def pause(stop: asyncio.Event, seconds: float) -> None:
+    """Wait ``seconds``, or less if ``stop`` is set meanwhile."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)
 
 
 PAR_PAUSE: Final = 30.0
 """Seconds the par's worker waits when every par is known (or after a failure)."""
 
 
-async def work_out_pars(tournaments: Tournaments, decide: Decide) -> None:
+async def work_out_pars(tournaments: Tournaments, decide: Decide, stop: asyncio.Event) -> None:
     """The par of every deal of the tournaments not yet closed, one deal at a time, in the
-    background (:mod:`cardavia.tournaments.par`)."""
-    while True:
+    background until ``stop`` (:mod:`cardavia.tournaments.par`); the deal under way is
+    finished first."""
+    while not stop.is_set():
         try:
             missing = await asyncio.to_thread(next_missing, tournaments.store)
             if missing is not None:
@@ -126,7 +136,7 @@ async def work_out_pars(tournaments: Tournaments, decide: Decide) -> None:
             log.warning("a tournament's par could not be worked out (%s)", reason(error))
         except Exception:
             log.warning("a tournament's par could not be worked out", exc_info=True)
-        await asyncio.sleep(PAR_PAUSE)
+        await pause(stop, PAR_PAUSE)
 
 
 def decide_with(service: TableService) -> Decide:
@@ -152,14 +162,13 @@ def keep_scheduling(
     @contextlib.asynccontextmanager
     async def with_schedule(app: FastAPI) -> AsyncIterator[None]:
         async with outer(app):
-            tasks = [asyncio.create_task(run_schedule(tournaments, interval=interval))]
+            stop = asyncio.Event()
+            tasks = [asyncio.create_task(run_schedule(tournaments, stop, interval=interval))]
             if decide is not None:
-                tasks.append(asyncio.create_task(work_out_pars(tournaments, decide)))
+                tasks.append(asyncio.create_task(work_out_pars(tournaments, decide, stop)))
             yield
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
+            stop.set()  # each ends its round: a write in a thread is never left running
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     app.router.lifespan_context = with_schedule
 
