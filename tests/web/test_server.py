@@ -119,7 +119,10 @@ def test_a_huge_head_is_refused_with_431_before_the_rest_is_read(
         pass
     answer = read_answer(sock)
     assert answer.startswith(b"HTTP/1.1 431 "), answer[:100]
-    assert sent < 4 * 1024 * 1024, sent
+    # Cut off: a server that read the head on would have taken all 64 MiB. (How much was sent
+    # before the cut is the kernel's buffers' business, up to tens of MiB when the machine
+    # is busy: not a measure of the server.)
+    assert sent < 64 * 16 * 65536, sent
     sock.close()
     many = site.connect()
     headers = b"".join(b"X-H%d: %s\r\n" % (n, b"v" * 100) for n in range(200))
