@@ -8,24 +8,19 @@ standings' business."""
 from __future__ import annotations
 
 import html
-import importlib.util
 import json
 import re
-import secrets
-import sys
 import threading
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, insert, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
-from cardavia.store.db import GameStore, database_url, new_token
+from cardavia.store.db import GameStore, new_token
 from cardavia.store.leagues import Member
 from cardavia.store.tournaments import DealPlayedRow, EntryRow, TournamentRow
 from cardavia.tournaments.leagues import (
@@ -287,40 +282,6 @@ def test_one_of_two_processes_closes_a_season(tmp_path: Path) -> None:
 
 
 # -- PostgreSQL: two processes at once ---------------------------------------------------------
-
-
-def _multi_fixtures() -> Any:
-    """The multi-process tests' fixtures (``tests/multi/conftest.py``), loaded once."""
-    name = "cardavia_tests_multi_fixtures"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).parents[1] / "multi" / "conftest.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-session_postgres = _multi_fixtures().session_postgres
-postgres_url = _multi_fixtures().postgres_url
-
-
-@pytest.fixture
-def empty_postgres(postgres_url: str) -> Iterator[str]:
-    """A new, empty database of the tests' PostgreSQL (dropped afterwards)."""
-    server = create_engine(database_url(postgres_url), isolation_level="AUTOCOMMIT")
-    name = f"leagues_{secrets.token_hex(6)}"
-    with server.connect() as connection:
-        connection.execute(text(f"CREATE DATABASE {name}"))
-    url = make_url(database_url(postgres_url)).set(database=name)
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with server.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        server.dispose()
 
 
 def test_on_postgresql_performance_and_seasons_are_written_once(empty_postgres: str) -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from tests.players.conftest import empty_postgres, postgres_url, session_postgres
 
 from cardavia.belote import seed_hash
 from cardavia.store.db import GameStore, new_token
@@ -33,8 +32,6 @@ from cardavia.tournaments.service import Tournaments
 from cardavia.web.app import create_app
 from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.settings import Settings
-
-__all__ = ["empty_postgres", "postgres_url", "session_postgres"]  # PostgreSQL, as the players'
 
 WEDNESDAY = datetime(2026, 12, 2, 9, 30, tzinfo=UTC)
 

@@ -5,20 +5,16 @@ pages and a player's own place, a deal's field against the par, the best results
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import threading
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, event, insert, select, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import event, insert, select
 from tests.tournaments.worked import ALONE, CLOSES, CLUB, OPENS, Worked, fill
 
-from cardavia.store.db import GameStore, database_url, new_token
+from cardavia.store.db import GameStore, new_token
 from cardavia.store.standings import OPTIMISTIC_TRIES, ClosingField, Ranked
 from cardavia.store.tournaments import DealPlayedRow, EntryRow, TournamentRow
 from cardavia.tournaments import standings
@@ -36,35 +32,6 @@ from cardavia.tournaments.standings import (
 
 TOURNAMENT = "daily-coinche-20261202"
 AFTER = CLOSES + timedelta(seconds=1)
-
-# The PostgreSQL of the multi-process tests (tests/multi/conftest.py, loaded from its file as
-# the players' tests load it), and a fresh database in it for each test.
-_name = "cardavia_tests_multi_fixtures"
-if _name not in sys.modules:
-    _spec = importlib.util.spec_from_file_location(
-        _name, Path(__file__).parents[1] / "multi" / "conftest.py"
-    )
-    assert _spec is not None and _spec.loader is not None
-    sys.modules[_name] = importlib.util.module_from_spec(_spec)
-    _spec.loader.exec_module(sys.modules[_name])
-session_postgres = sys.modules[_name].session_postgres
-postgres_url = sys.modules[_name].postgres_url
-
-
-@pytest.fixture
-def empty_postgres(postgres_url: str) -> Iterator[str]:
-    """The URL of a new, empty database of the tests' PostgreSQL (dropped afterwards)."""
-    server = create_engine(database_url(postgres_url), isolation_level="AUTOCOMMIT")
-    name = f"standings_{new_token()[:8].lower().replace('-', 'a').replace('_', 'b')}"
-    with server.connect() as connection:
-        connection.execute(text(f"CREATE DATABASE {name}"))
-    url = make_url(database_url(postgres_url)).set(database=name)
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with server.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        server.dispose()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
