@@ -33,7 +33,7 @@ from cardavia.store.tournaments import StoredDeal, StoredTournament
 from cardavia.tournaments.deals import PLAYER_SEAT, commitments, dealer_of, new_seeds, result_of
 from cardavia.tournaments.schedule import LEVEL, Planned, planned
 
-TODO: Final = "todo"
+NOT_STARTED: Final = "todo"
 PLAYING: Final = "playing"
 DONE: Final = "done"
 
@@ -257,7 +257,7 @@ class Tournaments:
         for number in range(1, tournament.deals + 1):
             deal = by_number.get(number)
             if deal is None:
-                deals.append(DealProgress(number, TODO))
+                deals.append(DealProgress(number, NOT_STARTED))
             elif deal.finished_at is None:
                 deals.append(DealProgress(number, PLAYING, deal.game_id))
             else:
@@ -351,8 +351,8 @@ def dealt(tournament: Tournament, number: int) -> tuple[bytes, Seat]:
 
 __all__ = [
     "DONE",
+    "NOT_STARTED",
     "PLAYING",
-    "TODO",
     "DealProgress",
     "DealSeat",
     "DealTables",
