@@ -5,9 +5,9 @@ starts (one process: uvicorn, SQLite in a temporary folder; or ``--processes N``
 through the next), bounded in time and count.
 
 Each client plays South with random legal actions; an action's latency is the time from
-sending it to receiving the ``state`` it made. The computer players' pause is 0 unless
-``--ai-delay`` says otherwise (their thinking is then all that is left between two South
-actions; the latency excludes it, since the action's state comes before they think). The
+sending it to receiving the ``state`` it made. The computer players' pause is 0 when flat out
+unless ``--ai-delay`` says otherwise (their thinking is then all that is left between two
+South actions; the latency excludes it, since the action's state comes before they think). The
 rate limits are turned off (every client comes from 127.0.0.1).
 
 ``--busy-clients N --busy-level expert`` adds N more clients at tables of another level,
@@ -19,8 +19,9 @@ that decide the search levels' moves from the queue.
 table's page does (``--pace``: each move alone on the table for the page's pace, a finished
 trick longer: ``static/js/table.js`` ``PACES``), then thinks 2 to 4 s before each of its actions
 (a card, a bid, the next deal), so most tables are idle most of the time; the figure that
-matters is then the server's CPU per table and second. (``--ai-delay 0.4-0.9`` instead adds
-a pause on the server before each computer move, as the site once did.)
+matters is then the server's CPU per table and second. The computer players then pause as on
+the site (``CARDAVIA_AI_DELAY``'s default; ``--ai-delay 0.4-0.9`` instead adds the longer
+pause the site once had).
 ``--client-processes N`` spreads the clients over N processes (one keeps up with about 2,000
 tables at that pace) and sums their tallies.
 
@@ -51,6 +52,8 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
+
+from cardavia.web.settings import DEFAULT_AI_DELAY
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -439,7 +442,10 @@ def main() -> None:
     parser.add_argument("--max-deals", type=int, default=100_000, help="stop after this many")
     parser.add_argument("--level", default="club")
     parser.add_argument("--rules", default="cardavia")
-    parser.add_argument("--ai-delay", default="0", help="the computer players' pause, s")
+    parser.add_argument(
+        "--ai-delay",
+        help="the computer players' pause, s (flat out 0; at a person's pace the site's own)",
+    )
     parser.add_argument("--stall", type=float, default=20.0, help="a table silent this long")
     parser.add_argument("--database", help="a database URL instead of a temporary SQLite")
     parser.add_argument("--processes", type=int, default=1, help="web processes to start")
@@ -458,6 +464,9 @@ def main() -> None:
         "--pace", choices=sorted(PACES), default="none", help="the page's display of each move"
     )
     options = parser.parse_args()
+    if options.ai_delay is None:
+        site_pause = "-".join(f"{part:g}" for part in DEFAULT_AI_DELAY)
+        options.ai_delay = site_pause if options.think[1] > 0 else "0"
     if options.server:
         port, pid = (int(part) for part in options.server.split(":"))
         asyncio.run(run([port], [pid], options))

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import random
@@ -108,8 +109,15 @@ def decision_seed(deal_seed: str, seat: Seat, level: str, history: Sequence[Acti
     False
     """
     parts = (SEED_FORMAT, deal_seed.lower(), seat.name, level_version(level))
-    text = "\x1f".join((*parts, *(str(action) for action in history)))
+    text = "\x1f".join((*parts, *map(_written, history)))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+@functools.lru_cache(maxsize=8192)
+def _written(action: Action) -> str:
+    """An action as the records write it, once: every decision of a deal hashes every action
+    before it (a deal's decisions wrote the same actions some 500 times)."""
+    return str(action)
 
 
 log = logging.getLogger(__name__)
