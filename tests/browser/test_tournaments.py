@@ -6,6 +6,7 @@ the other sizes and languages by resizing and reloading the same pages."""
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -114,6 +115,9 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
     shot(page, "home-fr-phone")
     page.click("#tournament-entry a")
     page.wait_for_url("**/fr/tournaments")
+    # A game of the player's own, saved by the table's page: the tournament leaves it be.
+    own_game = json.dumps({"game": "a-game-of-their-own", "token": "its-token"})
+    page.evaluate("(game) => localStorage.setItem('cardavia.game', game)", own_game)
     assert axe(page) == []
     shot(page, "list-fr-phone")
     page.click(f'[data-tournament="{TOURNAMENT}"] .tournament-link')
@@ -123,6 +127,7 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
     for number in (1, 2):
         play_deal(page, number)
         expect(page.locator(f'li[data-deal="{number}"]')).to_have_attribute("data-state", "done")
+    assert page.evaluate("localStorage.getItem('cardavia.game')") == own_game
     page.locator('li[data-deal="3"] .tournament-play').click()
     page.wait_for_url("**/play/3")
     play_on(page, moves=1)

@@ -234,8 +234,13 @@ function trumpOf(view) {
 // The connection
 // ------------------------------------------------------------------------------------------
 
+// A game the page hands in (a tournament deal's: tournament_play.js) is played instead of the
+// browser's saved game, which stays as it was for the table's own page.
+const GIVEN_GAME = window.cardaviaGivenGame ?? null;
+
 function loadGame() {
   if (ROOM !== null) return room.loadSeat();
+  if (GIVEN_GAME !== null) return GIVEN_GAME;
   try {
     const game = JSON.parse(localStorage.getItem(GAME_KEY) || "null");
     if (game && game.game && game.token) return game;
@@ -246,7 +251,7 @@ function loadGame() {
 }
 
 function saveGame(game) {
-  if (ROOM !== null) return;
+  if (ROOM !== null || GIVEN_GAME !== null) return;
   try {
     if (game) localStorage.setItem(GAME_KEY, JSON.stringify(game));
     else localStorage.removeItem(GAME_KEY);
