@@ -255,7 +255,7 @@ def test_engine_refusals_during_the_bidding(
             suit = CATALOGS.wording("fr").suit(turned_suit, "french")
             assert (
                 error["message"]
-                == f"Au premier tour, vous ne pouvez prendre qu'à la couleur retournée ({suit})."
+                == f"Au premier tour, vous ne pouvez prendre qu’à la couleur retournée ({suit})."
             )
         ws.send_json({"type": "action", "action": {"kind": "bid", "value": 90, "strain": "H"}})
         error = ws.receive_json()

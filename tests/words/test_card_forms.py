@@ -1,5 +1,5 @@
 """Cards named in the form their sentence needs, at the table: French and Spanish with their
-article ("Impossible de jouer l'as de pique.", "¿Jugar el as de picas?"), Polish declined
+article ("Impossible de jouer l’as de pique.", "¿Jugar el as de picas?"), Polish declined
 ("Nie możesz zagrać damy kier.", "Zagrać waleta kier?"). The table page carries each card's
 forms and its sentences (#strings), and table.js fills a sentence's ``{card_the}``,
 ``{card_gen}`` … from them; the refusals the server words come from the same function
@@ -41,10 +41,10 @@ def said(strings: dict[str, Any], key: str, code: str, deck: str = "french") -> 
 
 
 TABLE_SENTENCES = [
-    ("fr", "may_not_play", "AS", "french", "Impossible de jouer l'as de pique."),
+    ("fr", "may_not_play", "AS", "french", "Impossible de jouer l’as de pique."),
     ("fr", "pick_confirm", "KH", "french", "Jouer le roi de cœur\u00a0?"),
     ("fr", "pick_confirm", "QH", "french", "Jouer la dame de cœur\u00a0?"),
-    ("fr", "plays", "JS", "spanish", "{seat} joue le valet d'épées."),
+    ("fr", "plays", "JS", "spanish", "{seat} joue le valet d’épées."),
     ("es", "may_not_play", "AS", "french", "No puedes jugar el as de picas."),
     ("es", "pick_confirm", "JH", "french", "¿Jugar la jota de corazones?"),
     ("es", "pick_confirm", "QD", "spanish", "¿Jugar el caballo de oros?"),

@@ -251,7 +251,7 @@ def test_a_refusal_in_french_and_arabic() -> None:
     fr = load_catalogs().wording("fr")
     assert (
         fr.reason(Reason("must_overtrump", {"card": "9D"}), "french")
-        == "Vous devez monter à l'atout. Atout à battre\u00a0: neuf de carreau."
+        == "Vous devez monter à l’atout. Atout à battre\u00a0: neuf de carreau."
     )
     ar = load_catalogs().wording("ar")
     assert ar.reason(Reason("must_follow", {"suit": "H"}), "french") == (

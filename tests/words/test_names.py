@@ -77,7 +77,7 @@ def test_hindi_names_of_seed_003(code: str, expected: str) -> None:
 
 def test_french_english_spanish_names() -> None:
     assert name("JH", "fr") == "valet de cœur"
-    assert name("AS", "fr", form="the") == "l'as de pique"
+    assert name("AS", "fr", form="the") == "l’as de pique"
     assert name("QH", "fr", form="the") == "la dame de cœur"
     assert name("8D", "fr", form="the") == "le huit de carreau"  # no elision before "huit"
     assert name("JH", "en") == "jack of hearts"
@@ -97,7 +97,7 @@ def test_spanish_deck_names() -> None:
     assert name("7D", "es", "spanish") == "cuatro de oros"
     assert name("KD", "ar", "spanish") == "12 الدهب"  # seed 002: "12 الدهب"
     assert name("JD", "fr", "spanish") == "valet de deniers"
-    assert name("JS", "fr", "spanish") == "valet d'épées"
+    assert name("JS", "fr", "spanish") == "valet d’épées"
     assert name("QH", "en", "spanish") == "knight of cups"
     assert name("KD", "pl", "spanish") == "Król monet"  # Polish names of the Spanish suits
     assert name("AD", "hi", "spanish") == "ओरोस का इक्का"
@@ -130,7 +130,7 @@ def test_suit_and_rank_names() -> None:
     assert [rank_name(r, "hi") for r in (7, 6, 5, 4)] == ["इक्का", "बादशाह", "बेगम", "गुलाम"]
     assert [rank_name(r, "es", "spanish") for r in (4, 5, 6, 7)] == ["sota", "caballo", "rey", "as"]
     assert rank_name(4, "pl", form="plural") == "waletów"
-    assert rank_name(7, "fr", form="plural_de") == "d'as"
+    assert rank_name(7, "fr", form="plural_de") == "d’as"
 
 
 def test_sentence_forms() -> None:

@@ -78,16 +78,18 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
         _T("coinche", "coinche"),
         _T("litige", "litige"),
         _T("dix_de_der", "dix de der"),
-        _T("not_now", "Impossible pour l'instant", (r"Impossible maintenant",)),
+        # French typography's apostrophe, the same in every sentence: "l’as", "d’épée".
+        _T("apostrophe", "’", (r"[A-Za-zÀ-ÿ]'[A-Za-zÀ-ÿ]",)),
+        _T("not_now", "Impossible pour l’instant", (r"Impossible maintenant",)),
         # A deal over or cancelled is not a temporary obstacle.
         _T(
             "not_now_over",
             "Impossible :",
-            (r"pour l'instant",),
+            (r"pour l’instant",),
             where=r"deal (?:is over|was cancelled)",
         ),
         _T("contract_made", "contrat réussi", (r"[Cc]ontrat rempli",)),
-        # A card named at the table takes its article: "Impossible de jouer l'as de pique."
+        # A card named at the table takes its article: "Impossible de jouer l’as de pique."
         _T("card_article", "{card_the}", (r"\b[Jj]ouer (?:\{card\}|" + _FR_RANKS + r" d)",)),
         # After a card named in the previous sentence, "cette carte", not "elle".
         _T("card_pronoun", "cette carte", (r"^En moyenne, elle\b",)),
@@ -95,7 +97,7 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
         _T(
             "spanish_suits",
             "épées, coupes, deniers, bâtons",
-            (r"d'épée\b", r"\bde (?:coupe|bâton)\b"),
+            (r"d’épée\b", r"\bde (?:coupe|bâton)\b"),
         ),
         # "100 et plus que les défenseurs" reads as "100 or more".
         _T("at_least", "au moins", (r"(?<!au moins )(?:\{bid\}|\b\d+) et plus que",)),

@@ -26,7 +26,7 @@ them, and :func:`card_forms` all of them at once for the sentence templates of
 >>> card_name(parse_card("KD"), "es", "spanish"), card_short(parse_card("KD"), "es", "spanish")
 ('rey de oros', '12 oros')
 >>> card_name(parse_card("AS"), "fr", form="the"), card_name(parse_card("AS"), "pl", form="ins")
-("l'as de pique", 'asem pik')
+("l’as de pique", 'asem pik')
 """
 
 from __future__ import annotations
@@ -52,14 +52,14 @@ CARD_FORMS: Final[tuple[CardForm, ...]] = ("name", "the", "acc", "gen", "ins", "
 SuitForm = Literal["name", "bare", "du", "of"]
 """``name``: the suit as a word of its own (Arabic with its article, "الكبّة"); ``bare``:
 without the Arabic article ("كبّة", after "no" or "cards of"); ``du``: the French partitive
-("du pique", "de la coupe"); ``of``: French and Spanish, after a rank ("de pique", "d'épée").
+("du pique", "de la coupe"); ``of``: French and Spanish, after a rank ("de pique", "d’épée").
 A form a language does not have is its ``name``."""
 SUIT_FORMS: Final[tuple[SuitForm, ...]] = ("name", "bare", "du", "of")
 
 RankForm = Literal["name", "plural", "plural_de", "the", "acc"]
 """``name``: the rank alone ("valet"); ``plural``: as in a carré of them ("valets", Polish
 genitive "waletów", Arabic "الأولاد"); ``plural_de``: French, with its "de" ("de valets",
-"d'as"), the plural elsewhere; ``the``: with the definite article ("le roi", "la dame",
+"d’as"), the plural elsewhere; ``the``: with the definite article ("le roi", "la dame",
 "el caballo", Arabic "الشايب", "الـ12 (ري)"); ``acc``: the Polish accusative ("króla",
 "damę"), the name elsewhere."""
 RANK_FORMS: Final[tuple[RankForm, ...]] = ("name", "plural", "plural_de", "the", "acc")
@@ -99,7 +99,7 @@ class SuitWords:
     bare: str = ""
     du: str = ""
     of: str = ""
-    """French and Spanish: the suit after a rank, with its "de" ("de pique", "d'épée")."""
+    """French and Spanish: the suit after a rank, with its "de" ("de pique", "d’épée")."""
 
     def form(self, form: SuitForm) -> str:
         """The suit in that form, or its plain name where the language has no such form."""
@@ -273,9 +273,9 @@ _SUITS: Final[dict[tuple[str, str], tuple[SuitWords, ...]]] = {
         SuitWords("trèfle", du="du trèfle", of="de trèfle"),
     ),
     # The French names of the Spanish suits, all four in the plural as the tarot de Marseille
-    # names them: épées, coupes, deniers, bâtons ("as de deniers", "valet d'épées").
+    # names them: épées, coupes, deniers, bâtons ("as de deniers", "valet d’épées").
     ("fr", "spanish"): (
-        SuitWords("épées", du="des épées", of="d'épées"),
+        SuitWords("épées", du="des épées", of="d’épées"),
         SuitWords("coupes", du="des coupes", of="de coupes"),
         SuitWords("deniers", du="des deniers", of="de deniers"),
         SuitWords("bâtons", du="des bâtons", of="de bâtons"),
@@ -387,7 +387,7 @@ def rank_name(rank: int, lang: str, deck: str = "french", *, form: RankForm = "n
     """
     words = rank_words(rank, lang, deck)
     if form == "plural_de" and lang == "fr":
-        return ("d'" if words.plural[0] in "aeiou" else "de ") + words.plural
+        return ("d’" if words.plural[0] in "aeiou" else "de ") + words.plural
     if form == "the":
         return _rank_with_article(lang, words)
     if form == "acc":
@@ -427,7 +427,7 @@ def rank_forms(rank: int, lang: str, deck: str = "french") -> dict[str, str]:
     """Every form of a rank's name, keyed by the suffix of its placeholder (``{rank_plural}``).
 
     >>> rank_forms(7, "fr")["_plural_de"], rank_forms(4, "fr")["_plural_de"]
-    ("d'as", 'de valets')
+    ("d’as", 'de valets')
     """
     return {
         ("" if form == "name" else "_" + form): rank_name(rank, lang, deck, form=form)
@@ -448,7 +448,7 @@ def _with_article(lang: str, words: RankWords, text: str) -> str:
     """A card's name with the definite article: French, Spanish and English."""
     if lang == "fr":
         if words.name[0] in "aeiouh" and words.name != "huit":
-            return "l'" + text  # l'as: elision (not before the aspirated h of "huit")
+            return "l’" + text  # l’as: elision (not before the aspirated h of "huit")
         return ("la " if words.feminine else "le ") + text
     if lang == "es":
         return ("la " if words.feminine else "el ") + text
@@ -543,11 +543,11 @@ def seat_name(seat: Seat | int, lang: str, *, genitive: bool = False) -> str:
 
 def seat_forms(seat: Seat | int, lang: str) -> dict[str, str]:
     """A seat's name for templates: ``""``, ``_gen`` (Polish genitive) and ``_de`` (French,
-    with its "de": "de Nord", "d'Est"; the plain name elsewhere)."""
+    with its "de": "de Nord", "d’Est"; the plain name elsewhere)."""
     name = seat_name(seat, lang)
     de = name
     if lang == "fr":
-        de = ("d'" if name[0] in "AEIOU" else "de ") + name
+        de = ("d’" if name[0] in "AEIOU" else "de ") + name
     return {"": name, "_gen": seat_name(seat, lang, genitive=True), "_de": de}
 
 
