@@ -594,35 +594,6 @@ def test_the_computer_players_pause(make_app: Callable[..., FastAPI], settle: Se
             assert elapsed >= pause * seats_before_south * 0.9
 
 
-def test_the_computer_players_answers_are_saved_together_and_sent_one_by_one(
-    make_app: Callable[..., FastAPI], play_out: Settle
-) -> None:
-    """The club players' moves between two of South's are one run: saved in one
-    transaction, each still sent as a view of its own (the page shows them at its pace)."""
-    app = make_app()
-    store = app.state.tables.store
-    real_append_all = store.append_all
-    groups: list[list[str]] = []
-
-    def append_all(appends: list[Append]) -> list[int | None]:
-        groups.append([append.event for append in appends])
-        return list(real_append_all(appends))
-
-    store.append_all = append_all
-    with TestClient(app) as client:
-        game = client.post("/api/games", json={"rules": "coinche", "level": "club"}).json()
-        with client.websocket_connect(socket_url(game)) as ws:
-            view, messages = play_out(ws, random.Random(5))
-    assert view["phase"] == "over"
-    steps = [m["view"]["step"] for m in messages if m["type"] == "state"]
-    assert steps == list(range(steps[0], view["step"] + 1))  # every move a view, in order
-    assert sum(map(len, groups)) == view["step"]  # every move saved once
-    runs = [group for group in groups if len(group) > 1]
-    assert len(runs) >= 7 and all(len(group) <= 3 for group in groups)
-    for group in runs:  # a run: the other seats' moves, none of South's
-        assert not any(json.loads(event)["action"].startswith("S ") for event in group)
-
-
 def test_json_of_the_protocol_round_trips() -> None:
     """Every legal action of a view can be sent back as it is."""
     from cardavia.belote.match import Match

@@ -93,10 +93,10 @@ class Table:
         watched = self.listeners or self.observers
         return not watched and not running and not self.lock.locked()
 
-    def computer_to_move(self, match: Match | None = None) -> Seat | None:
-        """The computer seat to act now (or in ``match``, a move ahead of the table's), or
-        ``None`` (a person's turn, or the deal is over)."""
-        deal = (self.match if match is None else match).deal
+    def computer_to_move(self) -> Seat | None:
+        """The computer seat to act now, or ``None`` (a person's turn, or the deal is
+        over)."""
+        deal = self.match.deal
         if deal.is_over or deal.to_move is None or self.person_plays(deal.to_move):
             return None
         return deal.to_move

@@ -20,13 +20,13 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from enum import Enum
 from typing import Any, Final
 
-from cardavia.ai.decisions import Decisions, Lane, decision_seed
+from cardavia.ai.decisions import Decisions, decision_seed
 from cardavia.ai.player import player_levels
-from cardavia.belote import DECKS, PRESETS, Action, Match, Seat, card_code, find_rules
+from cardavia.belote import DECKS, PRESETS, Action, Match, Observation, Seat, card_code, find_rules
 from cardavia.metrics import person_acted
 from cardavia.store.db import (
     Append,
@@ -118,7 +118,6 @@ class TableService:
             bus=bus or LocalBus(),
             people_first=self.people_first,
             ai_delay=ai_delay,
-            at_once=lambda table: self.decisions.lane(table.level) is Lane.CHEAP,
         )
         self.messages = self._dispatcher()
         """The table's kinds of message; a room's dispatcher includes them
@@ -522,7 +521,7 @@ class TableService:
                 if reason is not None:
                     raise ClientError.refused(reason)
                 match, event = table.match.apply(action), action_event(str(action))
-                await self._commit(table, [(match, event)], person=True)
+                await self._commit(table, match, event, person=True)
         person_acted(time.perf_counter() - started)
         self.ensure_runner(table)
 
@@ -544,7 +543,7 @@ class TableService:
                 )
                 table.commitments[number] = commitment
                 try:
-                    await self._commit(table, [(match, event)], person=True)
+                    await self._commit(table, match, event, person=True)
                 except ClientError:
                     if table.commitments.get(number) is commitment:
                         del table.commitments[number]
@@ -552,39 +551,28 @@ class TableService:
         self.ensure_runner(table)
 
     async def _commit(
-        self, table: Table, steps: Sequence[tuple[Match, str]], *, person: bool = False
+        self, table: Table, match: Match, event: str, *, person: bool = False
     ) -> None:
-        """Append the events that made the new matches to the game's record, in order (one
-        short transaction: the record is not rewritten), then make each the table's and send
-        it. If a save fails, nothing changes from that one on; if another server moved the
-        game on, it is reloaded. ``person``: a person's action, saved ahead of the computer
-        players'."""
-        appends = [
-            Append(table.game_id, event, table.revision + number, finished=match.is_over)
-            for number, (match, event) in enumerate(steps)
-        ]
-        outcomes = await self.writer.append_all(appends, first=person)
-        failure: BaseException | None = None
-        saved: list[int] = []
-        for (match, _event), outcome in zip(steps, outcomes, strict=True):
-            if isinstance(outcome, BaseException):
-                failure = outcome
-                break
-            table.match = match
-            table.revision = outcome
-            saved.append(outcome)
-            self.broadcast(table)
-        for revision in saved:  # every change, in order: another process may hold the table
-            await self.bus.publish(table.game_id, revision)
-        if isinstance(failure, StoreUnavailableError):
-            log.warning("game %s: the database is unavailable (%s)", table.game_id, reason(failure))
+        """Append the event that made the new match to the game's record (one short
+        transaction: the record is not rewritten), then make it the table's and send it. If
+        the save fails nothing changes; if another server moved the game on, it is
+        reloaded. ``person``: a person's action, saved ahead of the computer players'."""
+        try:
+            revision = await self.writer.append(
+                Append(table.game_id, event, table.revision, finished=match.is_over),
+                first=person,
+            )
+        except StoreUnavailableError as error:
+            log.warning("game %s: the database is unavailable (%s)", table.game_id, reason(error))
             raise ClientError("unavailable") from None
-        if isinstance(failure, StaleGameError):
+        except StaleGameError:
             if await self._catch_up(table):
                 self.broadcast(table)
             raise ClientError("stale") from None
-        if failure is not None:
-            raise failure
+        table.match = match
+        table.revision = revision
+        self.broadcast(table)
+        await self.bus.publish(table.game_id, revision)
 
     # -- the computer players --
 
@@ -593,18 +581,13 @@ class TableService:
         deal, a connection, a restart)."""
         self.computers.ensure(table)
 
-    async def decide(self, table: Table, match: Match, seat: Seat) -> Action:
-        """The computer player's legal action for ``seat`` in ``match`` (the table's, or a
-        move ahead of it), from its observation only, seeded by the deal, the seat, the level
-        and the actions (:func:`decision_seed`: every table)."""
-        dealt, history = table.commitment, match.deal.history  # dealt None: an old game
+    async def decide(self, table: Table, seat: Seat, observation: Observation) -> Action:
+        """The computer player's legal action for ``seat``, from its observation only, seeded
+        by the deal, the seat, the level and the actions (:func:`decision_seed`: every table)."""
+        dealt, history = table.commitment, table.match.deal.history  # dealt None: an old game
         seed = table.rng if dealt is None else decision_seed(dealt.seed, seat, table.level, history)
         return await self.decisions.decide(
-            table.level,
-            match.deal.observation(seat),
-            seed,
-            match_scores=match.scores,
-            client=table.client,
+            table.level, observation, seed, match_scores=table.match.scores, client=table.client
         )
 
     async def close(self) -> None:

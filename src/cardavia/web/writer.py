@@ -62,24 +62,12 @@ class GameWriter:
         computer players'); answers the game's new revision. :class:`StaleGameError` if the
         game was not at the append's revision, :class:`StoreUnavailableError` if the
         database could not write it."""
-        (future,) = self._enqueue([append], first)
-        return await future
-
-    async def append_all(self, appends: list[Append], *, first: bool = False) -> list[Outcome]:
-        """Save ``appends`` (one game's moves in a row, say), in order, with the next group
-        (one transaction, unless the group's bound falls among them); answers each one's
-        outcome: the game's new revision, or why it was not saved."""
-        futures = self._enqueue(appends, first)
-        return list(await asyncio.gather(*futures, return_exceptions=True))
-
-    def _enqueue(self, appends: list[Append], first: bool) -> list[asyncio.Future[int]]:
-        """Put ``appends`` in the queue (``first``: the people's) and the writing under way."""
         loop = asyncio.get_running_loop()
-        waiting = [(append, loop.create_future()) for append in appends]
-        (self._people if first else self._computers).extend(waiting)
+        future: asyncio.Future[int] = loop.create_future()
+        (self._people if first else self._computers).append((append, future))
         if self._writing is None:
             self._writing = loop.create_task(self._write_groups())
-        return [future for _append, future in waiting]
+        return await future
 
     async def call(self, function: Callable[..., T], *args: object) -> T:
         """Run ``function(*args)`` (a write of the store) in the writer's thread."""
