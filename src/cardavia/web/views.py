@@ -86,6 +86,14 @@ def _plays(plays: tuple[tuple[Seat, int], ...]) -> list[dict[str, str]]:
 
 
 def _trick(trick: CompletedTrick) -> dict[str, Any]:
+    """A finished trick as a view shows it (a copy: the view's own)."""
+    return dict(_written_trick(trick))
+
+
+@functools.lru_cache(maxsize=4096)
+def _written_trick(trick: CompletedTrick) -> Mapping[str, Any]:
+    """A finished trick written out once: it is the last trick of the next four views, and a
+    trick of the deal's replay."""
     return {
         "leader": SEAT_CODES[trick.leader],
         "cards": _plays(trick.plays),
@@ -94,9 +102,22 @@ def _trick(trick: CompletedTrick) -> dict[str, Any]:
     }
 
 
-def _bid_entry(action: Action, wording: Wording, deck: str) -> dict[str, Any]:
-    """One bid of the auction as the view shows it (a copy: the view's own)."""
-    return dict(_written_bid(action, wording, deck))
+def _bids(history: tuple[Action, ...], wording: Wording, deck: str) -> list[dict[str, Any]]:
+    """The auction as the view shows it (copies: the view's own). The cards come after it:
+    the auction is the history up to its last bid, written once for every view of the play."""
+    end = len(history)
+    while end and isinstance(history[end - 1], Play):
+        end -= 1
+    return [dict(entry) for entry in _written_bids(history[:end], wording, deck)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _written_bids(
+    history: tuple[Action, ...], wording: Wording, deck: str
+) -> tuple[Mapping[str, Any], ...]:
+    return tuple(
+        _written_bid(action, wording, deck) for action in history if not isinstance(action, Play)
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -237,7 +258,7 @@ def view_of(
         "hand": obs.hand.codes(),
         "hand_sizes": {SEAT_CODES[s]: obs.hand_sizes[s] for s in Seat},
         "turned": card_code(obs.turned_card) if obs.turned_card is not None else None,
-        "bids": [_bid_entry(a, wording, deck) for a in obs.history if not isinstance(a, Play)],
+        "bids": _bids(tuple(obs.history), wording, deck),
         "contract": _contract(obs, wording),
         "trick": _plays(obs.trick),
         "last_trick": _trick(obs.tricks[-1]) if obs.tricks else None,
@@ -266,10 +287,16 @@ def _contract(obs: Observation, wording: Wording) -> dict[str, Any] | None:
     return {
         "taker": SEAT_CODES[contract.taker],
         "strain": contract.strain.code,
-        "strain_name": wording.strain(contract.strain.code, obs.rules.deck),
+        "strain_name": _strain_name(wording, contract.strain.code, obs.rules.deck),
         "bid": bid_value_json(contract.bid),
         "coinche": contract.coinche,
     }
+
+
+@functools.lru_cache(maxsize=256)
+def _strain_name(wording: Wording, strain: str, deck: str) -> str:
+    """A contract's strain as the language names it, once (every view of the play shows it)."""
+    return wording.strain(strain, deck)
 
 
 def _announcements(obs: Observation, wording: Wording) -> dict[str, list[dict[str, Any]]]:
