@@ -116,7 +116,7 @@ def page_context(lang: str, wording: Wording, templates: Jinja2Templates) -> dic
             deck: {card_code(card): card_name(card, lang, deck) for card in ALL_CARDS}
             for deck in DECKS
         },
-        # The forms a sentence of the table puts a card in ("Impossible de jouer l'as de
+        # The forms a sentence of the table puts a card in ("Impossible de jouer l’as de
         # pique.", "Nie możesz zagrać damy kier."), each from cardavia.words.names.card_name.
         "card_forms": {
             deck: {

@@ -26,7 +26,7 @@ them, and :func:`card_forms` all of them at once for the sentence templates of
 >>> card_name(parse_card("KD"), "es", "spanish"), card_short(parse_card("KD"), "es", "spanish")
 ('rey de oros', '12 oros')
 >>> card_name(parse_card("AS"), "fr", form="the"), card_name(parse_card("AS"), "pl", form="ins")
-("l’as de pique", 'asem pik')
+('l’as de pique', 'asem pik')
 """
 
 from __future__ import annotations
@@ -427,7 +427,7 @@ def rank_forms(rank: int, lang: str, deck: str = "french") -> dict[str, str]:
     """Every form of a rank's name, keyed by the suffix of its placeholder (``{rank_plural}``).
 
     >>> rank_forms(7, "fr")["_plural_de"], rank_forms(4, "fr")["_plural_de"]
-    ("d’as", 'de valets')
+    ('d’as', 'de valets')
     """
     return {
         ("" if form == "name" else "_" + form): rank_name(rank, lang, deck, form=form)

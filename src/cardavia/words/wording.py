@@ -146,11 +146,11 @@ class Wording:
 
     def card(self, card: Card | str, deck: str | None = None, *, form: CardForm = "name") -> str:
         """A card's name, from its number or its code (an unknown code is shown as it is), in
-        the form the sentence needs (:data:`~cardavia.words.names.CardForm`: "l'as de pique",
+        the form the sentence needs (:data:`~cardavia.words.names.CardForm`: "l’as de pique",
         "waleta kier").
 
         >>> load_catalogs().wording("fr").card("AS", form="the")
-        "l'as de pique"
+        'l’as de pique'
         """
         if isinstance(card, str):
             try:

@@ -121,7 +121,7 @@ function cardName(code) {
   return code;
 }
 
-/** A card's name in every form the table's sentences use: {card} and {card_the} ("l'as de
+/** A card's name in every form the table's sentences use: {card} and {card_the} ("l’as de
  *  pique"), {card_acc}, {card_gen} and {card_nom} ("asa pik", "damy kier", "dama kier"). */
 function cardWords(code) {
   const name = cardName(code);
