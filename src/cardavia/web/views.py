@@ -115,6 +115,7 @@ def _bids(history: tuple[Action, ...], wording: Wording, deck: str) -> list[dict
 def _written_bids(
     history: tuple[Action, ...], wording: Wording, deck: str
 ) -> tuple[Mapping[str, Any], ...]:
+    """An auction's bids, each written out once (:func:`_written_bid`)."""
     return tuple(
         _written_bid(action, wording, deck) for action in history if not isinstance(action, Play)
     )
