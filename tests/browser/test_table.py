@@ -793,6 +793,24 @@ WATCH_CHANGES = """() => {
 }"""
 
 
+def computer_gaps(changes: list[list[Any]]) -> tuple[list[float], list[float]]:
+    """The pauses after a computer player's card and after a trick a computer player
+    finished, from the page's recorded changes of view (see ``WATCH_CHANGES``)."""
+    card_gaps, trick_gaps = [], []
+    # The pause after a computer player's change: a trick finished (the hold), or a card or
+    # a bid (the move); only where the next message had already come (the page's own pause,
+    # not the server's answer, slower on a busy machine), and not before South's turn.
+    for earlier, change, after in zip(changes, changes[1:], changes[2:], strict=False):
+        if change[4] in ("S", None) or earlier[4] in ("S", None) or not change[5]:
+            continue
+        gap = after[0] - change[0]
+        if change[3] > earlier[3]:
+            trick_gaps.append(gap)
+        elif change[2] == earlier[2] + 1 or change[1] == earlier[1] + 1:
+            card_gaps.append(gap)
+    return card_gaps, trick_gaps
+
+
 def pauses_at(table: Table, pace: str) -> tuple[float, float]:
     """The median pause after a computer player's card, and after a finished trick, in a
     deal at ``pace`` (the server sends the moves at once: the page spaces them)."""
@@ -820,28 +838,21 @@ def pauses_at(table: Table, pace: str) -> tuple[float, float]:
     page.evaluate(WATCH_CHANGES)
     table.new_game("cardavia")
     view = table.bid_until_play()
-    for _ in range(4):  # four of South's cards: the computer players' cards between them
-        if view["phase"] != "playing":
-            break
+    # At least four of South's cards (the computer players' cards between them), and on
+    # until a computer player's trick has been seen too: a deal where South wins or ends
+    # every early trick has none in its first four.
+    card_gaps: list[float] = []
+    trick_gaps: list[float] = []
+    played = 0
+    while view["phase"] == "playing" and (played < 4 or not (card_gaps and trick_gaps)):
         card = next(a["card"] for a in view["legal"] if a["kind"] == "play")
         page.click(f'#hand .card[data-card="{card}"]')
         page.click("#controls [data-action=confirm]")
         page.wait_for_function(PLAYED, arg=len(view["hand"]))
         view = table.wait_ready()
-    changes = page.evaluate("window.changes")
-    card_gaps, trick_gaps = [], []
-    # The pause after a computer player's change: a trick finished (the hold), or a card or
-    # a bid (the move); only where the next message had already come (the page's own pause,
-    # not the server's answer, slower on a busy machine), and not before South's turn.
-    for earlier, change, after in zip(changes, changes[1:], changes[2:], strict=False):
-        if change[4] in ("S", None) or earlier[4] in ("S", None) or not change[5]:
-            continue
-        gap = after[0] - change[0]
-        if change[3] > earlier[3]:
-            trick_gaps.append(gap)
-        elif change[2] == earlier[2] + 1 or change[1] == earlier[1] + 1:
-            card_gaps.append(gap)
-    assert card_gaps and trick_gaps, changes
+        played += 1
+        card_gaps, trick_gaps = computer_gaps(page.evaluate("window.changes"))
+    assert card_gaps and trick_gaps, page.evaluate("window.changes")
     return sorted(card_gaps)[len(card_gaps) // 2], sorted(trick_gaps)[len(trick_gaps) // 2]
 
 
