@@ -804,9 +804,14 @@ def arena(
     save: Annotated[
         Path | None, typer.Option(help="Keep the run in this file and resume it from there.")
     ] = None,
+    play_only: Annotated[
+        bool,
+        typer.Option("--play-only", help="The card play alone: the club player bids for everyone."),
+    ] = False,
 ) -> None:
-    """Duplicate deals between two levels: the mean point margin per deal with its 95%
-    confidence interval, the contracts made, and the time per decision."""
+    """Duplicate deals between two levels (or versions: expert-2026-12, expert-next): the
+    mean margin per deal with its 95% confidence interval (deal score; card points with
+    --play-only), the contracts made, and the time per decision."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from cardavia.ai.arena import ArenaResult, run_arena
@@ -815,7 +820,8 @@ def arena(
     resume = None
     if save is not None and save.exists():
         resume = ArenaResult.load(save)
-        if (resume.a, resume.b, resume.preset, resume.seed) != (a, b, preset, seed):
+        run = (resume.a, resume.b, resume.preset, resume.seed, resume.play_only)
+        if run != (a, b, preset, seed, play_only):
             typer.echo(f"error: {save} holds another run", err=True)
             raise typer.Exit(2)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
@@ -829,8 +835,9 @@ def arena(
 
         try:
             result = run_arena(
-                a, b, preset=preset, pairs=deals, seed=seed, resume=resume, progress=advance
-            )
+                a, b, preset=preset, pairs=deals, seed=seed, resume=resume, progress=advance,
+                play_only=play_only,
+            )  # fmt: skip
         except ValueError as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(2) from None

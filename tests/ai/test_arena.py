@@ -40,3 +40,30 @@ def test_the_command_prints_the_figures(tmp_path: Path) -> None:
         app, [*args[:-4], "--b", "club", "--deals", "3", "--save", str(save)]
     )
     assert other.exit_code == 2
+
+
+def test_the_card_play_alone_is_measured_in_card_points() -> None:
+    """With ``play_only`` the club player bids for both teams, the same auction at both
+    tables: the same level on both sides then ties every pair exactly, and the margin is in
+    card points (a deal's 162 at most); the club player outplays the beginner."""
+    even = run_arena("club", "club", preset="coinche", pairs=8, seed=3, play_only=True)
+    assert even.margins == [0.0] * 8 and even.contracts == 16
+    ahead = run_arena("club", "beginner", preset="cardavia", pairs=12, seed=3, play_only=True)
+    assert all(abs(margin) <= 252 for margin in ahead.margins)
+    assert ahead.mean > 0
+    assert "card play, card points" in ahead.summary()
+    whole = run_arena("club", "beginner", preset="cardavia", pairs=12, seed=3)
+    assert whole.margins != ahead.margins
+
+
+def test_a_version_plays_and_a_run_keeps_its_measure(tmp_path: Path) -> None:
+    """A level's kept version is a player of the arena; a saved run of the card play is
+    not resumed as a run of whole deals."""
+    save = tmp_path / "arena.json"
+    args = ["arena", "--a", "club", "--b", "beginner", "--deals", "2", "--save", str(save)]
+    outcome = CliRunner().invoke(app, [*args, "--play-only"])
+    assert outcome.exit_code == 0, outcome.output
+    assert ArenaResult.load(save).play_only
+    assert CliRunner().invoke(app, args).exit_code == 2
+    unknown = CliRunner().invoke(app, ["arena", "--a", "expert-1999", "--deals", "1"])
+    assert unknown.exit_code == 2 and "expert-2026-12" in unknown.output

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cardavia.ai import find_player, play_deal
+from cardavia.ai import find_player, find_version, play_deal
 from cardavia.ai.expert import ExpertPlayer
 from cardavia.ai.strong import StrongPlayer
 from cardavia.belote import DealState, Observation, Play, Seat, find_rules
@@ -31,7 +31,7 @@ def test_search_levels_play_legal_deals(rules_name: str) -> None:
             state = state.apply(action)
 
 
-@pytest.mark.parametrize("level", ["strong", "expert"])
+@pytest.mark.parametrize("level", ["strong", "expert", "expert-next"])
 def test_decisions_depend_on_the_observation_only(
     level: str, swapped_views: Callable[..., tuple[Observation, Observation]]
 ) -> None:
@@ -39,7 +39,7 @@ def test_decisions_depend_on_the_observation_only(
     search decides the same card."""
     rules = find_rules("coinche")
     rng = random.Random(3)
-    player = find_player(level)
+    player = find_version(level)
     club = find_player("club")
     compared = 0
     while compared < 12:

@@ -3,11 +3,19 @@ to what the seat may not see."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
-from cardavia.ai.worlds import excluded_cards, is_consistent, known_cards, sample_worlds
+from cardavia.ai.club import ClubPlayer
+from cardavia.ai.worlds import (
+    enumerate_worlds,
+    excluded_cards,
+    is_consistent,
+    known_cards,
+    sample_worlds,
+)
 from cardavia.belote import PRESETS, DealState, IllegalActionError, Phase, Seat
 
 
@@ -108,3 +116,62 @@ def test_hidden_cards_change_nothing_a_seat_sees(preset: str) -> None:
         )
         compared += 1
     assert compared > 20
+
+
+def every_consistent_world(state: DealState, seat: Seat) -> set[tuple[int, int, int, int]]:
+    """Every deal of the cards ``seat`` cannot see to the others, kept where it agrees with
+    the observation: counted the slow way, with nothing but the engine's own check."""
+    observation = state.observation(seat)
+    assert state.values is not None
+    known = known_cards(observation)
+    hidden = [
+        c
+        for c in range(32)
+        if not (observation.hand.mask | observation.played.mask | sum(known)) >> c & 1
+    ]
+    need = [observation.hand_sizes[s] - known[s].bit_count() for s in Seat]
+    found = set()
+    for places in itertools.product(range(4), repeat=len(hidden)):
+        if [places.count(s) for s in range(4)] != need:
+            continue
+        hands = list(known)
+        for card, place in zip(hidden, places, strict=True):
+            hands[place] |= 1 << card
+        world = (hands[0], hands[1], hands[2], hands[3])
+        if is_consistent(observation, state.values, world):
+            found.add(world)
+    return found
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_endgame_worlds_are_every_consistent_one(preset: str) -> None:
+    """Late in the deal every world that agrees with the observation is enumerated, each
+    once, the real one among them; past the limit, none."""
+    checked = 0
+    for state in positions(preset, seed=21, count=400):
+        if state.phase is not Phase.PLAYING or len(state.tricks) < 6:
+            continue
+        seat = state.to_move
+        assert seat is not None
+        observation = state.observation(seat)
+        worlds = enumerate_worlds(observation, 10_000)
+        assert worlds is not None
+        assert len(set(worlds)) == len(worlds)
+        assert set(worlds) == every_consistent_world(state, seat)
+        assert tuple(state.hands) in worlds
+        if len(worlds) > 1:
+            assert enumerate_worlds(observation, len(worlds) - 1) is None
+        checked += 1
+    assert checked > 20
+
+
+def test_no_worlds_are_counted_early_or_in_the_auction() -> None:
+    """At the start of the play there are far too many worlds to count; in the auction,
+    before a contract, none are."""
+    state = DealState.deal(PRESETS["coinche"], dealer=Seat.W, rng=random.Random(6))
+    club, rng = ClubPlayer(), random.Random(0)
+    while state.phase is Phase.BIDDING:
+        assert enumerate_worlds(state.observation(state.to_move), 10**9) is None
+        state = state.apply(club.decide(state.observation(state.to_move), rng))
+    assert state.phase is Phase.PLAYING
+    assert enumerate_worlds(state.observation(state.to_move), 10**9) is None

@@ -8,8 +8,10 @@ package stays light."""
 
 from cardavia.ai.player import (
     LEVELS,
+    VERSIONS,
     Player,
     find_player,
+    find_version,
     play_deal,
     player_levels,
     register_player,
@@ -19,8 +21,10 @@ from cardavia.ai.player import (
 
 __all__ = [
     "LEVELS",
+    "VERSIONS",
     "Player",
     "find_player",
+    "find_version",
     "play_deal",
     "player_levels",
     "register_player",

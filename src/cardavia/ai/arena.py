@@ -5,6 +5,12 @@ The margin of a pair is what level A scored minus what level B scored over its t
 (A sitting N–S, then E–W, with the same deck), halved: the mean margin per deal. Everything
 is drawn from the seed, so a run is reproducible, and a run can be resumed from its file.
 
+Two measures: the **whole deal** (each level bids and plays; the margin is in deal score)
+and the **card play** alone (``play_only``: the club player bids for all four seats, the
+same auction at both tables, then the levels play the cards; the margin is in card points,
+the last trick and a capot included). A and B are levels or versions
+(:func:`cardavia.ai.player.find_version`: ``expert-2026-12`` against ``expert-next``).
+
 >>> result = run_arena("club", "beginner", preset="cardavia", pairs=2, seed=1)
 >>> len(result.margins)
 2
@@ -21,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from cardavia.ai.player import Player, find_player
+from cardavia.ai.player import Player, find_player, find_version
 from cardavia.belote import DealState, Phase, Seat, find_rules
 from cardavia.belote.search import cut_and_shuffle
 
@@ -52,6 +58,8 @@ class ArenaResult:
     made: int = 0
     decisions: int = 0
     seconds: float = 0.0
+    play_only: bool = False
+    """Card play alone (the club player bids for everyone), the margin in card points."""
 
     @property
     def mean(self) -> float:
@@ -91,21 +99,26 @@ class ArenaResult:
     def summary(self) -> str:
         """The figures in a few lines."""
         low, high = self.interval
+        measure = "card play, card points" if self.play_only else "whole deals, deal score"
         return (
             f"{self.a} vs {self.b}, {self.preset}, {len(self.margins)} duplicate pairs "
-            f"(seed {self.seed})\n"
+            f"(seed {self.seed}; {measure})\n"
             f"mean margin per deal: {self.mean:+.1f} points, 95% CI [{low:+.1f}, {high:+.1f}]\n"
             f"contracts made: {self.made}/{self.contracts}\n"
             f"time per decision: {self.ms_per_decision:.2f} ms"
         )
 
 
-def play_pair(players_a: Player, players_b: Player, preset: str, seed: int) -> PairResult:
-    """Play one deck twice: A as N–S then A as E–W."""
+def play_pair(
+    players_a: Player, players_b: Player, preset: str, seed: int, *, play_only: bool = False
+) -> PairResult:
+    """Play one deck twice: A as N–S then A as E–W (with ``play_only``, the auction made by
+    the club player at both tables, and the margin in card points)."""
     rules = find_rules(preset)
     deck_rng = random.Random(seed)
     deck = cut_and_shuffle(deck_rng)
     dealer = Seat(deck_rng.randrange(4))
+    bidder = find_player("club")
     margin = 0.0
     contracts = made = decisions = 0
     seconds = 0.0
@@ -116,15 +129,21 @@ def play_pair(players_a: Player, players_b: Player, preset: str, seed: int) -> P
         while not state.is_over:
             seat = state.to_move
             assert seat is not None
-            start = time.perf_counter()
-            action = seats[seat].decide(state.observation(seat), rng)
-            seconds += time.perf_counter() - start
-            decisions += 1
+            observation = state.observation(seat)
+            if play_only and state.phase is Phase.BIDDING:
+                # The same auction at both tables: the club player, seeded by the deck and
+                # the place in the auction.
+                action = bidder.decide(observation, random.Random(seed * 64 + len(state.history)))
+            else:
+                start = time.perf_counter()
+                action = seats[seat].decide(observation, rng)
+                seconds += time.perf_counter() - start
+                decisions += 1
             state = state.apply(action)
         if state.phase is Phase.OVER and state.result is not None:
             contracts += 1
             made += bool(state.result.made)
-            scores = state.result.scores
+            scores = state.result.card_points if play_only else state.result.scores
             margin += scores[a_team] - scores[1 - a_team]
     return PairResult(margin / 2, contracts, made, decisions, seconds)
 
@@ -138,13 +157,16 @@ def run_arena(
     seed: int,
     resume: ArenaResult | None = None,
     progress: Callable[[ArenaResult], None] | None = None,
+    play_only: bool = False,
 ) -> ArenaResult:
-    """Play ``pairs`` duplicate pairs of level ``a`` against level ``b`` (continuing
-    ``resume`` if given: the pairs it holds are not played again)."""
-    result = resume or ArenaResult(a, b, preset, seed)
-    player_a, player_b = find_player(a), find_player(b)
+    """Play ``pairs`` duplicate pairs of ``a`` against ``b`` (levels or versions), whole deals
+    or the card play alone (continuing ``resume`` if given: the pairs it holds are not
+    played again)."""
+    result = resume or ArenaResult(a, b, preset, seed, play_only=play_only)
+    player_a, player_b = find_version(a), find_version(b)
     for index in range(len(result.margins), pairs):
-        result.add(play_pair(player_a, player_b, preset, seed * 1_000_003 + index))
+        deck = seed * 1_000_003 + index
+        result.add(play_pair(player_a, player_b, preset, deck, play_only=result.play_only))
         if progress is not None:
             progress(result)
     return result

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from functools import partial
@@ -38,10 +38,11 @@ from math import sqrt
 from typing import Final
 
 from cardavia.ai.bidding import likelihood
+from cardavia.ai.play_reading import PlayReading, tempered
 from cardavia.ai.resampling import systematic
 from cardavia.ai.spread import in_order
 from cardavia.ai.strong import StrongPlayer, root_values, worlds_for
-from cardavia.ai.worlds import Hands, sample_worlds
+from cardavia.ai.worlds import Hands, enumerate_worlds, sample_worlds
 from cardavia.belote import (
     Action,
     Announcement,
@@ -324,33 +325,39 @@ class ExpertPlayer(StrongPlayer):
     belief: float = BELIEF
     """The power of a world's likelihood in its weight (:data:`BELIEF`; 0: every
     consistent world alike, as ``strong`` draws them)."""
+    read_plays: int = 0
+    """Worlds weighed by the others' cards too (:mod:`cardavia.ai.play_reading`), drawn from
+    the candidates by their weight so far; 0: the cards are read for the gifts only."""
+    exact_worlds: int = 0
+    """When at most this many worlds agree with what the seat has seen, every one of them is
+    solved and weighed, instead of a sample (:func:`cardavia.ai.worlds.enumerate_worlds`);
+    0: never."""
 
     def play_values(self, observation: Observation, rng: random.Random) -> dict[Card, float]:
         """The mean value (score margin and a little of the card points) of each legal card
-        over worlds drawn by their likelihood, more of them when the choice is close."""
+        over worlds drawn by their likelihood, more of them when the choice is close; or
+        over every world, weighed, when few agree with what the seat has seen."""
+        reading = Reading.of(observation)
+        value = self._valuation(observation)
+        if self.exact_worlds:
+            every = enumerate_worlds(observation, self.exact_worlds)
+            if every:
+                return self._exact_values(observation, reading, every, value)
         count = worlds_for(8 - len(observation.tricks), self.worlds)
         drawn = sample_worlds(observation, rng, max(self.candidates, 4 * count))
         if not drawn:
             return {}
-        reading = Reading.of(observation)
         weights = [
             reading.likelihood(world) ** self.belief if self.belief else 1.0 for world in drawn
         ]
+        if self.read_plays:
+            plays = PlayReading.of(observation)
+            if plays.moments:
+                drawn = systematic(drawn, weights, self.read_plays, rng)
+                weights, _ = tempered([plays.likelihood(world) for world in drawn])
         # Drawn by weight, then shuffled: the first worlds solved are as likely as the rest.
         worlds = systematic(drawn, weights, 2 * count, rng)
         rng.shuffle(worlds)
-        me = observation.seat & 1
-        already = observation.points[me]
-        belote = belote_points(observation)
-        declared = known_announcements(observation)
-        margins: dict[int, float] = {}
-
-        def value(final: int) -> float:
-            if final not in margins:
-                margin = score_margin(observation, final, belote, declared)
-                margins[final] = margin + self.hedge * final
-            return margins[final]
-
         solved: dict[Hands, dict[Card, float]] = {}
         outcomes: list[dict[Card, float]] = []
         nodes = 0
@@ -368,16 +375,74 @@ class ExpertPlayer(StrongPlayer):
                 if world not in solved:
                     points, work = next(results)
                     nodes += work
-                    solved[world] = {card: value(already + p) for card, p in points.items()}
+                    solved[world] = {card: value(p) for card, p in points.items()}
                 outcomes.append(solved[world])
         return {card: statistics.fmean(o[card] for o in outcomes) for card in outcomes[0]}
+
+    def _valuation(self, observation: Observation) -> Callable[[int], float]:
+        """What the seat's side making ``points`` more card points from here is worth: the
+        deal's score margin and a little of the card points."""
+        me = observation.seat & 1
+        already = observation.points[me]
+        belote = belote_points(observation)
+        declared = known_announcements(observation)
+        margins: dict[int, float] = {}
+
+        def value(points: int) -> float:
+            final = already + points
+            if final not in margins:
+                margin = score_margin(observation, final, belote, declared)
+                margins[final] = margin + self.hedge * final
+            return margins[final]
+
+        return value
+
+    def _exact_values(
+        self,
+        observation: Observation,
+        reading: Reading,
+        worlds: Sequence[Hands],
+        value: Callable[[int], float],
+    ) -> dict[Card, float]:
+        """The weighted mean value of each card over every world that agrees with what the
+        seat has seen, each weighed by how likely the others' bids and plays make it."""
+        weights = [reading.likelihood(w) ** self.belief if self.belief else 1.0 for w in worlds]
+        if self.read_plays:
+            plays = PlayReading.of(observation)
+            if plays.moments:
+                read, _ = tempered([plays.likelihood(world) for world in worlds])
+                weights = [w * r for w, r in zip(weights, read, strict=True)]
+        total = sum(weights)
+        if total <= 0:
+            weights, total = [1.0] * len(worlds), float(len(worlds))
+        sums: dict[Card, float] = {}
+        with closing(in_order(partial(root_values, observation), worlds)) as results:
+            for weight, (points, _) in zip(weights, results, strict=True):
+                for card, p in points.items():
+                    sums[card] = sums.get(card, 0.0) + weight * value(p)
+        return {card: amount / total for card, amount in sums.items()}
+
+
+def expert_2026_12() -> ExpertPlayer:
+    """The expert as it played in December 2026 (version ``expert-2026-12``): kept to
+    measure the next one against (``cardavia arena --b expert-2026-12``)."""
+    return ExpertPlayer()
+
+
+def next_expert() -> ExpertPlayer:
+    """The next expert, measured against :func:`expert_2026_12` before it becomes the
+    level's: the others' cards read under the club player's way of playing, and the
+    endgame solved over every world that agrees with the table."""
+    return ExpertPlayer(read_plays=64, exact_worlds=400)
 
 
 __all__ = [
     "ExpertPlayer",
     "Reading",
     "bidding_likelihood",
+    "expert_2026_12",
     "gift_likelihood",
+    "next_expert",
     "score_margin",
     "world_likelihood",
 ]

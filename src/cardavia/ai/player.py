@@ -62,6 +62,14 @@ solver's order of search) gives it a new version: a tournament keeps the version
 played, and every table of it seeds its computer players' decisions with it
 (:func:`cardavia.ai.decisions.decision_seed`)."""
 
+VERSIONS: dict[str, str | PlayerFactory] = {
+    "expert-2026-12": "cardavia.ai.expert:expert_2026_12",
+    "expert-next": "cardavia.ai.expert:next_expert",
+}
+"""Players by version, beside the levels, for the arena (``cardavia arena``): a level's past
+version kept to measure the next one against, and the next one, measured before it becomes
+its level's (:func:`find_version`). The site's tables play the levels only."""
+
 _PLAYER_CLASSES: set[type] = set()
 """The classes already seen to make players: checking the protocol (dear: every method of it
 looked up) once per class rather than at every decision."""
@@ -99,6 +107,27 @@ def find_player(level: str) -> Player:
     except KeyError:
         known = ", ".join(LEVELS)
         raise ValueError(f"unknown level {level!r}: expected one of {known}") from None
+    return _made(level, factory)
+
+
+def find_version(name: str) -> Player:
+    """A new player of a level or of a version (:data:`VERSIONS`), case-insensitive;
+    ``ValueError`` for an unknown one.
+
+    >>> type(find_version("expert-2026-12")).__name__, type(find_version("Club")).__name__
+    ('ExpertPlayer', 'ClubPlayer')
+    """
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if key in VERSIONS:
+        return _made(name, VERSIONS[key])
+    if key in LEVELS:
+        return find_player(key)
+    known = ", ".join([*LEVELS, *VERSIONS])
+    raise ValueError(f"unknown player {name!r}: expected one of {known}")
+
+
+def _made(level: str, factory: str | PlayerFactory) -> Player:
+    """A player from its factory, checked to be one (once per class)."""
     if isinstance(factory, str):
         module_name, _, attr = factory.partition(":")
         factory = getattr(importlib.import_module(module_name), attr)

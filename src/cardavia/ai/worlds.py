@@ -16,8 +16,10 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from cardavia.belote import Card, CardValues, Observation, Seat, mask_cards, values_for
 from cardavia.belote.search import FULL_MASK, constraint
@@ -26,6 +28,9 @@ Hands = tuple[int, int, int, int]
 """The four hands of a world, as masks, indexed by seat."""
 
 _ATTEMPTS = 200
+_COUNTED = 5_000
+"""The most ways of dealing the hidden cards (before the exclusions) that
+:func:`enumerate_worlds` goes through."""
 
 
 def _past_plays(observation: Observation) -> list[tuple[tuple[tuple[Seat, Card], ...], Seat, Card]]:
@@ -99,25 +104,44 @@ def is_consistent(observation: Observation, values: CardValues, hands: Sequence[
     return True
 
 
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """What a world must honour: the cards each seat is known to hold, the cards each cannot
+    hold, the cards left to deal and how many each seat needs."""
+
+    values: CardValues | None
+    known: tuple[int, int, int, int]
+    excluded: tuple[int, int, int, int]
+    pool: list[Card]
+    need: list[int]
+
+    @classmethod
+    def of(cls, observation: Observation) -> _Frame:
+        contract = observation.contract
+        known = known_cards(observation)
+        values = values_for(observation.rules, contract.strain) if contract is not None else None
+        excluded = excluded_cards(observation, values) if values is not None else (0, 0, 0, 0)
+        unknown = ~(observation.played.mask | known[0] | known[1] | known[2] | known[3])
+        unknown &= FULL_MASK
+        # The cards still to be dealt to the others, and how many each needs.
+        need = [observation.hand_sizes[s] - known[s].bit_count() for s in range(4)]
+        if observation.turned_card is not None and contract is None:
+            # Classic bidding: the turned card and the rest of the deck are nobody's yet.
+            unknown &= ~(1 << observation.turned_card)
+        pool = [c for c in range(32) if unknown >> c & 1]
+        return cls(values, known, excluded, pool, need)
+
+
 def sample_worlds(observation: Observation, rng: random.Random, count: int) -> list[Hands]:
     """``count`` worlds (the four current hands) consistent with ``observation``.
 
     Fewer come back only if the observation admits none (which a real deal never does).
     """
-    contract = observation.contract
-    known = known_cards(observation)
-    values = values_for(observation.rules, contract.strain) if contract is not None else None
-    excluded = excluded_cards(observation, values) if values is not None else (0, 0, 0, 0)
-    unknown = ~(observation.played.mask | known[0] | known[1] | known[2] | known[3]) & FULL_MASK
-    # The cards still to be dealt to the others, and how many each needs.
-    need = [observation.hand_sizes[s] - known[s].bit_count() for s in range(4)]
-    if observation.turned_card is not None and contract is None:
-        # Classic bidding: the turned card and the rest of the deck are nobody's yet.
-        unknown &= ~(1 << observation.turned_card)
-    pool = [c for c in range(32) if unknown >> c & 1]
+    frame = _Frame.of(observation)
+    values = frame.values
     worlds: list[Hands] = []
     for _ in range(count * _ATTEMPTS):
-        hands = _deal(pool, need, known, excluded, rng)
+        hands = _deal(frame.pool, frame.need, frame.known, frame.excluded, rng)
         if hands is None:
             continue
         if values is None or is_consistent(observation, values, hands):
@@ -125,6 +149,91 @@ def sample_worlds(observation: Observation, rng: random.Random, count: int) -> l
             if len(worlds) == count:
                 break
     return worlds
+
+
+def enumerate_worlds(observation: Observation, limit: int) -> list[Hands] | None:
+    """Every world consistent with ``observation`` during the play, in a fixed order, if
+    there are at most ``limit`` of them; ``None`` if there are more (or the hidden cards
+    are too many to count them quickly: more than :data:`_COUNTED` ways to deal them before
+    the exclusions).
+
+    >>> import random
+    >>> from cardavia.ai.club import ClubPlayer
+    >>> from cardavia.belote import DealState, Seat, find_rules
+    >>> state = DealState.deal(find_rules("coinche"), dealer=Seat.W, rng=random.Random(6))
+    >>> club, rng = ClubPlayer(), random.Random(0)
+    >>> while len(state.observation(Seat.S).played) < 20:  # five tricks played by club players
+    ...     state = state.apply(club.decide(state.observation(state.to_move), rng))
+    >>> worlds = enumerate_worlds(state.observation(Seat.S), 1000)
+    >>> len(worlds), tuple(state.hands) in worlds
+    (560, True)
+    >>> enumerate_worlds(state.observation(Seat.S), 500) is None
+    True
+    """
+    if observation.contract is None:
+        return None
+    frame = _Frame.of(observation)
+    values = frame.values
+    assert values is not None
+    need = frame.need
+    if sum(need) != len(frame.pool) or min(need) < 0:
+        return None
+    ways = math.factorial(len(frame.pool))
+    for count in need:
+        ways //= math.factorial(count)
+    if ways > _COUNTED:
+        return None
+    # The most constrained cards first, each to every seat that may still take it.
+    options = {
+        card: [s for s in range(4) if need[s] > 0 and not frame.excluded[s] >> card & 1]
+        for card in frame.pool
+    }
+    order = sorted(frame.pool, key=lambda card: (len(options[card]), card))
+    worlds: list[Hands] = []
+    hands = list(frame.known)
+    room = list(need)
+    plays = _past_plays(observation)
+    # A world is consistent when each seat's plays were legal from its own hand: checked
+    # once per seat and hand, which many worlds share.
+    checked: dict[tuple[int, int], bool] = {}
+
+    def fits(seat: int, hand: int) -> bool:
+        key = (seat, hand)
+        if key not in checked:
+            held = hand
+            for _, other, card in plays:
+                if other == seat:
+                    held |= 1 << card
+            ok = True
+            for trick, other, card in plays:
+                if other == seat:
+                    allowed = constraint(observation.rules, values, trick, other, held).allowed
+                    if not allowed >> card & 1:
+                        ok = False
+                        break
+                    held &= ~(1 << card)
+            checked[key] = ok
+        return checked[key]
+
+    def place(index: int) -> bool:
+        """Deal the cards from ``order[index]`` on; ``False`` once past the limit."""
+        if index == len(order):
+            if all(fits(seat, hands[seat]) for seat in range(4)):
+                worlds.append((hands[0], hands[1], hands[2], hands[3]))
+            return len(worlds) <= limit
+        card = order[index]
+        for seat in options[card]:
+            if room[seat]:
+                room[seat] -= 1
+                hands[seat] |= 1 << card
+                going = place(index + 1)
+                hands[seat] &= ~(1 << card)
+                room[seat] += 1
+                if not going:
+                    return False
+        return True
+
+    return worlds if place(0) else None
 
 
 def _deal(
