@@ -3,13 +3,14 @@
 A duplicate match (``cardavia arena``) measures everything at once and needs hundreds of
 deals to see a few points. This measures one thing with less noise: positions are taken from
 deals played by four ``strong`` players (every card decision of the first six tricks with a
-choice), each level chooses its card from the seat's observation, and the card is valued
+choice; ``--tricks 8`` for the whole deal), each level chooses its card from the seat's observation, and the card is valued
 by the double-dummy solver in the deal as it really is — the score margin the seat's team
 makes from there under best play (:func:`cardavia.ai.expert.score_margin`), less that of the
 best card. The levels are compared pair by pair on the same positions (mean and 95% interval
 of the difference).
 
-Run: ``uv run python bench/card_play.py [--preset P] [--deals N] [--levels strong,expert]``.
+Run: ``uv run python bench/card_play.py [--preset P] [--deals N] [--levels strong,expert]``
+(levels or versions: ``--levels expert-2026-12,expert-next --tricks 8``).
 """
 
 from __future__ import annotations
@@ -20,15 +21,15 @@ import random
 import statistics
 import time
 
-from cardavia.ai import find_player
+from cardavia.ai import find_player, find_version
 from cardavia.ai.expert import belote_points, known_announcements, score_margin
 from cardavia.ai.strong import root_values
 from cardavia.belote import DealState, Play, Seat, find_rules
 from cardavia.belote.game import Phase
 
 
-def positions(preset: str, deals: int, seed: int) -> list[DealState]:
-    """Every card decision with a choice in the first six tricks of ``deals`` deals."""
+def positions(preset: str, deals: int, seed: int, tricks: int = 6) -> list[DealState]:
+    """Every card decision with a choice in the first ``tricks`` tricks of ``deals`` deals."""
     rules = find_rules(preset)
     rng = random.Random(seed)
     player = find_player("strong")
@@ -40,7 +41,7 @@ def positions(preset: str, deals: int, seed: int) -> list[DealState]:
             assert seat is not None
             observation = state.observation(seat)
             cards = {a.card for a in observation.legal_actions if isinstance(a, Play)}
-            if state.phase is Phase.PLAYING and len(state.tricks) < 6 and len(cards) > 1:
+            if state.phase is Phase.PLAYING and len(state.tricks) < tricks and len(cards) > 1:
                 found.append(state)
             state = state.apply(player.decide(observation, rng))
     return found
@@ -49,7 +50,7 @@ def positions(preset: str, deals: int, seed: int) -> list[DealState]:
 def regrets(level: str, states: list[DealState]) -> tuple[list[float], float]:
     """The margin each decision of ``level`` loses to the best card in the true deal, and
     the seconds it took to decide them all."""
-    player = find_player(level)
+    player = find_version(level)
     lost: list[float] = []
     seconds = 0.0
     for index, state in enumerate(states):
@@ -77,16 +78,17 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--levels", default="strong,expert")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--tricks", type=int, default=6, help="positions of the first N tricks")
     args = parser.parse_args()
     levels = args.levels.split(",")
-    states = positions(args.preset, args.deals, args.seed)
+    states = positions(args.preset, args.deals, args.seed, args.tricks)
     print(f"{platform.machine()}, Python {platform.python_version()}, preset {args.preset}")
     print(f"{len(states)} positions from {args.deals} deals (seed {args.seed})")
     lost: dict[str, list[float]] = {}
     for level in levels:
         lost[level], seconds = regrets(level, states)
         print(
-            f"{level:<8} margin lost to the best card: {statistics.fmean(lost[level]):6.2f} "
+            f"{level:<14} margin lost to the best card: {statistics.fmean(lost[level]):6.2f} "
             f"a decision ({1000 * seconds / len(states):.0f} ms a decision)"
         )
     base = levels[0]

@@ -12,7 +12,7 @@ import random
 import statistics
 import time
 
-from cardavia.ai import find_player
+from cardavia.ai import find_version
 from cardavia.belote import DealState, Seat, find_rules
 
 
@@ -20,7 +20,7 @@ def decision_times(level: str, preset: str, deals: int, seed: int) -> list[float
     """The time of every decision (ms) of ``deals`` deals played by four players of ``level``."""
     rules = find_rules(preset)
     rng = random.Random(seed)
-    players = [find_player(level) for _ in Seat]
+    players = [find_version(level) for _ in Seat]
     times: list[float] = []
     for index in range(deals):
         state = DealState.deal(rules, dealer=Seat(index & 3), rng=rng)
@@ -39,7 +39,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--preset", default="coinche")
-    parser.add_argument("--levels", default="beginner,club,strong,expert")
+    parser.add_argument("--levels", default="beginner,club,strong,expert,expert-next")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"{platform.machine()}, Python {platform.python_version()}, preset {args.preset}")
@@ -47,7 +47,7 @@ def main() -> None:
         times = sorted(decision_times(level, args.preset, args.deals, args.seed))
         p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
         print(
-            f"{level:9} {len(times):5} decisions  median {statistics.median(times):8.2f} ms"
+            f"{level:11} {len(times):5} decisions  median {statistics.median(times):8.2f} ms"
             f"  p99 {p99:8.2f} ms  max {times[-1]:8.2f} ms"
         )
 
