@@ -3,25 +3,28 @@
 A duplicate match (``cardavia arena``) measures everything at once and needs hundreds of
 deals to see a few points. This measures one thing with less noise: positions are taken from
 deals played by four ``strong`` players (every card decision of the first six tricks with a
-choice; ``--tricks 8`` for the whole deal), each level chooses its card from the seat's observation, and the card is valued
-by the double-dummy solver in the deal as it really is — the score margin the seat's team
-makes from there under best play (:func:`cardavia.ai.expert.score_margin`), less that of the
-best card. The levels are compared pair by pair on the same positions (mean and 95% interval
-of the difference).
+choice; ``--tricks 8`` for the whole deal), each level chooses its card from the seat's
+observation, and the card is valued by the double-dummy solver in the deal as it really is:
+the score margin the seat's team makes from there under best play
+(:func:`cardavia.ai.expert.score_margin`), less that of the best card. The levels are
+compared pair by pair on the same positions (mean and 95% interval of the difference).
 
 Run: ``uv run python bench/card_play.py [--preset P] [--deals N] [--levels strong,expert]``
-(levels or versions: ``--levels expert-2026-12,expert-next --tricks 8``).
+(levels or versions: ``--levels expert-2026-12,expert-next --tricks 8``; a player's fields
+changed for an ablation: ``expert-next[read_plays=0]``, ``expert-next[exact_worlds=0]``).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import platform
 import random
 import statistics
 import time
+from typing import Any
 
-from cardavia.ai import find_player, find_version
+from cardavia.ai import Player, find_player, find_version
 from cardavia.ai.expert import belote_points, known_announcements, score_margin
 from cardavia.ai.strong import root_values
 from cardavia.belote import DealState, Play, Seat, find_rules
@@ -47,10 +50,22 @@ def positions(preset: str, deals: int, seed: int, tricks: int = 6) -> list[DealS
     return found
 
 
+def player_of(spec: str) -> Player:
+    """The player a level's spec names: a level or version, and fields changed in brackets
+    (``expert-next[read_plays=0,belief=0.5]``)."""
+    name, _, fields = spec.partition("[")
+    player = find_version(name)
+    changes: dict[str, Any] = {}
+    for item in filter(None, fields.rstrip("]").split(",")):
+        key, _, text = item.partition("=")
+        changes[key.strip()] = type(getattr(player, key.strip()))(float(text))
+    return dataclasses.replace(player, **changes) if changes else player
+
+
 def regrets(level: str, states: list[DealState]) -> tuple[list[float], float]:
     """The margin each decision of ``level`` loses to the best card in the true deal, and
     the seconds it took to decide them all."""
-    player = find_version(level)
+    player = player_of(level)
     lost: list[float] = []
     seconds = 0.0
     for index, state in enumerate(states):
