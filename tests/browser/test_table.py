@@ -839,12 +839,21 @@ def pauses_at(table: Table, pace: str) -> tuple[float, float]:
     table.new_game("cardavia")
     view = table.bid_until_play()
     # At least four of South's cards (the computer players' cards between them), and on
-    # until a computer player's trick has been seen too: a deal where South wins or ends
-    # every early trick has none in its first four.
+    # until a computer player's trick has been seen too: a deal where South ends or West
+    # wins every early trick has none in its first four (and a whole deal may have none:
+    # then the next deal).
     card_gaps: list[float] = []
     trick_gaps: list[float] = []
     played = 0
-    while view["phase"] == "playing" and (played < 4 or not (card_gaps and trick_gaps)):
+    for _ in range(100):
+        if played >= 4 and card_gaps and trick_gaps:
+            break
+        if view["phase"] != "playing":  # over: the next deal, at the same pace
+            page.locator("#score-panel").wait_for(state="visible")
+            page.click("#next-deal")
+            page.wait_for_function("window.cardavia.view.phase !== 'over'")
+            view = table.bid_until_play()
+            continue
         card = next(a["card"] for a in view["legal"] if a["kind"] == "play")
         page.click(f'#hand .card[data-card="{card}"]')
         page.click("#controls [data-action=confirm]")
