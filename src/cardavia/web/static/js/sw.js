@@ -6,7 +6,7 @@
 // cache at once, refreshed from the network behind. The games API and the table's WebSocket
 // always go to the server.
 
-const VERSION = "cardavia-9";
+const VERSION = "cardavia-10";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
 const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring", "problems", "fairness"];
 const STATIC = [
@@ -24,6 +24,7 @@ const STATIC = [
   "/static/js/clock.js",
   "/static/js/room_safety.js",
   "/static/js/pwa.js",
+  "/static/js/nav.js",
   "/static/js/learn.js",
   "/static/js/learn_board.js",
   "/static/js/fair.js",

@@ -1,0 +1,43 @@
+// The site's menu, on every page: on a phone its links are one line that scrolls sideways
+// (base.css), so the page's own link is brought into that line's view, and so is each link
+// the keyboard reaches (the browser leaves one that shows in part as it is).
+
+function scrolls(nav) {
+  return nav.scrollWidth > nav.clientWidth;
+}
+
+/** Centre the page's own link in the menu, by the menu's own scrolling only (the page does
+ * not move), in either direction of writing: the x axis is the same for both. */
+function showCurrent() {
+  const nav = document.querySelector(".site-nav");
+  const current = nav?.querySelector('[aria-current="page"]');
+  if (!nav || !current || !scrolls(nav)) return;
+  const link = current.getBoundingClientRect();
+  const line = nav.getBoundingClientRect();
+  nav.scrollBy({ left: link.left + link.width / 2 - (line.left + line.width / 2) });
+}
+
+/** Bring a focused link wholly into the menu's line. */
+function showFocused(event) {
+  const nav = event.currentTarget;
+  const link = event.target.getBoundingClientRect();
+  const line = nav.getBoundingClientRect();
+  if (!scrolls(nav)) return;
+  if (link.left < line.left) nav.scrollBy({ left: link.left - line.left });
+  else if (link.right > line.right) nav.scrollBy({ left: link.right - line.right });
+}
+
+function start() {
+  const nav = document.querySelector(".site-nav");
+  if (!nav) return;
+  nav.addEventListener("focusin", showFocused);
+  showCurrent();
+  // The links' widths change once the page's fonts have come.
+  document.fonts?.ready.then(showCurrent);
+}
+
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", start);
+} else {
+  start();
+}
