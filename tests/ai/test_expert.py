@@ -8,6 +8,7 @@ import random
 from cardavia.ai.expert import (
     GIFT_LIKELIHOOD,
     ExpertPlayer,
+    Reading,
     bidding_likelihood,
     gift_likelihood,
     is_clear,
@@ -59,6 +60,24 @@ def test_a_needless_gift_makes_a_world_less_likely() -> None:
     # The cheap card played says nothing.
     cheap = after_first_trick("7S")
     assert gift_likelihood(cheap.observation(Seat.S), cheap.hands) == 1.0
+
+
+def test_a_card_above_a_lower_one_that_would_lose_as_well_is_read_when_asked() -> None:
+    """W played the 9 of spades to N's ace: in a world where W held the 7 as well, a player
+    who could not win would have played the 7. The next expert reads it (``low_card``);
+    the expert as it is (and the real deal, where the 7 was E's) does not."""
+    state = after_first_trick("TS")
+    observation = state.observation(Seat.S)
+    seven, ten_c = parse_card("7S"), parse_card("TC")
+    dealt = state.hands
+    swapped = list(dealt)
+    swapped[Seat.E] = dealt[Seat.E] & ~(1 << seven) | 1 << ten_c
+    swapped[Seat.W] = dealt[Seat.W] & ~(1 << ten_c) | 1 << seven
+    world = (swapped[0], swapped[1], swapped[2], swapped[3])
+    read = Reading.of(observation, low_card=0.5)
+    assert read.of_gifts(world) == 0.5
+    assert read.of_gifts(dealt) == GIFT_LIKELIHOOD  # E's 10 beside its 7; W had no lower
+    assert Reading.of(observation).of_gifts(world) == 1.0
 
 
 def test_bids_weigh_the_worlds() -> None:

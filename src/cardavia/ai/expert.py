@@ -169,7 +169,10 @@ class _Gift:
     """The cards each seat has played from that trick on: with a world's hands, each hand
     as it was then."""
     cheaper: int
-    """The cards with fewer points that would not have taken the lead either."""
+    """The cards with fewer points that would not have taken the lead either (or, for a
+    card of no points, the lower ones of its suit)."""
+    likelihood: float = GIFT_LIKELIHOOD
+    """How likely the card is in a world where the player held one of them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,8 +188,11 @@ class Reading:
     gifts: tuple[_Gift, ...]
 
     @classmethod
-    def of(cls, observation: Observation) -> Reading:
-        """The reading of ``observation``."""
+    def of(cls, observation: Observation, *, low_card: float = 1.0) -> Reading:
+        """The reading of ``observation``; with ``low_card`` below 1, a card of no points
+        played to a trick the opponents took, above a lower one of its suit that would have
+        lost the trick as well, is that likely (a player who cannot win plays its lowest
+        card: the search levels break their ties so, and so do most people)."""
         bids: dict[Seat, list[tuple[int, Action]]] = {}
         for index, action in enumerate(observation.history):
             if action.seat != observation.seat and not isinstance(action, Play):
@@ -206,19 +212,33 @@ class Reading:
                 continue
             points = values.points
             for index, (seat, card) in enumerate(plays):
-                if seat == observation.seat or trick.winner.team == seat.team or not points[card]:
+                if seat == observation.seat or trick.winner.team == seat.team:
+                    continue
+                if not points[card] and low_card >= 1:
                     continue
                 before = plays[:index]
                 cards = [c for _, c in before]
                 if winning_index(values, [*cards, card]) == index:
                     continue  # it took the lead: it meant to win the trick
+                held = (since[0], since[1], since[2], since[3])
+                if not points[card]:
+                    order = values.order
+                    lower = sum(
+                        1 << other
+                        for other in range(card & ~7, (card & ~7) + 8)
+                        if not points[other]
+                        and order[other] < order[card]
+                        and winning_index(values, [*cards, other]) != index
+                    )
+                    if lower:
+                        gifts.append(_Gift(seat, before, held, lower, low_card))
+                    continue
                 cheaper = sum(
                     1 << other
                     for other in range(32)
                     if points[other] < points[card]
                     and winning_index(values, [*cards, other]) != index
                 )
-                held = (since[0], since[1], since[2], since[3])
                 gifts.append(_Gift(seat, before, held, cheaper))
         return cls(observation, bids, (since[0], since[1], since[2], since[3]), tuple(gifts))
 
@@ -266,7 +286,7 @@ class Reading:
             hand = world[gift.seat] | gift.held_since[gift.seat]
             allowed = constraint(observation.rules, values, gift.before, gift.seat, hand).allowed
             if allowed & gift.cheaper:
-                value *= GIFT_LIKELIHOOD
+                value *= gift.likelihood
         return value
 
     def likelihood(self, world: Hands) -> float:
@@ -328,6 +348,10 @@ class ExpertPlayer(StrongPlayer):
     read_plays: int = 0
     """Worlds weighed by the others' cards too (:mod:`cardavia.ai.play_reading`), drawn from
     the candidates by their weight so far; 0: the cards are read for the gifts only."""
+    low_card: float = 1.0
+    """How likely a card of no points played to the opponents' trick is in a world where
+    its player held a lower one of its suit that would have lost the trick as well
+    (:meth:`Reading.of`); 1: not read."""
     exact_worlds: int = 0
     """When at most this many worlds agree with what the seat has seen, every one of them is
     solved and weighed, instead of a sample (:func:`cardavia.ai.worlds.enumerate_worlds`);
@@ -337,7 +361,7 @@ class ExpertPlayer(StrongPlayer):
         """The mean value (score margin and a little of the card points) of each legal card
         over worlds drawn by their likelihood, more of them when the choice is close; or
         over every world, weighed, when few agree with what the seat has seen."""
-        reading = Reading.of(observation)
+        reading = Reading.of(observation, low_card=self.low_card)
         value = self._valuation(observation)
         if self.exact_worlds:
             every = enumerate_worlds(observation, self.exact_worlds)
