@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import platform
+import re
 import random
 import statistics
 import time
@@ -95,7 +96,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--tricks", type=int, default=6, help="positions of the first N tricks")
     args = parser.parse_args()
-    levels = args.levels.split(",")
+    levels = re.split(r",(?![^\[]*\])", args.levels)  # not the commas inside brackets
     states = positions(args.preset, args.deals, args.seed, args.tricks)
     print(f"{platform.machine()}, Python {platform.python_version()}, preset {args.preset}")
     print(f"{len(states)} positions from {args.deals} deals (seed {args.seed})")

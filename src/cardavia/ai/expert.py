@@ -455,9 +455,10 @@ def expert_2026_12() -> ExpertPlayer:
 
 def next_expert() -> ExpertPlayer:
     """The next expert, measured against :func:`expert_2026_12` before it becomes the
-    level's: the others' cards read under the club player's way of playing, and the
-    endgame solved over every world that agrees with the table."""
-    return ExpertPlayer(read_plays=64, exact_worlds=400)
+    level's: every candidate world also weighed by the others' cards under the club
+    player's way of playing, a pointless card above a lower one read, and the endgame solved
+    over every world that agrees with the table (README, "Strength": what each adds)."""
+    return ExpertPlayer(read_plays=256, low_card=0.6, exact_worlds=400)
 
 
 __all__ = [
