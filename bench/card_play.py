@@ -19,8 +19,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import platform
-import re
 import random
+import re
 import statistics
 import time
 from typing import Any
