@@ -28,6 +28,7 @@ Hands = tuple[int, int, int, int]
 """The four hands of a world, as masks, indexed by seat."""
 
 _ATTEMPTS = 200
+_SEATS = tuple(Seat)
 _COUNTED = 5_000
 """The most ways of dealing the hidden cards (before the exclusions) that
 :func:`enumerate_worlds` goes through."""
@@ -93,14 +94,35 @@ def excluded_cards(observation: Observation, values: CardValues) -> tuple[int, i
 def is_consistent(observation: Observation, values: CardValues, hands: Sequence[int]) -> bool:
     """Whether every card played would have been legal from these (current) hands plus the
     cards each seat played since."""
-    plays = _past_plays(observation)
-    held = list(hands)
-    for _, seat, card in plays:
-        held[seat] |= 1 << card
-    for trick, seat, card in plays:
-        if not constraint(observation.rules, values, trick, seat, held[seat]).allowed >> card & 1:
+    plays = _plays_by_seat(observation)
+    return all(_plays_legal(observation, values, plays[seat], seat, hands[seat]) for seat in Seat)
+
+
+_OwnPlays = list[tuple[tuple[tuple[Seat, Card], ...], Card]]
+"""One seat's cards played, in order, each with the trick as it was before it."""
+
+
+def _plays_by_seat(observation: Observation) -> tuple[_OwnPlays, _OwnPlays, _OwnPlays, _OwnPlays]:
+    """Every card played so far, by the seat that played it (a seat's plays depend on its
+    own hand alone)."""
+    by_seat: tuple[_OwnPlays, _OwnPlays, _OwnPlays, _OwnPlays] = ([], [], [], [])
+    for trick, seat, card in _past_plays(observation):
+        by_seat[seat].append((trick, card))
+    return by_seat
+
+
+def _plays_legal(
+    observation: Observation, values: CardValues, plays: _OwnPlays, seat: Seat, hand: int
+) -> bool:
+    """Whether each of ``seat``'s ``plays`` was legal from ``hand`` (now) plus the cards it
+    played since."""
+    held = hand
+    for _, card in plays:
+        held |= 1 << card
+    for trick, card in plays:
+        if not constraint(observation.rules, values, trick, seat, held).allowed >> card & 1:
             return False
-        held[seat] &= ~(1 << card)
+        held &= ~(1 << card)
     return True
 
 
@@ -192,7 +214,7 @@ def enumerate_worlds(observation: Observation, limit: int) -> list[Hands] | None
     worlds: list[Hands] = []
     hands = list(frame.known)
     room = list(need)
-    plays = _past_plays(observation)
+    plays = _plays_by_seat(observation)
     # A world is consistent when each seat's plays were legal from its own hand: checked
     # once per seat and hand, which many worlds share.
     checked: dict[tuple[int, int], bool] = {}
@@ -200,19 +222,7 @@ def enumerate_worlds(observation: Observation, limit: int) -> list[Hands] | None
     def fits(seat: int, hand: int) -> bool:
         key = (seat, hand)
         if key not in checked:
-            held = hand
-            for _, other, card in plays:
-                if other == seat:
-                    held |= 1 << card
-            ok = True
-            for trick, other, card in plays:
-                if other == seat:
-                    allowed = constraint(observation.rules, values, trick, other, held).allowed
-                    if not allowed >> card & 1:
-                        ok = False
-                        break
-                    held &= ~(1 << card)
-            checked[key] = ok
+            checked[key] = _plays_legal(observation, values, plays[seat], _SEATS[seat], hand)
         return checked[key]
 
     def place(index: int) -> bool:
