@@ -96,8 +96,8 @@ def check_score_panel(table: Table) -> dict[str, Any]:
                                  "you_lose_match", "result_litige")}  # fmt: skip
     assert page.text_content("#score-title") in headlines
     if not view["match"]["target"]:
-        # A single deal is won as a deal, never as "the match" (no winner after a litige,
-        # or when the rounded scores are equal: a contract made by 82 to 80 is 80 to 80).
+        # A single deal is won as a deal, never as "the match" (no winner after a litige, or
+        # when the scores are equal: made at 81 to 81, or 91 to 71 and the defenders' belote).
         tied = result["scores"]["NS"] == result["scores"]["EW"]
         assert view["match"]["winner"] or result["made"] is None or tied
         assert page.text_content("#score-title") not in {ui["you_win_match"], ui["you_lose_match"]}
