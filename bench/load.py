@@ -1,5 +1,6 @@
 """Load test of the site: N concurrent browser-like clients, each creating a game and playing
-whole deals through the table's WebSocket as the page does, against a server this script
+whole deals through the table's WebSocket as the page does (each next game dealt over the same
+socket, the player's cookie kept as a browser keeps it), against a server this script
 starts (one process: uvicorn, SQLite in a temporary folder; or ``--processes N`` joined by
 ``--database`` PostgreSQL and ``--redis``, each game created on one process and played
 through the next), bounded in time and count.
@@ -178,8 +179,11 @@ def resident_mib(pid: int) -> float:
     return total
 
 
-async def post_json(port: int, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """A minimal HTTP/1.1 POST (as the page's fetch), answering the status and the JSON."""
+async def post_json(
+    port: int, path: str, body: dict[str, Any]
+) -> tuple[int, dict[str, Any], str | None]:
+    """A minimal HTTP/1.1 POST (as the page's fetch), answering the status, the JSON and the
+    player cookie it set (``name=value``), if any."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     data = json.dumps(body).encode()
     writer.write(
@@ -193,7 +197,15 @@ async def post_json(port: int, path: str, body: dict[str, Any]) -> tuple[int, di
     writer.close()
     head, _, payload = raw.partition(b"\r\n\r\n")
     status = int(head.split(b" ", 2)[1])
-    return status, json.loads(payload or b"{}")
+    cookie = next(
+        (
+            line.split(b":", 1)[1].split(b";", 1)[0].strip().decode()
+            for line in head.split(b"\r\n")
+            if line.lower().startswith(b"set-cookie:")
+        ),
+        None,
+    )
+    return status, json.loads(payload or b"{}"), cookie
 
 
 async def client(
@@ -204,16 +216,20 @@ async def client(
     tally: Tally,
     level: str,
 ) -> None:
-    """One player: create a game, play its deals until the deadline (or the count). With
-    several processes, the game is created on one and played through the next."""
+    """One player: create a game, play its deals until the deadline (or the count), each next
+    game dealt over the open socket as the page asks for it (``again``), the player's cookie
+    kept as a browser keeps it. With several processes, the game is created on one and
+    played through the next."""
     rng = random.Random(number)
     port, play_port = ports[number % len(ports)], ports[(number + 1) % len(ports)]
     await asyncio.sleep(rng.uniform(0, options.ramp))
+    cookie: str | None = None
     while time.monotonic() < deadline and tally.deals < options.max_deals:
         try:
-            status, game = await post_json(
+            status, game, given = await post_json(
                 port, "/api/games", {"rules": options.rules, "level": level}
             )
+            cookie = given or cookie
             if status != 201:
                 tally.error(f"create {status}")
                 await asyncio.sleep(1)
@@ -223,7 +239,10 @@ async def client(
             )
             # No pings from the client, as a browser (the server's own keep the connection).
             origin: Any = f"http://127.0.0.1:{play_port}"
-            async with connect(url, origin=origin, ping_interval=None) as ws:
+            headers = {"Cookie": cookie} if cookie else None
+            async with connect(
+                url, origin=origin, ping_interval=None, additional_headers=headers
+            ) as ws:
                 if await play_game(ws, rng, deadline, options, tally):
                     return
         except (OSError, WebSocketException, ValueError) as error:
@@ -234,7 +253,8 @@ async def client(
 async def play_game(
     ws: Any, rng: random.Random, deadline: float, options: argparse.Namespace, tally: Tally
 ) -> bool:
-    """Play a game's deals; answers whether the run is over."""
+    """Play the socket's games, deal after deal, each next game dealt over it; answers
+    whether the run is over."""
     sent_at: float | None = None
     sent_step = -1
     display = Display(*PACES[options.pace])
@@ -249,6 +269,8 @@ async def play_game(
                 tally.error("stalled")
             return time.monotonic() >= deadline
         message = json.loads(text)
+        if message["type"] == "game":
+            continue  # the next game's: its state follows
         if message["type"] == "error":
             tally.error(message["code"])
             sent_at = None
@@ -265,11 +287,12 @@ async def play_game(
                 continue
             tally.deals += 1
             await until(shown, deadline)
+            await think(rng, options, deadline)
             if view["next_deal"]:
-                await think(rng, options, deadline)
                 await ws.send(json.dumps({"type": "next_deal"}))
-                continue
-            return False  # the game is over: a new one
+            else:  # the game is over: the next one, over the same socket
+                await ws.send(json.dumps({"type": "again", "game": view["game"]}))
+            continue
         if view["to_move"] == "S" and view["legal"] and sent_at is None:
             await until(shown, deadline)
             await think(rng, options, deadline)

@@ -105,6 +105,31 @@ def test_a_burst_of_game_creation_is_cut_off(limited: Callable[..., TestClient])
     assert int(refused.headers["retry-after"]) >= 1
 
 
+def test_a_game_dealt_over_the_socket_counts_as_a_game_created(
+    limited: Callable[..., TestClient], play_out: Any
+) -> None:
+    client = limited(games_per_minute=1, games_burst=2)
+    game = create(client).json()
+    rng = random.Random(2)
+    with client.websocket_connect(socket_url(game, "fr")) as ws:
+        for _ in range(2):
+            view, _ = play_out(ws, rng)
+            while view["phase"] == "cancelled":
+                ws.send_json({"type": "next_deal"})
+                view, _ = play_out(ws, rng)
+            ws.send_json({"type": "again", "game": view["game"]})
+            answer = ws.receive_json()
+            if answer["type"] == "error":
+                break
+            assert answer["type"] == "game"
+        # The burst (2) is spent by the page's game and the first one dealt again.
+        assert answer["code"] == "too_many_games"
+        assert answer["message"] == CATALOGS.wording("fr").error("too_many_games")
+        ws.send_json({"type": "sync"})
+        assert ws.receive_json()["view"]["game"] == view["game"]  # still there
+    assert create(client).status_code == 429
+
+
 def test_too_many_messages_are_refused_then_a_flood_is_closed(
     limited: Callable[..., TestClient],
 ) -> None:

@@ -140,6 +140,61 @@ def test_a_single_deal_ends_the_game(
     pytest.skip("every deal was cancelled")
 
 
+def finish_the_game(
+    ws: Any, rng: random.Random, play_out: Settle, view: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Play a single-deal game to its end (dealt again while its deal is cancelled)."""
+    view, _ = play_out(ws, rng, view)
+    while view["phase"] == "cancelled":
+        ws.send_json({"type": "next_deal"})
+        view, _ = play_out(ws, rng)
+    return view
+
+
+def test_the_next_game_is_dealt_over_the_open_socket(
+    client: TestClient,
+    new_game: NewGame,
+    play_out: Settle,
+    settle: Settle,
+    database: str,
+) -> None:
+    rng = random.Random(3)
+    first = new_game("cardavia", level="club", lang="fr")
+    with client.websocket_connect(socket_url(first, "fr")) as ws:
+        waiting, _ = settle(ws)
+        ws.send_json({"type": "again", "game": first["game"]})
+        error = ws.receive_json()
+        assert error["code"] == "game_not_over"
+        assert error["message"] == CATALOGS.wording("fr").error("game_not_over")
+        over = finish_the_game(ws, rng, play_out, waiting)
+        assert not over["next_deal"]
+        ws.send_json({"type": "again", "game": first["game"]})
+        told = ws.receive_json()
+        assert told["type"] == "game"
+        assert told["seat"] == "S" and told["game"] != first["game"] and told["token"]
+        view, _ = settle(ws)
+        assert view["game"] == told["game"] and view["rules"] == "cardavia"
+        assert view["level"] == "club" and view["seat"] == "S" and view["deal_number"] == 1
+        # A late "again" of the game already left changes nothing.
+        ws.send_json({"type": "again", "game": first["game"]})
+        ws.send_json({"type": "sync"})
+        synced = ws.receive_json()
+        assert synced["type"] == "state" and synced["view"]["game"] == told["game"]
+        second = finish_the_game(ws, rng, play_out, synced["view"])
+        assert second["game"] == told["game"]
+    # Both games are saved, each with its own token; the first one stays as it ended.
+    assert Record.from_json(stored_record(database, first["game"])).replay().is_over
+    assert Record.from_json(stored_record(database, told["game"])).replay().is_over
+    assert client.get(f"/api/games/{told['game']}?token={told['token']}").status_code == 200
+    assert client.get(f"/api/games/{told['game']}?token={first['token']}").status_code == 403
+    # And both are the player's (the cookie of the first game's request).
+    store: GameStore = client.app.state.store  # type: ignore[attr-defined]
+    player = store.players.find(client.cookies["cardavia_player"])
+    assert player is not None
+    games = [game for game, _seat in store.players.games_of(player.id)]
+    assert games == [first["game"], told["game"]]
+
+
 def test_two_connections_see_every_change_each_in_its_language(
     client: TestClient, new_game: NewGame, settle: Settle
 ) -> None:

@@ -7,7 +7,9 @@ player's is the same as none (a new guest then), never an error."""
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -16,6 +18,7 @@ from starlette.responses import Response
 
 from cardavia.players import Player, Players
 from cardavia.store.db import StoreUnavailableError
+from cardavia.store.players import PlayerStore
 from cardavia.web.http_helpers import is_trusted_proxy
 
 log = logging.getLogger(__name__)
@@ -106,6 +109,16 @@ class Guests:
         except StoreUnavailableError as error:
             log.warning("game %s not linked to its player: %s", game_id, error)
 
+    async def linker(self, token: str | None, seat: str | None) -> Callable[[str], None] | None:
+        """How the games its holder takes at ``seat`` are linked to the player of ``token``
+        (a player cookie's): a write given each game's id, made with the game's own in the
+        writer's thread; ``None`` for no player. Should the database fail there, the game
+        stands without the link (logged)."""
+        player = await self.players.identify(token)
+        if player is None:
+            return None
+        return functools.partial(_link, self.players.store, player.id, seat)
+
     async def took_room_seat(
         self, request: Request, response: Response, lang: str, seat: RoomSeat
     ) -> None:
@@ -119,6 +132,13 @@ class Guests:
             self.keep(request, response, token)
         except StoreUnavailableError as error:
             log.warning("room %s not linked to its player: %s", seat.code, error)
+
+
+def _link(store: PlayerStore, player_id: str, seat: str | None, game_id: str) -> None:
+    try:
+        store.link_game(player_id, game_id, seat)
+    except StoreUnavailableError as error:
+        log.warning("game %s not linked to its player: %s", game_id, error)
 
 
 __all__ = ["COOKIE_MAX_AGE", "PLAYER_COOKIE", "Guests", "RoomSeat", "is_https", "player_token"]

@@ -330,9 +330,10 @@ class Dispatcher(Generic[C]):
     def include(self, other: Dispatcher[D], context: Callable[[C], Awaitable[D]]) -> None:
         """Answer ``other``'s kinds too, each handler given the context ``context`` turns
         this dispatcher's into (a room's connection into its table's, say: it may raise
-        :class:`ClientError`, ``not_started``)."""
+        :class:`ClientError`, ``not_started``). Each is ``other``'s handler of the moment:
+        one given there later (a tournament's ``next_deal``) answers here too."""
         for kind, entry in other._kinds.items():
-            self._kinds[kind] = _Kind(entry.fields, entry.required, _via(entry.handler, context))
+            self._kinds[kind] = _Kind(entry.fields, entry.required, _via(other, kind, context))
 
     def read(self, text: str | bytes) -> Message:
         """A message decoded and checked (:class:`ClientError` otherwise)."""
@@ -354,10 +355,10 @@ class Dispatcher(Generic[C]):
 
 
 def _via(
-    handler: Callable[[D, Message], Awaitable[None]], context: Callable[[C], Awaitable[D]]
+    other: Dispatcher[D], kind: str, context: Callable[[C], Awaitable[D]]
 ) -> Callable[[C, Message], Awaitable[None]]:
     async def handle(outer: C, message: Message) -> None:
-        await handler(await context(outer), message)
+        await other._kinds[kind].handler(await context(outer), message)
 
     return handle
 

@@ -1,21 +1,27 @@
 """A game in play on this server (:class:`Table`): its match, who plays each seat, the
 connections watching it and the task playing its computer seats; and the record it is saved
-as (:func:`record_json`, :func:`restore_match`)."""
+as (:func:`record_json`, :func:`restore_match`), brought up to date from the store when
+another process moved it on (:func:`catch_up`)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from cardavia.belote import Match, Record, Seat
-from cardavia.store.db import token_matches
+from cardavia.store.db import GameStore, StoredGame, StoreUnavailableError, token_matches
+from cardavia.store.events import apply_event, deal_seeds, event_seed
 from cardavia.web.connection import Listener
+from cardavia.web.logs import reason
 from cardavia.web.protocol import ClientError
 from cardavia.web.seating import Seating
-from cardavia.web.shuffles import Commitment
+from cardavia.web.shuffles import Commitment, commitment_of
+
+log = logging.getLogger(__name__)
 
 
 class TableObserver(Protocol):
@@ -130,11 +136,58 @@ def restore_match(text: str) -> Match:
     return Record.from_json(text).replay()
 
 
+def commitments_of(store: GameStore, stored: StoredGame, deals: int) -> dict[int, Commitment]:
+    """The shuffles of a game of ``deals`` deals: the first deal's seed kept with the
+    game, the later ones' in their events (blocking: a thread)."""
+    found: dict[int, Commitment] = {}
+    if stored.first_seed:
+        found[1] = commitment_of(stored.first_seed)
+    events = [text for _seq, text in store.events_since(stored.id, 0)]
+    for number, seed in deal_seeds(events, deals).items():
+        found[number] = commitment_of(seed)
+    return found
+
+
+async def catch_up(store: GameStore, table: Table) -> bool:
+    """Bring ``table`` up to date: apply the events saved since its revision (by another
+    process); reload the whole game should they not follow on. Answers whether anything
+    changed."""
+    try:
+        events = await asyncio.to_thread(store.events_since, table.game_id, table.revision)
+    except StoreUnavailableError as error:
+        log.warning("game %s: the database is unavailable (%s)", table.game_id, reason(error))
+        return False
+    if not events:
+        return False
+    match, revision = table.match, table.revision
+    try:
+        for seq, text in events:
+            if seq != revision + 1:
+                raise ValueError(f"event {seq} after revision {revision}")
+            match = apply_event(match, text)
+            revision = seq
+            seed = event_seed(text)
+            if seed is not None:
+                table.commitments[len(match.deals)] = commitment_of(seed)
+    except Exception:
+        log.warning("game %s: reloaded whole", table.game_id, exc_info=True)
+        stored = await asyncio.to_thread(store.load, table.game_id)
+        if stored is None:
+            return False
+        match = await asyncio.to_thread(restore_match, stored.record)
+        revision = stored.revision
+        table.commitments = await asyncio.to_thread(commitments_of, store, stored, len(match.deals))
+    table.match, table.revision = match, revision
+    return True
+
+
 __all__ = [
     "NewGame",
     "Seated",
     "Table",
     "TableObserver",
+    "catch_up",
+    "commitments_of",
     "record_json",
     "restore_match",
 ]

@@ -26,7 +26,17 @@ from typing import Any, Final
 
 from cardavia.ai.decisions import Decisions, decision_seed
 from cardavia.ai.player import player_levels
-from cardavia.belote import DECKS, PRESETS, Action, Match, Observation, Seat, card_code, find_rules
+from cardavia.belote import (
+    DECKS,
+    PRESETS,
+    Action,
+    Match,
+    Observation,
+    Rules,
+    Seat,
+    card_code,
+    find_rules,
+)
 from cardavia.metrics import person_acted
 from cardavia.store.db import (
     Append,
@@ -36,25 +46,26 @@ from cardavia.store.db import (
     StoreUnavailableError,
     new_token,
 )
-from cardavia.store.events import action_event, apply_event, deal_event, deal_seeds, event_seed
+from cardavia.store.events import action_event, deal_event
 from cardavia.web.bus import LocalBus
 from cardavia.web.computer_seats import ComputerSeats
 from cardavia.web.connection import Listener
 from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits
 from cardavia.web.logs import reason
-from cardavia.web.protocol import (
-    ClientError,
-    Dispatcher,
-    Message,
-    dump_message,
-    echo,
-    parse_action,
-    state_message,
-)
+from cardavia.web.protocol import ClientError, dump_message, echo, state_message
 from cardavia.web.seating import Computer, Seating
 from cardavia.web.settings import DEFAULT_AI_DELAY
-from cardavia.web.shuffles import SEED_BYTES, Commitment, commitment_of, new_commitment
-from cardavia.web.table import NewGame, Seated, Table, TableObserver, record_json, restore_match
+from cardavia.web.shuffles import SEED_BYTES, new_commitment
+from cardavia.web.table import (
+    NewGame,
+    Table,
+    TableObserver,
+    catch_up,
+    commitments_of,
+    record_json,
+    restore_match,
+)
+from cardavia.web.table_messages import table_kinds
 from cardavia.web.turns import PeopleFirst
 from cardavia.web.views import build_view, names_of
 from cardavia.web.writer import GameWriter
@@ -119,8 +130,9 @@ class TableService:
             people_first=self.people_first,
             ai_delay=ai_delay,
         )
-        self.messages = self._dispatcher()
-        """The table's kinds of message; a room's dispatcher includes them
+        self.messages = table_kinds(self, limit=max_message_bytes)
+        """The table's kinds of message (:mod:`cardavia.web.table_messages`); a room's
+        dispatcher and the single-player table's include them
         (:meth:`cardavia.web.protocol.Dispatcher.include`)."""
 
     @property
@@ -146,17 +158,6 @@ class TableService:
         if self._seeds is None:
             return secrets.token_bytes(SEED_BYTES)
         return rng.randbytes(SEED_BYTES)
-
-    def _commitments(self, stored: StoredGame, deals: int) -> dict[int, Commitment]:
-        """The shuffles of a game of ``deals`` deals: the first deal's seed kept with the
-        game, the later ones' in their events (blocking: a thread)."""
-        found: dict[int, Commitment] = {}
-        if stored.first_seed:
-            found[1] = commitment_of(stored.first_seed)
-        events = [text for _seq, text in self.store.events_since(stored.id, 0)]
-        for number, seed in deal_seeds(events, deals).items():
-            found[number] = commitment_of(seed)
-        return found
 
     # -- creating and opening games --
 
@@ -197,6 +198,26 @@ class TableService:
             raise ValueError("a game is given its seating, or its person's seat")
         if not isinstance(target, PresetTarget):
             chosen = chosen.replace(target=target)
+        return await self._new_game(
+            chosen, rules, level, lang, client=client, seat=seat, seating=seating, dealt=dealt
+        )
+
+    async def _new_game(
+        self,
+        chosen: Rules,
+        preset: str,
+        level: str,
+        lang: str,
+        *,
+        client: str,
+        seat: Seat | None,
+        seating: Seating | None = None,
+        dealt: tuple[bytes, Seat] | None = None,
+        then: Callable[[str], object] | None = None,
+    ) -> NewGame:
+        """A game of ``chosen`` rules (made from the preset ``preset``), shuffled, saved and
+        held in memory; ``then``: another write given the new game's id, made in the same
+        trip to the writer's thread (its player's link)."""
         rng = self.new_rng()
         dealer = rng.choice(tuple(Seat))
         seed = self.new_seed(rng)
@@ -205,19 +226,18 @@ class TableService:
         commitment, cards = new_commitment(seed)
         match = Match.from_deck(chosen, dealer=dealer, deck=cards)
         token = new_token()
+        create = functools.partial(
+            self.store.create,
+            rules=preset,
+            level=level,
+            lang=lang,
+            token=token,
+            record=record_json(match),
+            first_seed=commitment.seed,
+            seat=seat.name if seat is not None else None,
+        )
         try:
-            stored = await self.writer.call(
-                functools.partial(
-                    self.store.create,
-                    rules=rules,
-                    level=level,
-                    lang=lang,
-                    token=token,
-                    record=record_json(match),
-                    first_seed=commitment.seed,
-                    seat=seat.name if seat is not None else None,
-                )
-            )
+            stored = await self.writer.call(_created_then, create, then)
         except StoreUnavailableError as error:
             log.warning(
                 "a game could not be created: the database is unavailable (%s)", reason(error)
@@ -263,7 +283,7 @@ class TableService:
         elif self.bus.distributed:
             # Another process may have moved it on since (its message still on the way).
             async with table.lock:
-                if await self._catch_up(table):
+                if await catch_up(self.store, table):
                     self.broadcast(table)
         if seating is None:
             self._check_token(table.token_matches, token)
@@ -291,7 +311,7 @@ class TableService:
             match = await asyncio.to_thread(restore_match, stored.record)
             loaded = self._table(stored, match, self.new_rng(), seating)
             loaded.commitments = await asyncio.to_thread(
-                self._commitments, stored, len(match.deals)
+                commitments_of, self.store, stored, len(match.deals)
             )
         except Exception:
             log.exception("game %s cannot be restored", game_id)
@@ -331,7 +351,7 @@ class TableService:
                 del self._tables[game_id]
             return
         async with table.lock:
-            changed = await self._catch_up(table)
+            changed = await catch_up(self.store, table)
         if changed:
             self.broadcast(table)
             self.ensure_runner(table)
@@ -343,41 +363,10 @@ class TableService:
             if not table.listeners and not table.observers:
                 continue
             async with table.lock:
-                changed = await self._catch_up(table)
+                changed = await catch_up(self.store, table)
             if changed:
                 self.broadcast(table)
                 self.ensure_runner(table)
-
-    async def _catch_up(self, table: Table) -> bool:
-        """Apply the events saved since the table's revision (by another process); reload the
-        whole game should they not follow on. Answers whether anything changed."""
-        try:
-            events = await asyncio.to_thread(self.store.events_since, table.game_id, table.revision)
-        except StoreUnavailableError as error:
-            log.warning("game %s: the database is unavailable (%s)", table.game_id, reason(error))
-            return False
-        if not events:
-            return False
-        match, revision = table.match, table.revision
-        try:
-            for seq, text in events:
-                if seq != revision + 1:
-                    raise ValueError(f"event {seq} after revision {revision}")
-                match = apply_event(match, text)
-                revision = seq
-                seed = event_seed(text)
-                if seed is not None:
-                    table.commitments[len(match.deals)] = commitment_of(seed)
-        except Exception:
-            log.warning("game %s: reloaded whole", table.game_id, exc_info=True)
-            stored = await asyncio.to_thread(self.store.load, table.game_id)
-            if stored is None:
-                return False
-            match = await asyncio.to_thread(restore_match, stored.record)
-            revision = stored.revision
-            table.commitments = await asyncio.to_thread(self._commitments, stored, len(match.deals))
-        table.match, table.revision = match, revision
-        return True
 
     @staticmethod
     def _check_token(matches: Callable[[str | None], bool], token: str | None) -> None:
@@ -467,48 +456,7 @@ class TableService:
         """The tables open in this process (in memory: played or watched lately)."""
         return len(self._tables)
 
-    # -- messages --
-
-    def _dispatcher(self) -> Dispatcher[Seated]:
-        """The table's kinds of message: ``action``, ``next_deal``, ``hint``, ``sync``."""
-        messages: Dispatcher[Seated] = Dispatcher(limit=self.max_message_bytes)
-        messages.on("action", self._on_action, required=("action",))
-        messages.on("next_deal", self._on_next_deal)
-        messages.on("hint", self._on_hint)
-        messages.on("sync", self._on_sync)
-        return messages
-
-    async def handle_text(self, table: Table, listener: Listener, text: str | bytes) -> None:
-        """Handle one client message: an error goes back to that connection only, and
-        leaves the game as it was."""
-        try:
-            await self.messages.dispatch(Seated(table, listener), text)
-        except ClientError as error:
-            listener.send(error.message(listener.wording, table.deck))
-        except Exception:
-            log.exception("game %s: a message failed", table.game_id)
-            listener.send(ClientError("internal").message(listener.wording, table.deck))
-
-    async def _on_action(self, seated: Seated, message: Message) -> None:
-        seat = seated.listener.seat
-        if seat is None:
-            raise ClientError("watching")
-        await self.act(seated.table, parse_action(message["action"], seat=seat))
-
-    async def _on_next_deal(self, seated: Seated, _message: Message) -> None:
-        await self.next_deal(seated.table)
-
-    async def _on_hint(self, seated: Seated, _message: Message) -> None:
-        listener = seated.listener
-        if self.hints is None or listener.seat is None:
-            # No hints without the learning routes, nor for a watcher (no seat).
-            raise ClientError("unknown_type", {"type": "hint"})
-        listener.send(await self.hints(seated.table, listener.wording.lang, listener.seat))
-
-    async def _on_sync(self, seated: Seated, _message: Message) -> None:
-        table, listener = seated.table, seated.listener
-        listener.send(state_message(self.view(table, listener.wording.lang, listener.seat)))
-        self.ensure_runner(table)  # the computer players stopped on an error?
+    # -- actions --
 
     async def act(self, table: Table, action: Action) -> None:
         """Apply a player's action if the engine allows it: save, tell every connection, then
@@ -550,6 +498,45 @@ class TableService:
                     raise
         self.ensure_runner(table)
 
+    async def again(
+        self,
+        table: Table,
+        listener: Listener,
+        game: object,
+        *,
+        then: Callable[[str], object] | None = None,
+    ) -> Table:
+        """Play again at a single-player table, over its open connection, once its game is
+        over (else ``game_not_over``): a new game with the same rules, level and seat, the
+        connection moved to it (sent its id and seat token as ``game``, then its state);
+        answers the table the connection is now on. ``game``: the game the page saw end (if
+        another, asked already: nothing happens). ``then``: a write given the new game's id
+        (its player's link), made with the game's own."""
+        seat = listener.seat
+        if seat is None or seat is not table.token_seat:
+            raise ClientError("watching")
+        if game != table.game_id:
+            return table
+        if not table.match.is_over:
+            raise ClientError("game_not_over")
+        rules = table.match.rules
+        new = await self._new_game(
+            rules,
+            rules.preset,
+            table.level,
+            listener.wording.lang,
+            client=listener.client,
+            seat=seat,
+            then=then,
+        )
+        moved = self._tables[new.game_id]
+        self.unlisten(table, listener)
+        moved.listeners.add(listener)
+        listener.send({"type": "game", "game": new.game_id, "token": new.token, "seat": new.seat})
+        listener.send(state_message(self.view(moved, listener.wording.lang, seat)))
+        self.ensure_runner(moved)
+        return moved
+
     async def _commit(
         self, table: Table, match: Match, event: str, *, person: bool = False
     ) -> None:
@@ -566,7 +553,7 @@ class TableService:
             log.warning("game %s: the database is unavailable (%s)", table.game_id, reason(error))
             raise ClientError("unavailable") from None
         except StaleGameError:
-            if await self._catch_up(table):
+            if await catch_up(self.store, table):
                 self.broadcast(table)
             raise ClientError("stale") from None
         table.match = match
@@ -595,6 +582,17 @@ class TableService:
         await self.computers.close(self._tables.values())
         self.writer.shutdown()
         await self.decisions.close()
+
+
+def _created_then(
+    create: Callable[[], StoredGame], then: Callable[[str], object] | None
+) -> StoredGame:
+    """A game saved by ``create``, then ``then`` given its id: both in the writer's thread
+    (``then`` fails on its own: the game stands)."""
+    stored = create()
+    if then is not None:
+        then(stored.id)
+    return stored
 
 
 __all__ = ["PresetTarget", "TableService"]

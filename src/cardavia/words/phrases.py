@@ -76,6 +76,7 @@ ERRORS: Final[Mapping[str, str]] = {
     "bad_bid_value": N_("That is not a bid value: {value}."),
     "deal_not_over": N_("The deal is not over yet."),
     "match_over": N_("The match is over: start a new game."),
+    "game_not_over": N_("This game is not over yet: play its next deal."),
     "game_not_found": N_("This game does not exist (or no longer exists)."),
     "missing_token": N_("This game can only be played with its access key."),
     "bad_token": N_("This access key does not open this game."),

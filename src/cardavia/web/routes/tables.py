@@ -1,8 +1,11 @@
 """The single-player table's routes (docs/web.md, "API"): create a game, read its view, and
-its WebSocket. Thin: the work is :class:`~cardavia.web.tables.TableService`'s."""
+its WebSocket, where the next game is dealt too (``again``). Thin: the work is
+:class:`~cardavia.web.tables.TableService`'s."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 from fastapi import FastAPI, Request, WebSocket
@@ -10,8 +13,8 @@ from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
 from cardavia.belote import Seat
-from cardavia.web.connection import serve_connection
-from cardavia.web.guests import Guests
+from cardavia.web.connection import Listener, serve_connection
+from cardavia.web.guests import Guests, player_token
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
     client_key,
@@ -22,9 +25,11 @@ from cardavia.web.http_helpers import (
     request_token,
 )
 from cardavia.web.i18n import choose_language
-from cardavia.web.limits import Counters
-from cardavia.web.protocol import ClientError, check_fields, seat_field
+from cardavia.web.limits import Counters, SiteLimiter
+from cardavia.web.protocol import ClientError, Dispatcher, Message, check_fields, seat_field
 from cardavia.web.settings import Settings
+from cardavia.web.table import Seated, Table
+from cardavia.web.table_messages import handle_text
 from cardavia.web.tables import TableService
 from cardavia.words import Catalogs, is_language
 
@@ -96,13 +101,53 @@ def install(
         view = service.view(table, lang, table.token_seat)
         return SafeJSONResponse(view, headers={"Cache-Control": "no-store"})
 
-    install_socket(app, service, settings, catalogs)
+    install_socket(app, service, settings, catalogs, game_creation=game_creation, guests=guests)
+
+
+@dataclass(slots=True, eq=False)
+class SinglePlayer:
+    """A single-player table's connection: the game it plays now (``again`` moves it to the
+    next one) and its person's player cookie, whose player each next game is linked to."""
+
+    table: Table
+    listener: Listener
+    cookie: str | None
+    link: Callable[[str], None] | None = None
+    identified: bool = False
 
 
 def install_socket(
-    app: FastAPI, service: TableService, settings: Settings, catalogs: Catalogs
+    app: FastAPI,
+    service: TableService,
+    settings: Settings,
+    catalogs: Catalogs,
+    *,
+    game_creation: SiteLimiter | None = None,
+    guests: Guests | None = None,
 ) -> None:
-    """Add the table's WebSocket (``/ws/games/{id}?token=…``) to ``app``."""
+    """Add the table's WebSocket (``/ws/games/{id}?token=…``) to ``app``: the table's kinds
+    of message, and ``again`` (the next game, dealt over the open connection: counted
+    against the client's games per minute as ``POST /api/games`` is, and linked to the
+    person's player)."""
+
+    async def seated(connection: SinglePlayer) -> Seated:
+        return Seated(connection.table, connection.listener)
+
+    async def again(connection: SinglePlayer, message: Message) -> None:
+        if game_creation is not None and await game_creation.take(connection.listener.client):
+            raise ClientError("too_many_games")
+        if guests is not None and not connection.identified:
+            seat = connection.table.token_seat
+            name = seat.name if seat is not None else None
+            connection.link = await guests.linker(connection.cookie, name)
+            connection.identified = True
+        connection.table = await service.again(
+            connection.table, connection.listener, message.get("game"), then=connection.link
+        )
+
+    messages: Dispatcher[SinglePlayer] = Dispatcher(limit=settings.max_message_bytes)
+    messages.include(service.messages, seated)
+    messages.on("again", again, fields=("game",))
 
     @app.websocket("/ws/games/{game_id}")
     async def table_socket(websocket: WebSocket, game_id: str) -> None:
@@ -124,17 +169,18 @@ def install_socket(
             await refuse_socket(websocket, error, catalogs.wording(lang))
             return
         service.ensure_runner(table)
+        connection = SinglePlayer(table, listener, player_token(websocket))
 
         async def handle(data: str | bytes) -> None:
-            await service.handle_text(table, listener, data)
+            await handle_text(messages, connection, connection.table, listener, data)
 
         await serve_connection(
             websocket,
             listener,
             settings.limits,
             handle=handle,
-            depart=lambda: service.unlisten(table, listener),
+            depart=lambda: service.unlisten(connection.table, listener),
         )
 
 
-__all__ = ["GAME_FIELDS", "install", "install_socket"]
+__all__ = ["GAME_FIELDS", "SinglePlayer", "install", "install_socket"]

@@ -299,7 +299,8 @@ function connect() {
       return;
     }
     if (ROOM && room.onRoomMessage(message, send)) return;
-    if (message.type === "state" && message.view) {
+    if (message.type === "game" && !ROOM) movedTo(message);
+    else if (message.type === "state" && message.view) {
       $("table").hidden = false;
       enqueue(message.view);
       if (ROOM) room.renderNames(message.view);
@@ -462,10 +463,33 @@ function nextDeal() {
     send({ type: "again", game: state.view?.game });
     return;
   }
+  // The next game with the same settings, dealt over the open connection (the server
+  // answers "game" with its id and token, then its state); with none open, a new one asked.
+  if (GIVEN_GAME === null && state.view?.game && state.ws?.readyState === WebSocket.OPEN) {
+    closeResult();
+    setStatus(t("starting"));
+    send({ type: "again", game: state.view.game });
+    return;
+  }
   const game = state.game ?? {};
   const settings = { rules: game.rules || state.view?.rules || "cardavia", level: game.level || state.view?.level || "club" };
   if (game.deck) settings.deck = game.deck;
   startGame(settings);
+}
+
+/** The connection moved to the next game ("again"): it is the one kept to resume now. */
+function movedTo(message) {
+  state.game = { ...state.game, game: message.game, token: message.token };
+  saveGame(state.game);
+  state.view = null;
+  state.queue = [];
+  state.lastJson = "";
+  state.replayStep = null;
+  state.lastTrickOpen = false;
+  state.selected = null;
+  state.resultDismissed = false;
+  closeResult();
+  setStatus("");
 }
 
 function showForm(open, focus = false) {

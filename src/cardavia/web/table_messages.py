@@ -1,0 +1,88 @@
+"""What a table's connection may send (docs/web.md, "Protocol"): ``action``, ``next_deal``,
+``hint`` and ``sync`` at every table (a room's connection too, its dispatcher including
+them); ``again`` at a single-player table, whose next game is dealt over the open
+connection.
+
+Each kind is handled by the table service (:class:`Play` is what these handlers need of
+it); an error goes back to the one connection it came from and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
+
+from cardavia.belote import Action, Seat
+from cardavia.web.connection import Listener
+from cardavia.web.protocol import ClientError, Dispatcher, Message, parse_action, state_message
+from cardavia.web.table import Seated, Table
+
+log = logging.getLogger(__name__)
+
+C = TypeVar("C")
+
+
+class Play(Protocol):
+    """What the table's messages ask of the table service
+    (:class:`~cardavia.web.tables.TableService`)."""
+
+    hints: Callable[[Table, str, Seat], Awaitable[dict[str, Any]]] | None
+
+    async def act(self, table: Table, action: Action) -> None: ...
+
+    async def next_deal(self, table: Table) -> None: ...
+
+    def view(self, table: Table, lang: str, seat: Seat | None) -> dict[str, Any]: ...
+
+    def ensure_runner(self, table: Table) -> None: ...
+
+
+def table_kinds(play: Play, *, limit: int) -> Dispatcher[Seated]:
+    """The table's kinds of message: ``action``, ``next_deal``, ``hint``, ``sync``."""
+
+    async def action(seated: Seated, message: Message) -> None:
+        seat = seated.listener.seat
+        if seat is None:
+            raise ClientError("watching")
+        await play.act(seated.table, parse_action(message["action"], seat=seat))
+
+    async def next_deal(seated: Seated, _message: Message) -> None:
+        await play.next_deal(seated.table)
+
+    async def hint(seated: Seated, _message: Message) -> None:
+        listener = seated.listener
+        if play.hints is None or listener.seat is None:
+            # No hints without the learning routes, nor for a watcher (no seat).
+            raise ClientError("unknown_type", {"type": "hint"})
+        listener.send(await play.hints(seated.table, listener.wording.lang, listener.seat))
+
+    async def sync(seated: Seated, _message: Message) -> None:
+        table, listener = seated.table, seated.listener
+        listener.send(state_message(play.view(table, listener.wording.lang, listener.seat)))
+        play.ensure_runner(table)  # the computer players stopped on an error?
+
+    messages: Dispatcher[Seated] = Dispatcher(limit=limit)
+    messages.on("action", action, required=("action",))
+    messages.on("next_deal", next_deal)
+    messages.on("hint", hint)
+    messages.on("sync", sync)
+    return messages
+
+
+async def handle_text(
+    messages: Dispatcher[C], context: C, table: Table, listener: Listener, text: str | bytes
+) -> None:
+    """Handle one message of a table's connection (``context``: what its handlers are given,
+    the connection at ``table``): an error goes back to that connection only, and leaves the
+    game as it was."""
+    try:
+        await messages.dispatch(context, text)
+    except ClientError as error:
+        listener.send(error.message(listener.wording, table.deck))
+    except Exception:
+        log.exception("game %s: a message failed", table.game_id)
+        listener.send(ClientError("internal").message(listener.wording, table.deck))
+
+
+__all__ = ["Play", "handle_text", "table_kinds"]
