@@ -217,6 +217,45 @@ def test_whole_deal_in_french(table: Table) -> None:
     assert table.errors == []
 
 
+COUNT_SOCKETS = """() => {
+    window.socketsOpened = 0;
+    const Native = window.WebSocket;
+    window.WebSocket = class extends Native {
+        constructor(...args) { super(...args); window.socketsOpened += 1; }
+    };
+}"""
+"""Counts the sockets the page opens (installed before the page's scripts run)."""
+
+
+@pytest.mark.parametrize("lang", ["fr", "ar"])
+def test_play_again_deals_the_next_game_over_the_same_socket(table: Table, lang: str) -> None:
+    """A single deal over, "Play again" deals the next game with the same settings over the
+    open connection: no new socket, the new game kept to resume after a reload."""
+    table.context.add_init_script(f"({COUNT_SOCKETS})()")
+    page = table.open(lang)
+    table.new_game("cardavia")
+    first = table.view()["game"]
+    table.play_deal()
+    check_score_panel(table)
+    assert page.evaluate("window.socketsOpened") == 1
+    page.click("#next-deal")
+    page.wait_for_function("(first) => window.cardavia.view?.game !== first", arg=first)
+    view = table.wait_ready()
+    assert view["rules"] == "cardavia" and view["deal_number"] == 1
+    assert view["phase"] in ("bidding", "playing") and len(view["hand"]) in (5, 8)
+    assert page.locator("#score-panel").is_hidden()
+    assert page.evaluate("window.socketsOpened") == 1  # the same connection
+    kept = page.evaluate("JSON.parse(localStorage.getItem('cardavia.game'))")
+    assert kept["game"] == view["game"] != first and kept["rules"] == "cardavia"
+    # The new game is the one the page resumes.
+    page.reload()
+    assert table.wait_ready()["game"] == view["game"]
+    seen = table.play_deal()
+    assert seen["cards"] >= 1
+    check_score_panel(table)
+    assert table.errors == []
+
+
 def test_whole_deal_in_arabic_with_the_keyboard(table: Table) -> None:
     """Right to left: the page mirrors, card faces and scores stay left to right, the seats
     keep their places (West on the right), and the whole deal is played with the keys."""
