@@ -426,16 +426,7 @@ async function startGame(settings) {
     if (!response.ok) throw new Error(String(response.status));
     const created = await response.json();
     closeSocket();
-    state.game = { game: created.game, token: created.token, deck: body.deck, rules: body.rules, level: body.level };
-    saveGame(state.game);
-    state.view = null;
-    state.queue = [];
-    state.lastJson = "";
-    state.replayStep = null;
-    state.lastTrickOpen = false;
-    state.selected = null;
-    state.resultDismissed = false;
-    closeResult();
+    playing({ game: created.game, token: created.token, deck: body.deck, rules: body.rules, level: body.level });
     $("table").hidden = false;
     showForm(false);
     state.focusZone = "controls";
@@ -479,8 +470,14 @@ function nextDeal() {
 
 /** The connection moved to the next game ("again"): it is the one kept to resume now. */
 function movedTo(message) {
-  state.game = { ...state.game, game: message.game, token: message.token };
-  saveGame(state.game);
+  playing({ ...state.game, game: message.game, token: message.token });
+  setStatus("");
+}
+
+/** A new game is the table's (kept to resume it): nothing of the last one stays shown. */
+function playing(game) {
+  state.game = game;
+  saveGame(game);
   state.view = null;
   state.queue = [];
   state.lastJson = "";
@@ -489,7 +486,6 @@ function movedTo(message) {
   state.selected = null;
   state.resultDismissed = false;
   closeResult();
-  setStatus("");
 }
 
 function showForm(open, focus = false) {
