@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright, sync_playwright
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -204,6 +204,24 @@ def screenshots() -> Path:
     folder = Path(os.environ.get("CARDAVIA_SCREENSHOTS") or ARTEFACTS)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def shot(page: Page, path: Path | str, *, full_page: bool = False) -> None:
+    """Keep a picture of ``page`` at ``path`` for a person to look at.
+
+    The page is brought to the front first: headless Chromium may refuse to capture a tab
+    that another tab of its context covers ("Unable to capture screenshot"), and a picture
+    kept for a person is not what a test asserts, so a refused capture is tried again after
+    the next frames rather than failing the test."""
+    page.bring_to_front()
+    for attempt in range(3):
+        try:
+            page.screenshot(path=str(path), full_page=full_page)
+            return
+        except Error as error:
+            if "Unable to capture screenshot" not in str(error) or attempt == 2:
+                raise
+            page.wait_for_timeout(200)
 
 
 class Table:

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from tests.browser.conftest import READY, Server, Table
+from tests.browser.conftest import READY, Server, Table, shot
 from tests.saved_rooms import actions_of
 
 from cardavia.belote import Seat
@@ -106,7 +106,7 @@ def shoot(table: Table, name: str, size: tuple[int, int], where: str = "#table")
     SHOTS.mkdir(parents=True, exist_ok=True)
     table.page.set_viewport_size({"width": size[0], "height": size[1]})
     table.page.locator(where).scroll_into_view_if_needed()
-    table.page.screenshot(path=str(SHOTS / f"{name}-{size[0]}.png"))
+    shot(table.page, str(SHOTS / f"{name}-{size[0]}.png"))
 
 
 def act(table: Table) -> None:

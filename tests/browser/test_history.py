@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from tests.browser.conftest import shot
 
 pytestmark = pytest.mark.browser
 
@@ -20,10 +21,10 @@ DESKTOP = {"width": 1280, "height": 800}
 SHOTS = Path(os.environ.get("CARDAVIA_HISTORY_SHOTS", "/tmp/shots-history"))
 
 
-def shot(page: Page, name: str) -> None:
+def picture(page: Page, name: str) -> None:
     """Keep a picture of the page for a person to look at (full page)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    shot(page, SHOTS / f"{name}.png", full_page=True)
 
 
 def start_room(page: Page, name: str, lang: str) -> dict[str, Any]:
@@ -77,7 +78,7 @@ def test_my_games_the_analysis_the_export_and_the_deletion(
     empty.goto(f"{server.url}/fr/me/games")
     expect(empty.locator("#history-empty")).to_be_visible()
     assert axe(empty) == []
-    shot(empty, "games-empty-fr-phone")
+    picture(empty, "games-empty-fr-phone")
     empty.goto(f"{server.url}/ar/me")
     expect(empty.locator("#profile-none")).to_be_visible()
     assert axe(empty) == []
@@ -94,13 +95,13 @@ def test_my_games_the_analysis_the_export_and_the_deletion(
     expect(deal).to_be_visible()
     expect(deal.locator(".history-outcome")).not_to_be_empty()
     assert axe(page) == []
-    shot(page, "games-fr-phone")
+    picture(page, "games-fr-phone")
     if deal.locator(".history-analyse").count():
         deal.locator(".history-analyse").click()
         dialog = page.locator("#learn-analysis")
         expect(dialog).to_have_attribute("data-state", "ready", timeout=60_000)
         assert axe(page) == []
-        shot(page, "analysis-fr-phone")
+        picture(page, "analysis-fr-phone")
         page.click("#learn-analysis .learn-close")
     # Every hand, by the link the player may share.
     hands = deal.locator(".history-hands").get_attribute("href") or ""
@@ -108,7 +109,7 @@ def test_my_games_the_analysis_the_export_and_the_deletion(
     page.goto(server.url + hands)
     expect(page.locator(".deal-hands > li")).to_have_count(4)
     assert axe(page) == []
-    shot(page, "deal-fr-phone")
+    picture(page, "deal-fr-phone")
 
     # The same player on a desktop, in Arabic.
     page.set_viewport_size(DESKTOP)
@@ -116,7 +117,7 @@ def test_my_games_the_analysis_the_export_and_the_deletion(
     expect(page.locator(".history-deal").first).to_be_visible()
     assert page.evaluate("document.documentElement.dir") == "rtl"
     assert axe(page) == []
-    shot(page, "games-ar-desktop")
+    picture(page, "games-ar-desktop")
 
     # The profile: the name, the export.
     page.goto(f"{server.url}/ar/me")
@@ -125,7 +126,7 @@ def test_my_games_the_analysis_the_export_and_the_deletion(
     page.click("#profile-name-form button[type=submit]")
     expect(page.locator("#profile-status")).not_to_be_empty()
     assert axe(page) == []
-    shot(page, "profile-ar-desktop")
+    picture(page, "profile-ar-desktop")
     with page.expect_download() as download:
         page.click("#profile-export")
     kept = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
@@ -143,7 +144,7 @@ def test_my_games_the_analysis_the_export_and_the_deletion(
     page.click("#profile-delete")
     expect(page.locator("#profile-confirm")).to_be_visible()
     assert axe(page) == []
-    shot(page, "profile-confirm-fr-phone")
+    picture(page, "profile-confirm-fr-phone")
     page.click("#profile-delete-confirm")
     expect(page.locator("#profile-deleted")).to_be_visible()
     assert page.evaluate("fetch('/api/me').then((r) => r.json())")["player"] is False
@@ -153,7 +154,7 @@ def test_my_games_the_analysis_the_export_and_the_deletion(
     expect(room_deal).to_contain_text("لاعب سابق")
     assert "Zoé" not in (room_deal.text_content() or "")
     assert axe(bob) == []
-    shot(bob, "games-former-ar-phone")
+    picture(bob, "games-former-ar-phone")
     assert not zoe.errors
     other.close()
     context.close()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import Browser, Page
+from tests.browser.conftest import shot
 
 if TYPE_CHECKING:
     from conftest import Server, Table
@@ -128,7 +129,7 @@ def test_the_table_fits_and_holds_still(
         page = table.open(lang)
         table.new_game("maison")
         hands: dict[str, list[dict[str, float]]] = {size: [] for size in sizes}
-        shot = False
+        pictured = False
         for _ in range(80):
             view = table.wait_ready()
             if view["phase"] == "over":
@@ -141,7 +142,7 @@ def test_the_table_fits_and_holds_still(
             try:
                 measure_sizes(page, sizes, moment, hands)
             except AssertionError:
-                page.screenshot(path=str(screenshots / f"layout-{device}-{lang}-failed.png"))
+                shot(page, str(screenshots / f"layout-{device}-{lang}-failed.png"))
                 raise
             if view["phase"] == "bidding":
                 table.bid()
@@ -156,14 +157,14 @@ def test_the_table_fits_and_holds_still(
             try:
                 measure_sizes(page, sizes, f"picked {card}", hands)
             except AssertionError:
-                page.screenshot(path=str(screenshots / f"layout-{device}-{lang}-failed.png"))
+                shot(page, str(screenshots / f"layout-{device}-{lang}-failed.png"))
                 raise
-            if not shot:
+            if not pictured:
                 for size in sizes:
                     size_width, size_height = SIZES[size]
                     page.set_viewport_size({"width": size_width, "height": size_height})
-                    page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-picked.png"))
-                shot = True
+                    shot(page, str(screenshots / f"layout-{size}-{lang}-picked.png"))
+                pictured = True
             page.click("#controls [data-action=confirm]")
             page.wait_for_function("(c) => !window.cardavia.view.hand.includes(c)", arg=card)
         # At each size the hand never moved: the same place from the first bid to the last card.
@@ -178,9 +179,9 @@ def test_the_table_fits_and_holds_still(
             box = dialog.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= size_width, size
             assert box["y"] >= 0 and box["y"] + box["height"] <= size_height, size
-            page.screenshot(path=str(screenshots / f"layout-{size}-{lang}-result.png"))
+            shot(page, str(screenshots / f"layout-{size}-{lang}-result.png"))
         page.keyboard.press("Escape")
-        page.screenshot(path=str(screenshots / f"layout-{sizes[-1]}-{lang}-final-trick.png"))
+        shot(page, str(screenshots / f"layout-{sizes[-1]}-{lang}-final-trick.png"))
         assert table.errors == []
     finally:
         context.close()
@@ -315,7 +316,7 @@ def test_the_phone_menu_is_one_line_with_the_page_in_view(
             assert menu["lines"] == 1 and menu["scrolls"], (path, menu)
             assert menu["header"] < 100 and menu["pageWidth"] <= width, (path, menu)
             assert menu["shown"], (path, menu)
-        page.screenshot(path=str(screenshots / f"menu-phone-{lang}.png"))
+        shot(page, str(screenshots / f"menu-phone-{lang}.png"))
         for link in page.locator(".site-nav a").all():
             link.focus()
             href = link.get_attribute("href")

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
-from tests.browser.conftest import axe_violations
+from tests.browser.conftest import axe_violations, shot
 
 from cardavia.store.db import GameStore, new_token
 from cardavia.store.tournaments import DealPlayedRow, EntryRow, TournamentRow
@@ -143,7 +143,7 @@ def seed(database: Path, token: str) -> None:
 def look(page: Page, name: str, viewport: dict[str, int]) -> None:
     """The page is kept as a picture, fits its width and has no axe-core violation."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    shot(page, str(SHOTS / f"{name}.png"), full_page=True)
     wide = page.evaluate(
         """() => [...document.querySelectorAll('body *')]
             .filter((e) => e.getBoundingClientRect().right > innerWidth + 1)

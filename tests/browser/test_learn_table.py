@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
+from tests.browser.conftest import shot
 
 if TYPE_CHECKING:
     from conftest import Server
@@ -229,7 +230,7 @@ def test_analyse_a_finished_deal(
     assert int(board.get_attribute("data-step") or 0) == len(moment["line"]) - 1
     assert board.locator(".learn-counter").inner_text()
     assert axe(page) == []
-    page.screenshot(path=screenshots / f"analysis-{lang}-{size}.png")
+    shot(page, screenshots / f"analysis-{lang}-{size}.png")
     close.click()
     if page.locator("#score-panel[open]").count():
         page.locator("#score-close").click()

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
-from tests.browser.conftest import Server, Table
+from playwright.sync_api import Browser
+from tests.browser.conftest import Server, Table, shot
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
@@ -47,10 +47,6 @@ def made_quick(server: Server, code: str) -> None:
         state["settings"] |= {"quick": True, "clock": 0, "watchers": True}
         db.execute("UPDATE rooms SET state = ? WHERE code = ?", (json.dumps(state), code))
     server.start()
-
-
-def shot(page: Page, folder: Path, name: str) -> None:
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
 
 def test_the_lobby_and_the_safety_controls(
@@ -102,7 +98,7 @@ def test_the_lobby_and_the_safety_controls(
     for table, lang in ((ana, "fr"), (bo, "ar")):
         for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
             table.page.set_viewport_size(viewport)
-            shot(table.page, screenshots, f"lobby-room-{lang}-{size}")
+            shot(table.page, screenshots / f"lobby-room-{lang}-{size}.png", full_page=True)
             assert axe(table.page) == []
     # The lobby: the table with its score and "Watch", the people counted.
     ana_lobby, bo_lobby = ana.context.new_page(), bo.context.new_page()
@@ -122,7 +118,7 @@ def test_the_lobby_and_the_safety_controls(
     for page, lang in ((ana_lobby, "fr"), (bo_lobby, "ar")):
         for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
             page.set_viewport_size(viewport)
-            shot(page, screenshots, f"lobby-lobby-{lang}-{size}")
+            shot(page, screenshots / f"lobby-lobby-{lang}-{size}.png", full_page=True)
             assert axe(page) == []
     # "Watch" opens the table as a watcher: public only, no seat.
     stranger = browser.new_context(bypass_csp=True, viewport=DESKTOP, locale="es")
@@ -137,7 +133,7 @@ def test_the_lobby_and_the_safety_controls(
     ana_lobby.goto(f"{server.url}/fr/me")
     ana_lobby.wait_for_selector("#blocks-list li")
     assert ana_lobby.locator("#profile-hidden-name").is_visible()
-    shot(ana_lobby, screenshots, "lobby-profile-fr-desktop")
+    shot(ana_lobby, screenshots / "lobby-profile-fr-desktop.png", full_page=True)
     assert axe(ana_lobby) == []
     ana_lobby.click("#blocks-list button")
     ana_lobby.wait_for_function("document.getElementById('blocks-list').childElementCount === 0")
@@ -145,7 +141,7 @@ def test_the_lobby_and_the_safety_controls(
     bo_lobby.goto(f"{server.url}/ar/me")
     bo_lobby.wait_for_function("document.getElementById('blocks-none').hidden === false")
     assert not bo_lobby.locator("#profile-hidden-name").is_visible()
-    shot(bo_lobby, screenshots, "lobby-profile-ar-phone")
+    shot(bo_lobby, screenshots / "lobby-profile-ar-phone.png", full_page=True)
     assert axe(bo_lobby) == []
     # What the pages said went wrong, but the connections refused while the server restarted.
     errors = [e for e in ana.errors + bo.errors if "ERR_CONNECTION_REFUSED" not in e]

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tests.browser.conftest import axe_violations
+from tests.browser.conftest import axe_violations, shot
 
 from cardavia.players.ratings import NEWCOMER, PROVISIONAL_DEALS, Family, rate_deal
 from cardavia.store.db import GameStore
@@ -26,10 +26,10 @@ DESKTOP = {"width": 1280, "height": 800}
 SHOTS = Path(os.environ.get("CARDAVIA_RATING_SHOTS", "/tmp/shots-rate"))
 
 
-def shot(page: Page, name: str) -> None:
+def picture(page: Page, name: str) -> None:
     """Keep a picture of the page for a person to look at (full page)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    shot(page, SHOTS / f"{name}.png", full_page=True)
 
 
 def seed_ratings(database: Path, token: str) -> str:
@@ -116,6 +116,6 @@ def test_the_profile_shows_the_ratings_and_their_chart(browser: Browser, server:
             assert PROVISIONAL_DEALS > 3
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
             assert axe_violations(page) == [], (lang, size)
-            shot(page, f"profile-ratings-{lang}-{size}")
+            picture(page, f"profile-ratings-{lang}-{size}")
     assert not errors
     context.close()

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from tests.browser.conftest import READY, Server, Table
+from tests.browser.conftest import READY, Server, Table, shot
 
 from cardavia.words import load_catalogs
 
@@ -383,13 +383,13 @@ def test_two_people_at_north_and_east_see_the_same_seats_play_again_and_wait_for
     shorter, longer = sorted(seen, key=len)
     assert longer[: len(shorter)] == shorter and {"S", "W"} & set(shorter)
     # A phone, in Arabic and in French: no label split inside a word.
-    bo.page.screenshot(path=str(screenshots / "room-ar-360.png"), full_page=True)
+    shot(bo.page, str(screenshots / "room-ar-360.png"), full_page=True)
     assert split_labels(bo.page) == []
     ana.page.set_viewport_size({"width": 360, "height": 740})
-    ana.page.screenshot(path=str(screenshots / "room-fr-360.png"), full_page=True)
+    shot(ana.page, str(screenshots / "room-fr-360.png"), full_page=True)
     assert split_labels(ana.page) == []
     ana.page.set_viewport_size({"width": 1280, "height": 800})
-    ana.page.screenshot(path=str(screenshots / "room-fr-1280.png"))
+    shot(ana.page, str(screenshots / "room-fr-1280.png"))
     assert axe(ana.page) == []
     assert axe(bo.page) == []
     # The deal to its end (dealt again if everybody passed), then "Play again".
@@ -416,7 +416,7 @@ def test_two_people_at_north_and_east_see_the_same_seats_play_again_and_wait_for
             else None
         )
     assert won in ([True, False], [False, True], [None, None]), won
-    bo.page.screenshot(path=str(screenshots / "room-ar-360-over.png"))
+    shot(bo.page, str(screenshots / "room-ar-360-over.png"))
     ana.page.click("#next-deal")
     for table, seat in ((ana, "N"), (bo, "E")):
         table.page.wait_for_function(
@@ -440,7 +440,7 @@ def test_two_people_at_north_and_east_see_the_same_seats_play_again_and_wait_for
     )
     if ana.view()["to_move"] == "E":  # his turn: said so, not "Est réfléchit…"
         assert "Est est absent" in (ana.page.text_content("#status") or "")
-    ana.page.screenshot(path=str(screenshots / "room-fr-1280-away.png"))
+    shot(ana.page, str(screenshots / "room-fr-1280-away.png"))
     assert axe(ana.page) == []
     for table in people:
         assert not table.errors, table.errors
@@ -509,7 +509,7 @@ def test_the_room_page_offline_the_hints_where_seated_and_the_phrases_line(
         for button in buttons:
             page.wait_for_function(f"document.querySelector('{button}').disabled")
             assert page.get_attribute(button, "aria-describedby") == "offline-note"
-        page.screenshot(path=str(screenshots / f"room-{lang}-360-offline.png"))
+        shot(page, str(screenshots / f"room-{lang}-360-offline.png"))
         ana_context.set_offline(False)
         page.locator("#offline-note").wait_for(state="hidden")
         for button in buttons:
@@ -559,7 +559,7 @@ def test_the_room_page_offline_the_hints_where_seated_and_the_phrases_line(
             assert page.evaluate(OVERLAPS) == [], text
             # A side seat's bubble grows inwards: never past the screen's edge.
             assert page.evaluate("document.documentElement.scrollWidth") <= 360, text
-        page.screenshot(path=str(screenshots / f"room-{lang}-360-bubbles.png"))
+        shot(page, str(screenshots / f"room-{lang}-360-bubbles.png"))
         assert ana.errors == [] and bo.errors == []
     finally:
         ana_context.close()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import Browser, Page
+from tests.browser.conftest import shot
 
 from cardavia.belote.cards import CardSet, parse_card, parse_seat
 from cardavia.belote.play import Strain, legal_mask
@@ -243,7 +244,7 @@ def test_rules_pages_in_each_language(
         check_announcements(visit)
         check_scoring(visit)
         check_legal_cards(visit)
-        page.screenshot(path=str(screenshots / f"rules-legal-cards-{lang}.png"), full_page=True)
+        shot(page, str(screenshots / f"rules-legal-cards-{lang}.png"), full_page=True)
         assert visit.errors == []
     finally:
         context.close()
@@ -279,7 +280,7 @@ def test_rules_pages_fit_a_phone_in_arabic(
             assert layout["tables"] == layout["boxed"]  # a wide table scrolls in its box
             for tag, css, left, right in layout["boxes"]:
                 assert left >= -0.5 and right <= 360.5, (name, tag, css, left, right)
-        page.screenshot(path=str(screenshots / "rules-scoring-ar-phone.png"), full_page=True)
+        shot(page, str(screenshots / "rules-scoring-ar-phone.png"), full_page=True)
         assert visit.errors == []
     finally:
         context.close()

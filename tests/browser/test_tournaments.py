@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
+from tests.browser.conftest import shot
 
 from cardavia.store.db import GameStore
 from cardavia.tournaments.closing import close_one
@@ -37,10 +38,10 @@ READY = """() => {
 }"""
 
 
-def shot(page: Page, name: str) -> None:
+def picture(page: Page, name: str) -> None:
     """Keep a picture of the page for a person to look at (full page)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    shot(page, SHOTS / f"{name}.png", full_page=True)
 
 
 def context_of(browser: Any, viewport: dict[str, int]) -> BrowserContext:
@@ -92,7 +93,7 @@ def back_to_tournament(page: Page, phase: str) -> None:
     if phase == "over":
         page.wait_for_selector("#score-panel[open]")
         expect(page.locator("#score-panel #next-deal")).to_be_hidden()
-        shot(page, "result")  # the last deal's result, with its way back
+        picture(page, "result")  # the last deal's result, with its way back
         page.click("#score-panel #tournament-back-result")
     else:
         page.click("#tournament-back")
@@ -112,18 +113,18 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
     page = phone.new_page()
     page.goto(f"{server.url}/fr/")  # the home page leads to the tournaments
     page.locator("#tournament-entry a").scroll_into_view_if_needed()
-    shot(page, "home-fr-phone")
+    picture(page, "home-fr-phone")
     page.click("#tournament-entry a")
     page.wait_for_url("**/fr/tournaments")
     # A game of the player's own, saved by the table's page: the tournament leaves it be.
     own_game = json.dumps({"game": "a-game-of-their-own", "token": "its-token"})
     page.evaluate("(game) => localStorage.setItem('cardavia.game', game)", own_game)
     assert axe(page) == []
-    shot(page, "list-fr-phone")
+    picture(page, "list-fr-phone")
     page.click(f'[data-tournament="{TOURNAMENT}"] .tournament-link')
     page.wait_for_url(f"**/fr/tournaments/{TOURNAMENT}")
     assert axe(page) == []
-    shot(page, "tournament-open-fr-phone")
+    picture(page, "tournament-open-fr-phone")
     for number in (1, 2):
         play_deal(page, number)
         expect(page.locator(f'li[data-deal="{number}"]')).to_have_attribute("data-state", "done")
@@ -131,7 +132,7 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
     page.locator('li[data-deal="3"] .tournament-play').click()
     page.wait_for_url("**/play/3")
     play_on(page, moves=1)
-    shot(page, "table-fr-phone")
+    picture(page, "table-fr-phone")
     assert axe(page) == []
     left = page.evaluate("window.cardavia.view")
 
@@ -152,7 +153,7 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
         play_deal(other, number)
     expect(other.locator('#tournament-deals li[data-state="done"]')).to_have_count(DEALS)
     assert axe(other) == []
-    shot(other, "tournament-finished-ar-desktop")
+    picture(other, "tournament-finished-ar-desktop")
 
     # Closed (the player keeps a passkey by then: ranked): the ranking, their place, a deal.
     player = store.players.find(
@@ -167,31 +168,31 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
     expect(other.locator("#tournament-ranking .tournament-me")).to_have_count(1)
     expect(other.locator(".tournament-seed")).to_have_count(DEALS)
     assert axe(other) == []
-    shot(other, "tournament-closed-ar-desktop")
+    picture(other, "tournament-closed-ar-desktop")
     other.locator('li[data-deal="1"] a').first.click()
     other.wait_for_url(f"**/tournaments/{TOURNAMENT}/deals/1")
     expect(other.locator("#tournament-mine")).to_be_visible()
     expect(other.locator("#tournament-margins .tournament-me")).to_have_count(1)
     assert axe(other) == []
-    shot(other, "deal-ar-desktop")
+    picture(other, "deal-ar-desktop")
 
     # The other sizes and languages: the same pages, resized and reloaded.
     other.set_viewport_size(PHONE)
     other.reload()
     assert axe(other) == []
-    shot(other, "deal-ar-phone")
+    picture(other, "deal-ar-phone")
     page.goto(f"{server.url}/fr/tournaments/{TOURNAMENT}")
     page.set_viewport_size(DESKTOP)
     expect(page.locator("#tournament-ranking")).to_be_visible()
     assert axe(page) == []
-    shot(page, "tournament-closed-fr-desktop")
+    picture(page, "tournament-closed-fr-desktop")
     page.goto(f"{server.url}/fr/tournaments/{TOURNAMENT}/deals/1")
     assert axe(page) == []
-    shot(page, "deal-fr-desktop")
+    picture(page, "deal-fr-desktop")
     page.set_viewport_size(PHONE)
     page.goto(f"{server.url}/ar/tournaments")
     assert axe(page) == []
-    shot(page, "list-ar-phone")
+    picture(page, "list-ar-phone")
     phone.close()
     desktop.close()
     store.close()
