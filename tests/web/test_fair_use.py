@@ -130,6 +130,32 @@ def test_a_game_dealt_over_the_socket_counts_as_a_game_created(
     assert create(client).status_code == 429
 
 
+def test_an_again_refused_or_late_costs_no_game(
+    limited: Callable[..., TestClient], play_out: Any
+) -> None:
+    client = limited(games_per_minute=1, games_burst=2)
+    game = create(client).json()
+    with client.websocket_connect(socket_url(game, "fr")) as ws:
+        # In play: refused, three times (the computer players' moves may come between);
+        # another game's id: nothing to do.
+        for _ in range(3):
+            ws.send_json({"type": "again", "game": game["game"]})
+            answer = ws.receive_json()
+            while answer["type"] == "state":
+                answer = ws.receive_json()
+            assert (answer["type"], answer["code"]) == ("error", "game_not_over")
+        ws.send_json({"type": "again", "game": "an-older-game"})
+        ws.send_json({"type": "sync"})  # a state the table waits at comes, whatever was read
+        view, _ = play_out(ws, random.Random(5))
+        while view["phase"] == "cancelled":
+            ws.send_json({"type": "next_deal"})
+            view, _ = play_out(ws, random.Random(5))
+        # The burst (2): the page's game, then this one; none spent by the refusals.
+        ws.send_json({"type": "again", "game": view["game"]})
+        assert ws.receive_json()["type"] == "game"
+    assert create(client).status_code == 429
+
+
 def test_too_many_messages_are_refused_then_a_flood_is_closed(
     limited: Callable[..., TestClient],
 ) -> None:

@@ -99,6 +99,19 @@ class Table:
         watched = self.listeners or self.observers
         return not watched and not running and not self.lock.locked()
 
+    def may_play_again(self, seat: Seat | None, game: object) -> bool:
+        """Whether the connection that plays ``seat`` may have the next game dealt after
+        ``game`` (the one its page saw end): ``False`` if ``game`` is no longer this table's
+        (asked already: nothing to do); :class:`ClientError` ``watching`` for a connection
+        without this table's seat, ``game_not_over`` while its game is in play."""
+        if seat is None or seat is not self.token_seat:
+            raise ClientError("watching")
+        if game != self.game_id:
+            return False
+        if not self.match.is_over:
+            raise ClientError("game_not_over")
+        return True
+
     def computer_to_move(self) -> Seat | None:
         """The computer seat to act now, or ``None`` (a person's turn, or the deal is
         over)."""

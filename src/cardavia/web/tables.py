@@ -513,12 +513,8 @@ class TableService:
         another, asked already: nothing happens). ``then``: a write given the new game's id
         (its player's link), made with the game's own."""
         seat = listener.seat
-        if seat is None or seat is not table.token_seat:
-            raise ClientError("watching")
-        if game != table.game_id:
+        if not table.may_play_again(seat, game):
             return table
-        if not table.match.is_over:
-            raise ClientError("game_not_over")
         rules = table.match.rules
         new = await self._new_game(
             rules,

@@ -134,6 +134,9 @@ def install_socket(
         return Seated(connection.table, connection.listener)
 
     async def again(connection: SinglePlayer, message: Message) -> None:
+        # A late or refused "again" costs no game of the client's minute.
+        if not connection.table.may_play_again(connection.listener.seat, message.get("game")):
+            return
         if game_creation is not None and await game_creation.take(connection.listener.client):
             raise ClientError("too_many_games")
         if guests is not None and not connection.identified:
