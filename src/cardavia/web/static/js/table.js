@@ -287,9 +287,9 @@ function connect() {
   const ws = new WebSocket(`${scheme}://${location.host}/ws/${path}?${query}`);
   state.ws = ws;
   ws.onopen = () => {
+    // The server sends the table's state as the connection opens: nothing to ask.
     state.retry = 0;
     setConnection("online");
-    ws.send(JSON.stringify({ type: "sync" }));
   };
   ws.onmessage = (event) => {
     let message;
