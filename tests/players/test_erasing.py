@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, update
 
+from cardavia.store.base import utc
 from cardavia.store.db import GameStore, new_token
 from cardavia.store.passkeys import PasskeyRow
 from cardavia.store.players import PlayerRow, player_columns
@@ -121,3 +122,31 @@ def test_a_guest_who_plays_is_seen() -> None:
         ).scalar_one()
     assert seen.replace(tzinfo=None) >= guest.created_at.replace(tzinfo=None)
     assert store.players.purge_guests(timedelta(days=400)) == 0
+
+
+def test_a_game_is_linked_to_whoever_holds_the_token_found_as_it_is_linked() -> None:
+    """The link a game dealt over a socket makes (``link_game_of_token``): the player whose
+    session holds the token, noted seen; nobody's token, or no token at all, links nothing."""
+    store = GameStore("sqlite://")
+    token = new_token()
+    player = store.players.create(token)
+    other = store.players.create(new_token())
+    games = [
+        store.create(rules="cardavia", level="club", lang="fr", token="t", record="{}")
+        for _ in range(3)
+    ]
+    long_ago = player.created_at - timedelta(days=400)
+    seen_at = select(PlayerRow.seen_at).where(PlayerRow.id == player.id)
+    with store.engine.begin() as connection:
+        connection.execute(update(PlayerRow).values(seen_at=long_ago))
+    store.players.link_game_of_token(token, games[0].id, "W")
+    store.players.link_game_of_token(new_token(), games[1].id, "S")  # nobody's
+    store.players.link_game_of_token("x" * 500, games[2].id, "S")  # too long to be one
+    store.players.link_game_of_token(None, games[2].id, "S")
+    assert store.players.games_of(player.id) == [(games[0].id, "W")]
+    assert store.players.games_of(other.id) == []
+    with store.engine.connect() as connection:
+        assert utc(connection.execute(seen_at).scalar_one()) >= player.created_at
+        others = select(PlayerRow.seen_at).where(PlayerRow.id == other.id)
+        assert utc(connection.execute(others).scalar_one()) == long_ago
+    store.close()

@@ -246,6 +246,29 @@ class PlayerStore:
         row = {"player_id": player_id, "game_id": game_id, "seat": seat, "created_at": now()}
         self._link(PlayerGameRow, row)
 
+    def link_game_of_token(self, token: object, game_id: str, seat: str | None) -> None:
+        """The player holding ``token`` (a player cookie's) took ``seat`` at the game
+        ``game_id``, and is noted seen; nothing if nobody holds it. One statement finds and
+        links them, in one transaction with the note: the game dealt over a socket is linked
+        without a lookup of its own (``TableService.again``)."""
+        if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN_LENGTH:
+            return
+        moment = now()
+        held = SessionRow.token_hash == hash_token(token)
+        games = PlayerGameRow.__table__.c
+        taken = select(
+            SessionRow.player_id,
+            literal(game_id, games.game_id.type).label("game_id"),
+            literal(seat, games.seat.type).label("seat"),
+            literal(moment, games.created_at.type).label("created_at"),
+        ).where(held)
+        columns = ["player_id", "game_id", "seat", "created_at"]
+        holder = select(SessionRow.player_id).where(held).scalar_subquery()
+        seen = update(PlayerRow).where(PlayerRow.id == holder).values(seen_at=moment)
+        with contextlib.suppress(IntegrityError), unavailable(), self.engine.begin() as link:
+            link.execute(insert(PlayerGameRow).from_select(columns, taken))
+            link.execute(seen)
+
     def link_room(self, player_id: str, code: str, seat: str) -> None:
         """The player took ``seat`` in the room ``code`` (once is enough)."""
         row = {"player_id": player_id, "room_code": code, "seat": seat, "created_at": now()}

@@ -109,15 +109,15 @@ class Guests:
         except StoreUnavailableError as error:
             log.warning("game %s not linked to its player: %s", game_id, error)
 
-    async def linker(self, token: str | None, seat: str | None) -> Callable[[str], None] | None:
+    def linker(self, token: str | None, seat: str | None) -> Callable[[str], None] | None:
         """How the games its holder takes at ``seat`` are linked to the player of ``token``
         (a player cookie's): a write given each game's id, made with the game's own in the
-        writer's thread; ``None`` for no player. Should the database fail there, the game
-        stands without the link (logged)."""
-        player = await self.players.identify(token)
-        if player is None:
+        writer's thread, which finds the player as it links them (nobody: nothing written);
+        ``None`` for no token. Should the database fail there, the game stands without the
+        link (logged)."""
+        if not token:
             return None
-        return functools.partial(_link, self.players.store, player.id, seat)
+        return functools.partial(_link, self.players.store, token, seat)
 
     async def took_room_seat(
         self, request: Request, response: Response, lang: str, seat: RoomSeat
@@ -134,9 +134,9 @@ class Guests:
             log.warning("room %s not linked to its player: %s", seat.code, error)
 
 
-def _link(store: PlayerStore, player_id: str, seat: str | None, game_id: str) -> None:
+def _link(store: PlayerStore, token: str, seat: str | None, game_id: str) -> None:
     try:
-        store.link_game(player_id, game_id, seat)
+        store.link_game_of_token(token, game_id, seat)
     except StoreUnavailableError as error:
         log.warning("game %s not linked to its player: %s", game_id, error)
 

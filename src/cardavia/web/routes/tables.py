@@ -107,13 +107,12 @@ def install(
 @dataclass(slots=True, eq=False)
 class SinglePlayer:
     """A single-player table's connection: the game it plays now (``again`` moves it to the
-    next one) and its person's player cookie, whose player each next game is linked to."""
+    next one), and how each next game is linked to its person's player (their cookie's:
+    :meth:`Guests.linker <cardavia.web.guests.Guests.linker>`)."""
 
     table: Table
     listener: Listener
-    cookie: str | None
     link: Callable[[str], None] | None = None
-    identified: bool = False
 
 
 def install_socket(
@@ -139,11 +138,6 @@ def install_socket(
             return
         if game_creation is not None and await game_creation.take(connection.listener.client):
             raise ClientError("too_many_games")
-        if guests is not None and not connection.identified:
-            seat = connection.table.token_seat
-            name = seat.name if seat is not None else None
-            connection.link = await guests.linker(connection.cookie, name)
-            connection.identified = True
         connection.table = await service.again(
             connection.table, connection.listener, message.get("game"), then=connection.link
         )
@@ -172,7 +166,9 @@ def install_socket(
             await refuse_socket(websocket, error, catalogs.wording(lang))
             return
         service.ensure_runner(table)
-        connection = SinglePlayer(table, listener, player_token(websocket))
+        seat = None if table.token_seat is None else table.token_seat.name
+        link = None if guests is None else guests.linker(player_token(websocket), seat)
+        connection = SinglePlayer(table, listener, link)
 
         async def handle(data: str | bytes) -> None:
             await handle_text(messages, connection, connection.table, listener, data)
