@@ -27,8 +27,9 @@ pause the site once had).
 tables at that pace) and sums their tallies.
 
 Prints deals/s, action latency p50/p95/p99, errors, and the server's CPU (share of one core,
-its pool's processes and the AI workers included; per table and second, per deal) and memory
-(resident, at the end). Run: ``uv run python bench/load.py --clients 200 --seconds 30 --level
+its pool's processes and the AI workers included; per table and second, per deal; the first
+web process's split between its event loop's thread, its other threads and its pool, and the
+kernel's part) and memory (resident, at the end). Run: ``uv run python bench/load.py --clients 200 --seconds 30 --level
 club``, or at a person's pace ``uv run python bench/load.py --clients 1000 --think 2-4
 --pace normal --ramp 30 --seconds 60 --client-processes 2``.
 """
@@ -165,6 +166,49 @@ def cpu_seconds(pid: int) -> float:
             continue
         total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
     return total
+
+
+@dataclass(frozen=True)
+class CpuSplit:
+    """A web process's CPU seconds: its main thread's (the event loop), its other threads'
+    (the writer's, the lookups'), its descendants' (the decision pool), and how much of the
+    whole was the kernel's (sockets, wake-ups)."""
+
+    loop: float = 0.0
+    threads: float = 0.0
+    children: float = 0.0
+    system: float = 0.0
+
+    def __sub__(self, other: CpuSplit) -> CpuSplit:
+        return CpuSplit(
+            self.loop - other.loop,
+            self.threads - other.threads,
+            self.children - other.children,
+            self.system - other.system,
+        )
+
+
+def cpu_split(pid: int) -> CpuSplit:
+    """:class:`CpuSplit` of a process now (Linux /proc: each thread's user and system ticks)."""
+    loop = threads = children = system = 0.0
+    for member in family(pid):
+        tasks = Path(f"/proc/{member}/task").glob("*/stat") if member == pid else ()
+        try:
+            if member != pid:
+                fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+                children += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+                system += int(fields[12]) / CLOCK_TICKS
+            for task in tasks:
+                fields = task.read_text().rsplit(")", 1)[1].split()
+                seconds = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+                if task.parent.name == str(pid):
+                    loop += seconds
+                else:
+                    threads += seconds
+                system += int(fields[12]) / CLOCK_TICKS
+        except OSError:
+            continue
+    return CpuSplit(loop, threads, children, system)
 
 
 def resident_mib(pid: int) -> float:
@@ -421,9 +465,11 @@ async def run(ports: list[int], pids: list[int], options: argparse.Namespace) ->
         measured = asyncio.gather(play_clients(0, ports, options, start))
     await asyncio.sleep(max(0.0, start + options.ramp - time.monotonic()))
     cpu0, wall0 = sum(map(cpu_seconds, pids)), time.monotonic()
+    split0 = cpu_split(pids[0])
     await asyncio.sleep(max(0.0, start + options.ramp + options.seconds - time.monotonic()))
     elapsed = time.monotonic() - wall0
     cpu = sum(map(cpu_seconds, pids)) - cpu0
+    split = cpu_split(pids[0]) - split0
     outcome = await measured
     tally, busy = Tally(), Tally()
     for mine, theirs in outcome:
@@ -448,6 +494,13 @@ async def run(ports: list[int], pids: list[int], options: argparse.Namespace) ->
         f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; the load client "
         f"{tally.cpu / elapsed * 100:.0f} % of one core"
     )
+    whole = split.loop + split.threads + split.children
+    if whole > 0:
+        print(
+            f"the first web process's CPU: its event loop's thread {split.loop / whole:.0%}, "
+            f"its other threads {split.threads / whole:.0%} (the writer's, the lookups'), "
+            f"its pool {split.children / whole:.0%}; the kernel's part {split.system / whole:.0%}"
+        )
     actions = len(tally.latencies) + len(busy.latencies)
     print(
         f"server CPU: {cpu * 1000 / tables / elapsed:.3f} ms per table per second, "
