@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import func, insert, select, update
 
 from cardavia.store.base import utc
@@ -124,10 +125,14 @@ def test_a_guest_who_plays_is_seen() -> None:
     assert store.players.purge_guests(timedelta(days=400)) == 0
 
 
-def test_a_game_is_linked_to_whoever_holds_the_token_found_as_it_is_linked() -> None:
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_game_is_linked_to_whoever_holds_the_token_found_as_it_is_linked(
+    database: str, request: pytest.FixtureRequest
+) -> None:
     """The link a game dealt over a socket makes (``link_game_of_token``): the player whose
     session holds the token, noted seen; nobody's token, or no token at all, links nothing."""
-    store = GameStore("sqlite://")
+    url = "sqlite://" if database == "sqlite" else request.getfixturevalue("empty_postgres")
+    store = GameStore(url)
     token = new_token()
     player = store.players.create(token)
     other = store.players.create(new_token())
