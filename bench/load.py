@@ -29,9 +29,10 @@ tables at that pace) and sums their tallies.
 Prints deals/s, action latency p50/p95/p99, errors, and the server's CPU (share of one core,
 its pool's processes and the AI workers included; per table and second, per deal; the first
 web process's split between its event loop's thread, its other threads and its pool, and the
-kernel's part) and memory (resident, at the end). Run: ``uv run python bench/load.py --clients 200 --seconds 30 --level
-club``, or at a person's pace ``uv run python bench/load.py --clients 1000 --think 2-4
---pace normal --ramp 30 --seconds 60 --client-processes 2``.
+kernel's part) and memory (resident, at the end). Run: ``uv run python bench/load.py
+--clients 200 --seconds 30 --level club``, or at a person's pace ``uv run python
+bench/load.py --clients 1000 --think 2-4 --pace normal --ramp 30 --seconds 60
+--client-processes 2``.
 """
 
 from __future__ import annotations
