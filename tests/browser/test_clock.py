@@ -120,6 +120,8 @@ def act(table: Table) -> None:
             table.bid()
         return
     legal = [a["card"] for a in view["legal"] if a["kind"] == "play"]
+    if not legal:  # the view read after the caller's: her turn already went
+        return
     with contextlib.suppress(PlaywrightTimeoutError):
         page.click(f'#hand .card[data-card="{legal[0]}"]', timeout=CLOCK * 1000)
         if page.locator("#controls [data-action=confirm]").count():
