@@ -134,6 +134,20 @@ async def count_in_play(service: TableService, rooms: RoomService) -> None:
         await asyncio.sleep(IN_PLAY_INTERVAL)
 
 
+def settle_the_process() -> None:
+    """Tune the process for serving, once: the GIL handed back within
+    :data:`SWITCH_INTERVAL`, the collector's :data:`GC_THRESHOLDS`, and what the process
+    holds at start collected, then frozen. The settings are the process's, not a site's: a
+    second site started in the same process (the tests start hundreds) finds them made, and
+    does not pay the full collection again (a quarter of a second, most of a start)."""
+    if gc.get_freeze_count():
+        return
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 @contextlib.asynccontextmanager
 async def _running(
     _app: FastAPI,
@@ -145,9 +159,8 @@ async def _running(
     quick: QuickPlay | None = None,
 ) -> AsyncIterator[None]:
     """The site's life: the bus delivering other processes' changes (a game's to the table
-    service, a room's to the rooms), the purge of abandoned games, the GIL handed back
-    sooner, the collector's thresholds (:data:`GC_THRESHOLDS`); then everything closed in
-    order."""
+    service, a room's to the rooms), the purge of abandoned games, the process settled for
+    serving (:func:`settle_the_process`); then everything closed in order."""
 
     async def on_change(key: str, revision: int) -> None:
         if is_room_key(key):
@@ -164,16 +177,8 @@ async def _running(
     counter = asyncio.create_task(count_in_play(service, rooms))
     if quick is not None:
         quick.start()
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(SWITCH_INTERVAL)
-    thresholds = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    settle_the_process()
     yield
-    gc.set_threshold(*thresholds)
-    gc.unfreeze()
-    sys.setswitchinterval(interval)
     for task in (purger, counter):
         task.cancel()
         with contextlib.suppress(BaseException):
