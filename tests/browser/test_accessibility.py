@@ -1,6 +1,7 @@
 """axe-core (from npm, tests/browser/package.json) in Chromium: no violation on the table
 while bidding, while playing and at the end of the deal, nor on any rules page, in the six
-languages. The experimental check that a name contains the visible label is on."""
+languages. The experimental check that a name contains the visible label is on. And nothing
+that moves for ever (WCAG 2.2.2)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 if TYPE_CHECKING:
-    from conftest import Table
+    from conftest import Server, Table
 
 pytestmark = pytest.mark.browser
 
@@ -60,3 +61,28 @@ def test_the_rules_pages_have_no_axe_violation(table: Table, axe: Axe, lang: str
         page.goto(f"{table.base}/{lang}/rules/{name}")
         found[name] = axe(page)
     assert {name: v for name, v in found.items() if v} == {}
+
+
+# The page's running animations: each one's name and how many times it plays.
+ANIMATIONS = """() => document.getAnimations().filter((a) => a.playState === "running")
+  .map((a) => [a.animationName ?? "", a.effect.getTiming().iterations])"""
+
+
+def test_nothing_moves_for_ever_while_the_table_waits(
+    browser: Browser, server: Server, make_table: type[Table]
+) -> None:
+    """WCAG 2.2.2 (pause, stop, hide): with motion allowed, what moves as the player's turn
+    comes (the dot by the name of the seat to move) stops by itself within five seconds,
+    and a table waiting for its player then draws nothing."""
+    context = browser.new_context(bypass_csp=True, reduced_motion="no-preference")
+    table = make_table(context, server.url)
+    try:
+        page = table.open("fr")
+        table.new_game("cardavia")
+        table.wait_ready()
+        running = page.evaluate(ANIMATIONS)
+        assert all(times != float("inf") for _name, times in running), running
+        page.wait_for_function(f"() => ({ANIMATIONS})().length === 0", timeout=5_000)
+        assert table.errors == []
+    finally:
+        context.close()
