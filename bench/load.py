@@ -157,15 +157,20 @@ def family(pid: int) -> list[int]:
     return found
 
 
+def user_and_system(stat: Path) -> tuple[float, float]:
+    """The user and system CPU seconds in a /proc ``stat`` file (a process's or a thread's)."""
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process and its living descendants (Linux /proc)."""
     total = 0.0
     for member in family(pid):
         try:
-            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(user_and_system(Path(f"/proc/{member}/stat")))
         except OSError:
             continue
-        total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
     return total
 
 
@@ -196,17 +201,16 @@ def cpu_split(pid: int) -> CpuSplit:
         tasks = Path(f"/proc/{member}/task").glob("*/stat") if member == pid else ()
         try:
             if member != pid:
-                fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
-                children += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-                system += int(fields[12]) / CLOCK_TICKS
+                user, kernel = user_and_system(Path(f"/proc/{member}/stat"))
+                children += user + kernel
+                system += kernel
             for task in tasks:
-                fields = task.read_text().rsplit(")", 1)[1].split()
-                seconds = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+                user, kernel = user_and_system(task)
                 if task.parent.name == str(pid):
-                    loop += seconds
+                    loop += user + kernel
                 else:
-                    threads += seconds
-                system += int(fields[12]) / CLOCK_TICKS
+                    threads += user + kernel
+                system += kernel
         except OSError:
             continue
     return CpuSplit(loop, threads, children, system)
