@@ -253,12 +253,13 @@ def players_deals(
     is sealed: no shared link, no next deal at its table). Answers the history."""
     history = History(service.store, learning, catalogs)
     history_routes.install(app, history, guests, settings, catalogs, templates)
-    tournaments = Tournaments(service.store, DealTablesOfService(service))
+    tables = DealTablesOfService(service)
+    tournaments = Tournaments(service.store, tables)
     app.state.tournaments = tournaments
     history.sealed = tournaments.sealed
     guard_next_deal(service, tournaments)
     tournament_routes.install(app, tournaments, guests, settings, counters, catalogs, templates)
-    keep_scheduling(app, tournaments, decide=decide_with(service))
+    keep_scheduling(app, tournaments, decide=decide_with(service), tables=tables)
     return history
 
 

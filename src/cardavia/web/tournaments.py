@@ -52,9 +52,13 @@ class DealTablesOfService:
 
     def __init__(self, service: TableService) -> None:
         self.service = service
+        self.on_deal: Callable[[], object] = lambda: None
+        """Told when a deal is started here (a tournament may have been entered: the par's
+        worker looks at once rather than on its next round)."""
 
     async def deal(self, tournament: Tournament, number: int, *, lang: str, client: str) -> str:
         """A new single-deal game dealt from deal ``number``'s seed and dealer."""
+        self.on_deal()
         game = await self.service.create_game(
             tournament.preset,
             tournament.level,
@@ -112,21 +116,34 @@ async def run_schedule(
         await pause(stop, interval)
 
 
-async def pause(stop: asyncio.Event, seconds: float) -> None:
-    """Wait ``seconds``, or less if ``stop`` is set meanwhile."""
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(stop.wait(), seconds)
+async def pause(stop: asyncio.Event, seconds: float, wake: asyncio.Event | None = None) -> None:
+    """Wait ``seconds``, or less if ``stop`` (or ``wake``) is set meanwhile."""
+    events = (stop,) if wake is None else (stop, wake)
+    waits = [asyncio.ensure_future(event.wait()) for event in events]
+    try:
+        await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for waiting in waits:
+            waiting.cancel()
 
 
 PAR_PAUSE: Final = 30.0
 """Seconds the par's worker waits when every par is known (or after a failure)."""
 
 
-async def work_out_pars(tournaments: Tournaments, decide: Decide, stop: asyncio.Event) -> None:
+async def work_out_pars(
+    tournaments: Tournaments,
+    decide: Decide,
+    stop: asyncio.Event,
+    wake: asyncio.Event | None = None,
+) -> None:
     """The par of every deal of the tournaments not yet closed, one deal at a time, in the
     background until ``stop`` (:mod:`cardavia.tournaments.par`); the deal under way is
-    finished first."""
+    finished first. With every par known it looks again after :data:`PAR_PAUSE`, or at once
+    when ``wake`` is set (a deal started in this process: a first player may have entered)."""
     while not stop.is_set():
+        if wake is not None:
+            wake.clear()  # before looking: a deal started from now on wakes the next pause
         try:
             missing = await asyncio.to_thread(next_missing, tournaments.store)
             if missing is not None:
@@ -136,7 +153,7 @@ async def work_out_pars(tournaments: Tournaments, decide: Decide, stop: asyncio.
             log.warning("a tournament's par could not be worked out (%s)", reason(error))
         except Exception:
             log.warning("a tournament's par could not be worked out", exc_info=True)
-        await pause(stop, PAR_PAUSE)
+        await pause(stop, PAR_PAUSE, wake)
 
 
 def decide_with(service: TableService) -> Decide:
@@ -154,9 +171,10 @@ def keep_scheduling(
     tournaments: Tournaments,
     interval: float = SCHEDULE_INTERVAL,
     decide: Decide | None = None,
+    tables: DealTablesOfService | None = None,
 ) -> None:
-    """Run the scheduler (and, given ``decide``, the par's worker) for the site's life, inside
-    the rest of it."""
+    """Run the scheduler (and, given ``decide``, the par's worker, woken when ``tables``
+    deals a tournament's deal) for the site's life, inside the rest of it."""
     outer = app.router.lifespan_context
 
     @contextlib.asynccontextmanager
@@ -165,7 +183,11 @@ def keep_scheduling(
             stop = asyncio.Event()
             tasks = [asyncio.create_task(run_schedule(tournaments, stop, interval=interval))]
             if decide is not None:
-                tasks.append(asyncio.create_task(work_out_pars(tournaments, decide, stop)))
+                wake = asyncio.Event()
+                if tables is not None:
+                    tables.on_deal = wake.set
+                work = work_out_pars(tournaments, decide, stop, wake)
+                tasks.append(asyncio.create_task(work))
             yield
             stop.set()  # each ends its round: a write in a thread is never left running
             await asyncio.gather(*tasks, return_exceptions=True)
