@@ -213,10 +213,10 @@ function askHint() {
     state.hintStep = message.step;
     const given = message.hint;
     state.hintAction = given?.action ?? null;
-    markHintedBid();
     text.dataset.card = given?.card ?? "";
     text.textContent = given ? `${given.action_text} — ${given.text}` : "";
     for (const card of document.querySelectorAll("[data-hinted]")) delete card.dataset.hinted;
+    markHintedBid();
     if (given?.card) {
       for (const card of document.querySelectorAll(`#hand [data-card="${given.card}"], .hand [data-card="${given.card}"]`)) {
         card.dataset.hinted = "true";
@@ -469,7 +469,9 @@ async function start() {
   }
   buildBar();
   update();
-  setInterval(update, 250);
+  // Drawn again whenever the table shows another view or its controls (table.js), never on a
+  // timer.
+  document.addEventListener("cardavia:view", update);
 }
 
 window.cardaviaLearn = {

@@ -366,6 +366,7 @@ function forgetGame() {
   $("table").hidden = true;
   $("table").dataset.phase = "none";
   showForm(true, true);
+  shown();
 }
 
 async function resume() {
@@ -486,6 +487,7 @@ function playing(game) {
   state.selected = null;
   state.resultDismissed = false;
   closeResult();
+  shown();
 }
 
 function showForm(open, focus = false) {
@@ -647,6 +649,12 @@ function render(view, prev) {
   keepFocus();
   autoPlayLast(view);
   return change;
+}
+
+/** Tell the page's other parts (learn.js's bar, which marks the hinted bid) that the table
+ * shows another view or none, or drew its controls again. */
+function shown() {
+  document.dispatchEvent(new Event("cardavia:view"));
 }
 
 /** A bid as a whole sentence: "East passes.", "North takes hearts." */
@@ -1026,6 +1034,11 @@ function playCard(code) {
 }
 
 function renderControls(view) {
+  drawControls(view);
+  shown();
+}
+
+function drawControls(view) {
   const controls = $("controls");
   controls.replaceChildren();
   const busy = $("table").dataset.busy === "on";
