@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections.abc import Awaitable, Callable, Iterable
 
 from cardavia.belote import Action, Match, Observation, Seat
@@ -43,6 +44,9 @@ class ComputerSeats:
         self.bus = bus
         self.people_first = people_first
         self.ai_delay = (max(0.0, ai_delay[0]), max(0.0, ai_delay[0], ai_delay[1]))
+        self._pauses = random.Random()
+        """The pauses' own generator: a pause is no secret (a table's generator is the
+        system's secure one in play, a system call a draw) and draws nothing from a game's."""
         self._closed = False
 
     def ensure(self, table: Table) -> None:
@@ -54,9 +58,9 @@ class ComputerSeats:
             return
         table.runner = asyncio.get_running_loop().create_task(self._run(table))
 
-    def _pause(self, table: Table) -> float:
+    def _pause(self) -> float:
         low, high = self.ai_delay
-        return low if high <= low else table.rng.uniform(low, high)
+        return low if high <= low else self._pauses.uniform(low, high)
 
     async def _run(self, table: Table) -> None:
         """Play the computer seats until it is a person's turn or the deal is over: each
@@ -97,7 +101,7 @@ class ComputerSeats:
             # bus; should it die, its lease runs out and this one takes over.
             await asyncio.sleep(self.bus.retry_seconds)
             return True
-        pause = self._pause(table)
+        pause = self._pause()
         # Shown on the beat after its pause: every table's moves of that beat made at once.
         due = on_beat(loop.time() + pause) if pause > 0 else 0.0
         # People first: under load, a person's action goes ahead of this move (the wait is
