@@ -62,6 +62,10 @@ BENCHES = (
     ),
     Bench("analysis", "analysis.py", (), ("--deals", "1")),
     Bench("actions", "actions.py", (), ("--deals", "5")),
+    Bench("deal_parts", "deal_parts.py", (), ("--deals", "5")),
+    Bench(
+        "socket_floor", "socket_floor.py", (), ("--clients", "20", "--seconds", "2", "--ramp", "1")
+    ),
     Bench(
         "load",
         "load.py",
