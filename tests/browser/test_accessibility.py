@@ -67,14 +67,31 @@ def test_the_rules_pages_have_no_axe_violation(table: Table, axe: Axe, lang: str
 ANIMATIONS = """() => document.getAnimations().filter((a) => a.playState === "running")
   .map((a) => [a.animationName ?? "", a.effect.getTiming().iterations])"""
 
+INTERVALS = """
+window.cardaviaIntervals = new Map();
+const setEvery = window.setInterval;
+const clearEvery = window.clearInterval;
+window.setInterval = (work, ms, ...rest) => {
+  const id = setEvery(work, ms, ...rest);
+  window.cardaviaIntervals.set(id, ms);
+  return id;
+};
+window.clearInterval = (id) => {
+  window.cardaviaIntervals.delete(id);
+  clearEvery(id);
+};"""
+"""The page's timers that repeat, by id (their period in ms), as it sets and clears them."""
+
 
 def test_nothing_moves_for_ever_while_the_table_waits(
     browser: Browser, server: Server, make_table: type[Table]
 ) -> None:
     """WCAG 2.2.2 (pause, stop, hide): with motion allowed, what moves as the player's turn
     comes (the dot by the name of the seat to move) stops by itself within five seconds,
-    and a table waiting for its player then draws nothing."""
+    and a table waiting for its player then draws nothing, nor keeps a timer that wakes the
+    page (the learning bar once looked at the table four times a second)."""
     context = browser.new_context(bypass_csp=True, reduced_motion="no-preference")
+    context.add_init_script(INTERVALS)
     table = make_table(context, server.url)
     try:
         page = table.open("fr")
@@ -83,6 +100,7 @@ def test_nothing_moves_for_ever_while_the_table_waits(
         running = page.evaluate(ANIMATIONS)
         assert all(times != float("inf") for _name, times in running), running
         page.wait_for_function(f"() => ({ANIMATIONS})().length === 0", timeout=5_000)
+        assert page.evaluate("[...window.cardaviaIntervals.values()]") == []
         assert table.errors == []
     finally:
         context.close()
