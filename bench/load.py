@@ -377,8 +377,13 @@ def start_server(port: int, folder: str, options: argparse.Namespace) -> subproc
         "--ws-per-message-deflate",
         "false",
     ]
-    server = subprocess.Popen(command, env=env)
-    for _ in range(1200):  # 60 s: a busy machine takes a while to import the site
+    return listening(subprocess.Popen(command, env=env), port)
+
+
+def listening(server: subprocess.Popen[bytes], port: int) -> subprocess.Popen[bytes]:
+    """``server`` once it listens on ``port`` (within 60 s: a busy machine takes a while to
+    import the site); killed, and the run stopped, otherwise."""
+    for _ in range(1200):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return server

@@ -20,19 +20,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import uvicorn
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from load import cpu_seconds, free_port, listening
 from websockets.asyncio.client import connect
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 MESSAGES_A_DEAL = 9
 """The person's messages in a deal at the single-player table (bench/load.py: 11,534 actions
 by South in 1,311 deals)."""
@@ -58,23 +55,9 @@ async def answer(websocket: WebSocket) -> None:
         pass
 
 
-def cpu_seconds(pid: int) -> float:
-    """A process's user and system CPU seconds so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
 def start_server(port: int) -> subprocess.Popen[bytes]:
     """This module's app on uvicorn, as ``bench/load.py`` starts the site."""
-    server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)])
-    for _ in range(600):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return server
-        except OSError:
-            time.sleep(0.05)
-    server.kill()
-    raise SystemExit("the server did not start")
+    return listening(subprocess.Popen([sys.executable, __file__, "--serve", str(port)]), port)
 
 
 async def client(
@@ -139,9 +122,7 @@ def main() -> None:
             ws_per_message_deflate=False,
         )
         return
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     server = start_server(port)
     try:
         sent, cpu = asyncio.run(run(options, port, server.pid))
