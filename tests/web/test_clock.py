@@ -8,6 +8,7 @@ completion rate is read from it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable
@@ -237,6 +238,41 @@ def test_leaving_a_started_quick_game_is_abandoning_it(make_app: Callable[..., F
         assert store.quick.end(room_code=code) == 1
         assert store.quick.completion(ana_id) == Completion(finished=1, abandoned=0)
         assert store.quick.completion(bo_id).rate == 0.0
+
+
+def test_a_seat_left_is_written_though_the_leaving_socket_closes_at_once(
+    make_app: Callable[..., FastAPI], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The leaving person's socket closes as they are told they left (its task cancelled):
+    the rest of the leave still happens, its announcement slow (a busy Redis) included."""
+    app = make_app()
+    rooms = app.state.rooms
+    publish = rooms.bus.publish
+
+    async def slow_publish(*args: Any, **kwargs: Any) -> None:
+        await asyncio.sleep(0.5)
+        await publish(*args, **kwargs)
+
+    with TestClient(app) as client:
+        code, ana_token, bo_token = quick_room(client, app, clock=30.0, target=1000)
+        bo_id = seat_bo(app, code)
+        store: GameStore = app.state.store
+        with client.websocket_connect(room_url(code, ana_token)) as ws:
+            ana = Seated(ws, "S")
+            with client.websocket_connect(room_url(code, bo_token)) as bws:
+                bo = Seated(bws, "N")
+                ana.send({"type": "start"})
+                bo.read_until(lambda m: m["type"] == "state")
+                monkeypatch.setattr(rooms.bus, "publish", slow_publish)
+                bo.send({"type": "leave"})
+                bo.read_until(lambda m: m["type"] == "error" and m["code"] == "removed")
+            ana.read_until(
+                lambda m: m["type"] == "room" and m["room"]["seats"]["N"]["kind"] == "computer"
+            )
+            written_by = time.monotonic() + 10
+            while store.quick.completion(bo_id).abandoned == 0 and time.monotonic() < written_by:
+                time.sleep(0.02)
+        assert store.quick.completion(bo_id) == Completion(finished=0, abandoned=1)
 
 
 def test_leaving_before_the_start_counts_nothing(make_app: Callable[..., FastAPI]) -> None:

@@ -12,6 +12,7 @@ fields checked once (:class:`~cardavia.web.protocol.Dispatcher`); the changes th
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from dataclasses import dataclass
@@ -164,9 +165,15 @@ class RoomMessages:
         await self.rooms.change(where.room, lambda state: state.sit(mine, target))
 
     async def _on_leave(self, where: InRoom, _message: Message) -> None:
+        """Leaving for good, on a task of its own: the leaving person's socket is closed as
+        they are told they left, a closing socket's task may be cancelled, and a seat left
+        must be written all the same (a refusal still reaches them)."""
         mine = where.player()
-        await self.rooms.change(where.room, lambda state: state.leave(mine))
-        await abandon(self.rooms, where.room, mine)
+        await asyncio.shield(self.rooms.background(self._leave(where.room, mine)))
+
+    async def _leave(self, room: Room, mine: Seat) -> None:
+        await self.rooms.change(room, lambda state: state.leave(mine))
+        await abandon(self.rooms, room, mine)
 
     async def _on_phrase(self, where: InRoom, message: Message) -> None:
         mine = where.player()

@@ -119,17 +119,19 @@ class RoomService:
         """Told after each change of a dealt room or of its game, as this process hears of
         it (the action clock, :mod:`cardavia.web.clock`)."""
 
-    def _background(self, job: Coroutine[Any, Any, None]) -> None:
-        """Run a coroutine on its own (kept until it ends; its failure logged)."""
+    def background(self, job: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run a coroutine on a task of its own, kept until it ends, even when the connection
+        that asked for it closes; its failure logged (not a client's refusal: told them)."""
         task = asyncio.ensure_future(job)
         self._tasks.add(task)
 
         def done(task: asyncio.Task[Any]) -> None:
             self._tasks.discard(task)
-            if not task.cancelled() and task.exception() is not None:
+            if not task.cancelled() and not isinstance(task.exception(), ClientError | None):
                 log.error("a room's task failed", exc_info=task.exception())
 
         task.add_done_callback(done)
+        return task
 
     # -- the store --
 
@@ -226,7 +228,7 @@ class RoomService:
 
         def run() -> None:
             room.timers.pop(key, None)
-            self._background(job())
+            self.background(job())
 
         room.timers[key] = asyncio.get_running_loop().call_later(delay, run)
 
@@ -380,15 +382,14 @@ class RoomService:
 
     def depart(self, room: Room, listener: Listener) -> None:
         """A connection closed: when it was its player's last one here, they are away (a
-        computer player takes the seat after the grace period). Saved in a task of its own:
-        the connection's task may be cancelled as it closes."""
+        computer player takes the seat after the grace period), saved in the background."""
         token = room.connections.pop(listener, None)
         if not room.connections and room.game_id is not None:
-            self._background(self._unobserved(room))
+            self.background(self._unobserved(room))
         seat = room.state.seat_of(token)
         if seat is None or room.is_connected(seat):
             return
-        self._background(self._away(room, seat))
+        self.background(self._away(room, seat))
 
     async def _unobserved(self, room: Room) -> None:
         """The last connection here closed: the room stops hearing its table."""
@@ -447,7 +448,7 @@ class RoomService:
             if timer is not None:
                 timer.cancel()
             if room.state.ready and not match.deal.is_over:
-                self._background(self._clear_ready(room))
+                self.background(self._clear_ready(room))
 
     def _tell_deal_over(self, room: Room, table: Table) -> None:
         """Tell the deal listeners that the room's deal in play is over (once per deal)."""
@@ -456,7 +457,7 @@ class RoomService:
             return
         room.deal_told = deal
         for listener in self.deal_listeners:
-            self._background(listener(room, table))
+            self.background(listener(room, table))
 
     async def _clear_ready(self, room: Room) -> None:
         async with room.lock:
