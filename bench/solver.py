@@ -3,7 +3,9 @@
 1. Whole deals: random deals with a random suit contract (the ``cardavia`` preset), all four
    hands known, the leader to move: the exact value of every legal card
    (:func:`~cardavia.ai.solver.solve_root`), with the C kernel. Median and max milliseconds
-   and search nodes; then the same for a few no-trump and all-trump deals.
+   and search nodes; then the same for a few no-trump and all-trump deals. Each set in both
+   orders of search (:data:`~cardavia.ai.solver.Order`), one after the other, the same
+   values checked, and the ratio of their times.
 2. The Python reference against C on the same small endgames.
 3. Random playouts from the start of a whole deal, per second, on one core.
 
@@ -18,7 +20,7 @@ import random
 import statistics
 import time
 
-from cardavia.ai.solver import Position, kernel_stats, playouts, solve_root
+from cardavia.ai.solver import Order, Position, kernel_stats, playouts, solve_root
 from cardavia.belote import Seat, find_rules
 from cardavia.belote.play import Strain
 
@@ -40,23 +42,40 @@ def random_endgame(rng: random.Random, tricks_left: int) -> Position:
     return position
 
 
-def time_root_values(positions: list[Position]) -> tuple[list[float], list[float], list[int]]:
-    """Wall and CPU milliseconds and nodes of ``solve_root`` on each position (C)."""
-    wall, cpu, nodes = [], [], []
+Timed = tuple[list[float], list[float], list[int], list[dict[int, int]]]
+"""Wall and CPU milliseconds, nodes and root values of each position."""
+
+
+def time_root_values(positions: list[Position], order: Order) -> Timed:
+    """Wall and CPU milliseconds, nodes and values of ``solve_root`` on each position (C)."""
+    wall, cpu, nodes, values = [], [], [], []
     for position in positions:
         start, start_cpu = time.perf_counter(), time.process_time()
-        solve_root(position)
+        values.append(solve_root(position, order=order))
         wall.append(1000 * (time.perf_counter() - start))
         cpu.append(1000 * (time.process_time() - start_cpu))
         nodes.append(kernel_stats()[0])
-    return wall, cpu, nodes
+    return wall, cpu, nodes, values
 
 
-def report(label: str, wall: list[float], cpu: list[float], nodes: list[int]) -> None:
+def report(label: str, positions: list[Position]) -> None:
+    """Both orders on the same positions: the new one, the old one, their ratios."""
+    timed = {order: time_root_values(positions, order) for order in ("simple", "masters")}
+    for order in ("masters", "simple"):
+        wall, cpu, nodes, _ = timed[order]
+        print(
+            f"{label + ', ' + order:34} median {statistics.median(wall):6.1f} ms, max "
+            f"{max(wall):6.1f} ms (CPU median {statistics.median(cpu):5.1f} ms); nodes median "
+            f"{statistics.median(nodes):,.0f}, max {max(nodes):,}"
+        )
+    (new_wall, _, new_nodes, new_values), (old_wall, _, old_nodes, old_values) = (
+        timed["masters"],
+        timed["simple"],
+    )
     print(
-        f"{label:34} median {statistics.median(wall):6.1f} ms, max {max(wall):6.1f} ms "
-        f"(CPU median {statistics.median(cpu):5.1f} ms); nodes median "
-        f"{statistics.median(nodes):,.0f}, max {max(nodes):,}"
+        f"{'':34} masters/simple: total time {sum(new_wall) / sum(old_wall):.2f}, nodes "
+        f"{sum(new_nodes) / sum(old_nodes):.2f} "
+        f"({'same values' if new_values == old_values else 'VALUES DIFFER'})"
     )
 
 
@@ -71,12 +90,10 @@ def main() -> None:
 
     print("\nExact value of every root card of a whole deal (C):")
     suits = [random_deal(rng, Strain(rng.randrange(4))) for _ in range(args.deals)]
-    report(f"{args.deals} deals, suit contract", *time_root_values(suits))
+    report(f"{args.deals} deals, suit", suits)
     for strain in (Strain.NO_TRUMP, Strain.ALL_TRUMP):
         deals = [random_deal(rng, strain) for _ in range(max(args.deals // 5, 1))]
-        report(
-            f"{len(deals)} deals, {strain.name.lower().replace('_', '-')}", *time_root_values(deals)
-        )
+        report(f"{len(deals)} deals, {strain.name.lower().replace('_', '-')}", deals)
 
     print("\nThe Python reference against C, exact root values of random endgames:")
     for tricks_left in (3, 4, 5):

@@ -14,7 +14,7 @@
  *     "<32B32B32IIBBh": order[32], points[32], beats[32], trump_mask, strain, knobs, bonus
  *
  * with knobs bit 0 undertrump required, 1 must_trump_partner, 2 overtrump_partner_on_trump_lead,
- * 3 overtrump_when_trumping_partner, and bonus = capot_points - card points - 10.
+ * 3 overtrump_when_trumping_partner, 4 the search's "simple" order of moves (else "masters"), and bonus = capot_points - card points - 10.
  *
  * A position is the tuple (hand N, hand E, hand S, hand W, trick bytes, leader, capot bits):
  * capot bit 0, N-S has taken every trick of the deal so far; bit 1, E-W.
@@ -49,6 +49,7 @@
 #define KNOB_MUST_TRUMP_PARTNER 2
 #define KNOB_OVERTRUMP_ON_TRUMP_LEAD 4
 #define KNOB_OVERTRUMP_WHEN_TRUMPING 8
+#define KNOB_SIMPLE_ORDER 16
 
 static inline int popcount(uint32_t x) {
     x = x - ((x >> 1) & 0x55555555u);
@@ -292,8 +293,17 @@ static inline uint32_t remaining_cards(const Search *s) {
     return mask;
 }
 
-/* _Search.score */
-static inline int score(const Search *s, int card, uint32_t remaining) {
+/* _Search.beaters: the cards of `hand` that beat `card`, the one winning a trick led in
+ * `lead` so far: following suit, the stronger cards of the suit; void in it, the trumps that
+ * beat it. */
+static inline uint32_t beaters(const Game *g, uint32_t hand, int lead, int card) {
+    if (hand & SUIT_MASK[lead]) return card >> 3 == lead ? hand & g->beats[card] : 0;
+    if (g->trump_mask >> card & 1) return hand & g->beats[card];
+    return hand & g->trump_mask;
+}
+
+/* _Search.simple_score */
+static inline int simple_score(const Search *s, int card, uint32_t remaining) {
     const Game *g = s->g;
     int pts = g->points[card];
     if (s->n == 0) {
@@ -305,6 +315,38 @@ static inline int score(const Search *s, int card, uint32_t remaining) {
     else wins = (int)(g->trump_mask >> card & 1);
     if (wins) return s->n == 3 ? 1000 + pts : 800 - g->order[card];
     if (s->best == s->n - 2) return 600 + pts;
+    return 400 - pts;
+}
+
+/* _Search.score */
+static inline int score(const Search *s, int card, uint32_t remaining) {
+    const Game *g = s->g;
+    if (g->knobs & KNOB_SIMPLE_ORDER) return simple_score(s, card, remaining);
+    int pts = g->points[card], seat = seat_to_move(s);
+    if (s->n == 0) {
+        int partner = (seat + 2) & 3, suit = card >> 3, plain = !(g->trump_mask >> card & 1);
+        uint32_t opponents = remaining & (s->hands[(seat + 1) & 3] | s->hands[(seat + 3) & 3]);
+        int master = !(opponents & g->beats[card]);
+        for (int o = 1; o < 4 && master && plain; o += 2) {
+            uint32_t hand = s->hands[(seat + o) & 3];
+            if (!(hand & SUIT_MASK[suit]) && (hand & g->trump_mask)) master = 0;
+        }
+        if (master) return 100 + pts;
+        uint32_t mate = s->hands[partner];
+        if (plain && !(mate & SUIT_MASK[suit]) && (mate & g->trump_mask)) return 60 - pts;
+        for (uint32_t rest = mate & SUIT_MASK[suit]; rest; rest &= rest - 1)
+            if (!(opponents & g->beats[CTZ(rest)])) return 70 - pts;
+        return 50 - pts;
+    }
+    int best = s->trick[s->best], lead = s->trick[0] >> 3, wins;
+    if (card >> 3 == best >> 3) wins = g->order[card] > g->order[best];
+    else wins = (int)(g->trump_mask >> card & 1);
+    uint32_t next = s->hands[(seat + 1) & 3];
+    if (wins) {
+        if (s->n == 3) return 1000 + pts;
+        return beaters(g, next, lead, card) ? 800 - g->order[card] : 900 - g->order[card] + pts;
+    }
+    if (s->best == s->n - 2) return s->n == 2 && beaters(g, next, lead, best) ? 400 - pts : 600 + pts;
     return 400 - pts;
 }
 

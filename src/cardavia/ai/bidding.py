@@ -64,7 +64,7 @@ from cardavia.ai.club import (
     trump_suit_value,
 )
 from cardavia.ai.resampling import systematic
-from cardavia.ai.solver import Position, kernel_stats, playouts, reaches
+from cardavia.ai.solver import Order, Position, kernel_stats, playouts, reaches
 from cardavia.belote import (
     CAPOT,
     LAST_TRICK_BONUS,
@@ -223,6 +223,9 @@ class BiddingBudget:
     nodes: int = 1_500_000
     """The solver's work for a decision, in nodes: while it lasts, whether each contract
     is made in a world is solved exactly (0: the playouts alone)."""
+    order: Order = "simple"
+    """The solver's order of search (:data:`~cardavia.ai.solver.Order`): the nodes, and so
+    how many worlds the budget solves, depend on it."""
 
 
 STRONG_BIDDING: Final = BiddingBudget()
@@ -844,10 +847,13 @@ class _Solver:
     that strain?) within the decision's node budget; bounds proved are kept, so that a
     question already settled by an earlier one costs nothing."""
 
-    def __init__(self, rules: Rules, leader: Seat, nodes_left: list[int]) -> None:
+    def __init__(
+        self, rules: Rules, leader: Seat, nodes_left: list[int], order: Order = "simple"
+    ) -> None:
         self.rules = rules
         self.leader = leader
         self.nodes_left = nodes_left
+        self.order: Order = order
         self.bounds: dict[tuple[Strain, Team], tuple[int, int]] = {}
         """(strain, side): the most points proved reached, the fewest proved not."""
 
@@ -864,7 +870,7 @@ class _Solver:
         if self.nodes_left[0] <= 0:
             return None
         position = Position.from_rules(self.rules, strain, hands, leader=self.leader)
-        answer = reaches(position, need, side=side)
+        answer = reaches(position, need, side=side, order=self.order)
         self.nodes_left[0] -= kernel_stats()[0]
         self.bounds[(strain, side)] = (need, high) if answer else (low, need)
         return answer
@@ -921,7 +927,9 @@ def evaluate(
                     plays[(contract.strain, hands)] = means
                 solved = None
                 if budget.nodes > 0:
-                    solver = solvers.setdefault(hands, _Solver(rules, leader, nodes_left))
+                    solver = solvers.setdefault(
+                        hands, _Solver(rules, leader, nodes_left, budget.order)
+                    )
                     cut = math.ceil(_cut(rules, contract, hands))
                     solved = solver.made(contract.strain, contract.team, hands, cut)
                 valued = _expectation(rules, contract, hands, means, solved)

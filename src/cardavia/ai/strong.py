@@ -21,13 +21,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from cardavia.ai.bidding import EXPERT_BIDDING, STRONG_BIDDING, BiddingBudget, bid_by_simulation
 from cardavia.ai.club import ClubPlayer
 from cardavia.ai.player import Player, with_declarations
-from cardavia.ai.solver import Position, kernel_stats, solve_root
+from cardavia.ai.solver import Order, Position, kernel_stats, solve_root
 from cardavia.ai.spread import in_order
 from cardavia.ai.worlds import sample_worlds
 from cardavia.belote import Action, Card, Observation, Phase, Play, values_for
@@ -58,11 +58,11 @@ def legal_cards(observation: Observation) -> list[Card]:
 
 
 def root_values(
-    observation: Observation, world: tuple[int, int, int, int]
+    observation: Observation, world: tuple[int, int, int, int], *, order: Order = "masters"
 ) -> tuple[dict[Card, int], int]:
     """The points the seat's side makes from here with each legal card in one world, under
     best play afterwards (exact: :func:`~cardavia.ai.solver.solve_root`), and the solver's
-    nodes it took."""
+    nodes it took (searching in ``order``)."""
     contract = observation.contract
     assert contract is not None
     leader = observation.trick[0][0] if observation.trick else observation.seat
@@ -70,7 +70,7 @@ def root_values(
         observation.rules, contract.strain, world,
         trick=observation.trick, leader=leader, tricks_won=tricks_won(observation),
     )  # fmt: skip
-    values = solve_root(position)
+    values = solve_root(position, order=order)
     return values, kernel_stats()[0]
 
 
@@ -80,6 +80,7 @@ def card_values(
     *,
     node_budget: int | None = None,
     min_worlds: int = 2,
+    order: Order,
 ) -> dict[Card, float]:
     """The mean, over the worlds, of the points the seat's side makes with each legal card
     under best play afterwards.
@@ -87,12 +88,13 @@ def card_values(
     With ``node_budget``, worlds are solved in order until the solver has visited that many
     nodes (at least ``min_worlds``): a budget in work rather than in time, so that a decision
     stays quick on hard deals and is still the same on every machine, and on any number of
-    cores (:func:`cardavia.ai.spread.in_order`).
+    cores (:func:`cardavia.ai.spread.in_order`). The nodes are those of the search's
+    ``order``, part of what the decision is.
     """
     totals: dict[Card, float] = {}
     nodes = solved = 0
     # Solved in order, ahead of time on the decision pool's spare cores (the same result).
-    with closing(in_order(partial(root_values, observation), worlds)) as results:
+    with closing(in_order(partial(root_values, observation, order=order), worlds)) as results:
         for values, work in results:
             if node_budget is not None and solved >= min_worlds and nodes >= node_budget:
                 break
@@ -122,6 +124,10 @@ class StrongPlayer:
     ``None``: bid for the deal's score alone."""
     bidder: Player = field(default_factory=ClubPlayer)
     """Bids where the simulation has nothing to say."""
+    order: Order = "simple"
+    """The solver's order of search, in the card play and the bidding: with the same node
+    budget, the faster ``masters`` solves more worlds, so the order is part of what the
+    level's decisions are (``simple`` for the versions of December 2026)."""
 
     def decide(self, observation: Observation, rng: random.Random) -> Action:
         """The action of this seat (card play by search, bidding by simulation)."""
@@ -148,16 +154,17 @@ class StrongPlayer:
 
     def bidding_budget(self) -> BiddingBudget:
         """The bidding's budget: :attr:`bidding`, or the level's by the card play's."""
-        if self.bidding is not None:
-            return self.bidding
-        return EXPERT_BIDDING if self.node_budget >= 5_000_000 else STRONG_BIDDING
+        budget = self.bidding
+        if budget is None:
+            budget = EXPERT_BIDDING if self.node_budget >= 5_000_000 else STRONG_BIDDING
+        return budget if budget.order == self.order else replace(budget, order=self.order)
 
     def play_values(self, observation: Observation, rng: random.Random) -> dict[Card, float]:
         """What each legal card is worth at this level: the mean card points over worlds
         drawn uniformly among those consistent with the observation."""
         count = worlds_for(8 - len(observation.tricks), self.worlds)
         worlds = sample_worlds(observation, rng, count)
-        return card_values(observation, worlds, node_budget=self.node_budget)
+        return card_values(observation, worlds, node_budget=self.node_budget, order=self.order)
 
 
 __all__ = ["StrongPlayer", "card_values", "root_values", "worlds_for"]
