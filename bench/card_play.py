@@ -11,7 +11,7 @@ compared pair by pair on the same positions (mean and 95% interval of the differ
 
 Run: ``uv run python bench/card_play.py [--preset P] [--deals N] [--levels strong,expert]``
 (levels or versions: ``--levels expert-2026-12,expert-next --tricks 8``; a player's fields
-changed for an ablation: ``expert-next[read_plays=0]``, ``expert-next[exact_worlds=0]``).
+changed for an ablation: ``expert-next[read_plays=0]``, ``expert-next[order=simple]``).
 """
 
 from __future__ import annotations
@@ -53,13 +53,14 @@ def positions(preset: str, deals: int, seed: int, tricks: int = 6) -> list[DealS
 
 def player_of(spec: str) -> Player:
     """The player a level's spec names: a level or version, and fields changed in brackets
-    (``expert-next[read_plays=0,belief=0.5]``)."""
+    (``expert-next[read_plays=0,belief=0.5]``, ``expert-next[order=simple]``)."""
     name, _, fields = spec.partition("[")
     player = find_version(name)
     changes: dict[str, Any] = {}
     for item in filter(None, fields.rstrip("]").split(",")):
         key, _, text = item.partition("=")
-        changes[key.strip()] = type(getattr(player, key.strip()))(float(text))
+        now = getattr(player, key.strip())
+        changes[key.strip()] = text.strip() if isinstance(now, str) else type(now)(float(text))
     return dataclasses.replace(player, **changes) if changes else player
 
 
