@@ -207,6 +207,16 @@ def seat_bo(app: FastAPI, code: str) -> str:
     return player.id
 
 
+def abandoned_soon(store: GameStore, player_id: str) -> Completion:
+    """The player's completion once a seat of theirs is abandoned, or after ten seconds: the
+    room tells everyone, then writes the seat (its own trip to the writer's thread), on a
+    busy machine after the messages a test has read."""
+    written_by = time.monotonic() + 10
+    while store.quick.completion(player_id).abandoned == 0 and time.monotonic() < written_by:
+        time.sleep(0.02)
+    return store.quick.completion(player_id)
+
+
 def test_leaving_a_started_quick_game_is_abandoning_it(make_app: Callable[..., FastAPI]) -> None:
     app = make_app()
     with TestClient(app) as client:
@@ -227,12 +237,7 @@ def test_leaving_a_started_quick_game_is_abandoning_it(make_app: Callable[..., F
             ana.read_until(
                 lambda m: m["type"] == "room" and m["room"]["seats"]["N"]["kind"] == "computer"
             )
-        # The abandoned seat is written once the room has told everyone (its own trip to the
-        # writer's thread): on a busy machine, after the messages read above.
-        written_by = time.monotonic() + 10
-        while store.quick.completion(bo_id).abandoned == 0 and time.monotonic() < written_by:
-            time.sleep(0.02)
-        assert store.quick.completion(bo_id) == Completion(finished=0, abandoned=1)
+        assert abandoned_soon(store, bo_id) == Completion(finished=0, abandoned=1)
         # His partner is not punished: the game's end finishes her seat, never his.
         assert store.quick.completion(ana_id) == Completion(0, 0)
         assert store.quick.end(room_code=code) == 1
@@ -269,10 +274,7 @@ def test_a_seat_left_is_written_though_the_leaving_socket_closes_at_once(
             ana.read_until(
                 lambda m: m["type"] == "room" and m["room"]["seats"]["N"]["kind"] == "computer"
             )
-            written_by = time.monotonic() + 10
-            while store.quick.completion(bo_id).abandoned == 0 and time.monotonic() < written_by:
-                time.sleep(0.02)
-        assert store.quick.completion(bo_id) == Completion(finished=0, abandoned=1)
+            assert abandoned_soon(store, bo_id) == Completion(finished=0, abandoned=1)
 
 
 def test_leaving_before_the_start_counts_nothing(make_app: Callable[..., FastAPI]) -> None:
