@@ -476,9 +476,9 @@ class _Search:
         """How promising a card looks in the ``masters`` order, higher first.
 
         Leading: a master (no opponent holds a stronger card of its suit, nor, for a plain
-        card, is void in it with a trump), the most points first; then a plain card to a
-        partner who can trump it; then a card of a suit whose master the partner holds; then
-        the rest; each the cheapest first. Following: a card that takes the lead (last to
+        card, is void in it with a trump), the most points first; then a card of a suit whose
+        master the partner holds; then a plain card of a suit the partner can trump; then the
+        rest; each the cheapest first. Following: a card that takes the lead (last to
         play, the one with the most points; earlier, one the next hand cannot beat, the
         weakest and then the points, before one it can); then, under a partner who is
         master (at the third hand, of a card the last cannot beat), the most points; then
