@@ -387,7 +387,8 @@ def test_settings_change_the_table_and_persist(table: Table) -> None:
     page = table.open("en")
     table.new_game("cardavia")
     main = page.locator("main")
-    assert main.evaluate("m => getComputedStyle(m).filter").startswith("contrast(1)")
+    # At 50 % the filters would change nothing: the surface is not painted through them.
+    assert main.evaluate("m => getComputedStyle(m).filter") == "none"
     page.click("#settings-panel summary")
     for name in ("contrast", "grain", "temperature"):
         assert page.input_value(f"#set-{name}") == "50"
