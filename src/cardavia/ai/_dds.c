@@ -14,7 +14,8 @@
  *     "<32B32B32IIBBh": order[32], points[32], beats[32], trump_mask, strain, knobs, bonus
  *
  * with knobs bit 0 undertrump required, 1 must_trump_partner, 2 overtrump_partner_on_trump_lead,
- * 3 overtrump_when_trumping_partner, 4 the search's "simple" order of moves (else "masters"), and bonus = capot_points - card points - 10.
+ * 3 overtrump_when_trumping_partner, 4 the search's "simple" order of moves (else "masters"),
+ * and bonus = capot_points - card points - 10.
  *
  * A position is the tuple (hand N, hand E, hand S, hand W, trick bytes, leader, capot bits):
  * capot bit 0, N-S has taken every trick of the deal so far; bit 1, E-W.
@@ -346,7 +347,8 @@ static inline int score(const Search *s, int card, uint32_t remaining) {
         if (s->n == 3) return 1000 + pts;
         return beaters(g, next, lead, card) ? 800 - g->order[card] : 900 - g->order[card] + pts;
     }
-    if (s->best == s->n - 2) return s->n == 2 && beaters(g, next, lead, best) ? 400 - pts : 600 + pts;
+    if (s->best == s->n - 2)
+        return s->n == 2 && beaters(g, next, lead, best) ? 400 - pts : 600 + pts;
     return 400 - pts;
 }
 
