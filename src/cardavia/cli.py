@@ -808,6 +808,10 @@ def arena(
         bool,
         typer.Option("--play-only", help="The card play alone: the club player bids for everyone."),
     ] = False,
+    processes: Annotated[
+        int,
+        typer.Option(help="Pairs played side by side, one process each (the same figures).", min=1),
+    ] = 1,
 ) -> None:
     """Duplicate deals between two levels (or versions: expert-2026-12, expert-next): the
     mean margin per deal with its 95% confidence interval (deal score; card points with
@@ -836,7 +840,7 @@ def arena(
         try:
             result = run_arena(
                 a, b, preset=preset, pairs=deals, seed=seed, resume=resume, progress=advance,
-                play_only=play_only,
+                play_only=play_only, processes=processes,
             )  # fmt: skip
         except ValueError as error:
             typer.echo(f"error: {error}", err=True)

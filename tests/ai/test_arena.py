@@ -28,6 +28,25 @@ def test_a_resumed_run_equals_an_unbroken_one(tmp_path: Path) -> None:
     assert resumed.margins == unbroken.margins
 
 
+def test_pairs_spread_over_processes_give_the_figures_of_one(tmp_path: Path) -> None:
+    """Each pair is drawn from the seed and its number: two processes give every pair as
+    one does, in order, and a run saved by one resumes on the other."""
+    one = run_arena("strong", "club", preset="coinche", pairs=3, seed=5, play_only=True)
+    two = run_arena(
+        "strong", "club", preset="coinche", pairs=3, seed=5, play_only=True, processes=2
+    )
+    assert two.margins == one.margins
+    assert (two.contracts, two.made, two.decisions) == (one.contracts, one.made, one.decisions)
+    first = run_arena("club", "beginner", preset="maison", pairs=2, seed=7, processes=2)
+    first.save(tmp_path / "run.json")
+    resumed = run_arena(
+        "club", "beginner", preset="maison", pairs=5, seed=7,
+        resume=ArenaResult.load(tmp_path / "run.json"),
+    )  # fmt: skip
+    unbroken = run_arena("club", "beginner", preset="maison", pairs=5, seed=7)
+    assert resumed.margins == unbroken.margins
+
+
 def test_the_command_prints_the_figures(tmp_path: Path) -> None:
     save = tmp_path / "arena.json"
     args = ["arena", "--a", "club", "--b", "beginner", "--deals", "3", "--save", str(save)]
