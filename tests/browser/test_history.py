@@ -96,6 +96,12 @@ def test_my_games_the_analysis_the_export_and_the_deletion(
     expect(deal.locator(".history-outcome")).not_to_be_empty()
     assert axe(page) == []
     picture(page, "games-fr-phone")
+    # The cards drawn on this page (the analysis) read as French cards do: R D V, not K Q J.
+    labels = page.evaluate(
+        "import('/static/js/cards.js')"
+        ".then((m) => ['KD', 'QS', 'JH'].map((c) => m.rankLabel(c, 'french')).join(' '))"
+    )
+    assert labels == "R D V"
     if deal.locator(".history-analyse").count():
         deal.locator(".history-analyse").click()
         dialog = page.locator("#learn-analysis")

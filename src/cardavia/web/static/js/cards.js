@@ -9,8 +9,14 @@ export const ALL_CODES = SUITS.flatMap((s) => RANKS.map((r) => r + s));
 const FRENCH_RANK_LABEL = { 7: "7", 8: "8", 9: "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
 
 /** The corner letters of the French deck's court cards and ace in the page's language
- * (French cards read V D R A). */
-export function setRankLabels(labels) {
+ * (French cards read V D R A), as every page gives them (base.html, #card-labels). */
+function readRankLabels() {
+  let labels = {};
+  try {
+    labels = JSON.parse(globalThis.document?.getElementById("card-labels")?.textContent || "{}");
+  } catch {
+    return;
+  }
   for (const rank of ["J", "Q", "K", "A"]) {
     const label = labels?.[rank];
     if (typeof label === "string" && label.trim() && label.trim().length <= 3) {
@@ -18,6 +24,7 @@ export function setRankLabels(labels) {
     }
   }
 }
+readRankLabels();
 // docs/rules.md 1: the Spanish 4 5 6 7 10 11 12 1 are 7 8 9 10 J Q K A.
 const SPANISH_RANK_LABEL = { 7: "4", 8: "5", 9: "6", T: "7", J: "10", Q: "11", K: "12", A: "1" };
 const FRENCH_SYMBOL = { S: "♠\uFE0E", H: "♥\uFE0E", D: "♦\uFE0E", C: "♣\uFE0E" };

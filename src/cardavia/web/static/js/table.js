@@ -2,7 +2,7 @@
 // The server is the authority: the page only offers what `legal` lists, greys the other
 // cards with the reason from `refusals`, and shows what each message brings, one at a time.
 
-import { ALL_CODES, drawBack, makeCard, rankLabel, setRankLabels, sortHand, suitMark, suitOf } from "./cards.js";
+import { ALL_CODES, drawBack, makeCard, rankLabel, sortHand, suitMark, suitOf } from "./cards.js";
 import { loadSettings, prefersReducedMotion } from "./settings.js";
 import * as room from "./room.js";
 
@@ -20,7 +20,6 @@ const page = {
 };
 const S = JSON.parse(document.getElementById("strings")?.textContent || "{}");
 const ui = S.ui || {};
-setRankLabels(S.rank_labels);
 
 const state = {
   game: null, // {game, token, deck}
