@@ -381,6 +381,23 @@ def test_four_colour_suits_stay_apart_for_colour_blind_eyes(table: Table) -> Non
             assert distance >= 45, (name, a, b, round(distance))
 
 
+def test_escape_closes_the_header_menus(table: Table) -> None:
+    """The settings and the language menu close with Escape wherever the focus is in them (a
+    slider too), and the focus goes back to the menu's button."""
+    page = table.open("fr")
+    page.click("#settings-panel summary")
+    page.locator("#set-contrast").focus()
+    page.keyboard.press("Escape")
+    assert page.get_attribute("#settings-panel", "open") is None
+    assert page.evaluate("document.activeElement.matches('#settings-panel summary')")
+    page.click(".lang-menu summary")
+    page.locator(".lang-menu a").first.focus()
+    page.keyboard.press("Escape")
+    assert page.get_attribute(".lang-menu", "open") is None
+    assert page.evaluate("document.activeElement.matches('.lang-menu summary')")
+    assert table.errors == []
+
+
 def test_settings_change_the_table_and_persist(table: Table) -> None:
     """Contrast, grain and colour temperature at 50% by default, applied live through
     custom properties and filters; four-colour suits; all kept across a reload."""

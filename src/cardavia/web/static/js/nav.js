@@ -1,6 +1,7 @@
 // The site's menu, on every page: on a phone its links are one line that scrolls sideways
 // (base.css), so the page's own link is brought into that line's view, and so is each link
-// the keyboard reaches (the browser leaves one that shows in part as it is).
+// the keyboard reaches (the browser leaves one that shows in part as it is). The header's
+// two menus that open (the language, the settings) close with Escape.
 
 function scrolls(nav) {
   return nav.scrollWidth > nav.clientWidth;
@@ -27,7 +28,20 @@ function showFocused(event) {
   else if (link.right > line.right) nav.scrollBy({ left: link.right - line.right });
 }
 
+/** Escape, with the focus in an open menu of the header: the menu closes and the focus goes
+ * back to its button (a select's own list, open, takes the key first). */
+function closeOnEscape(event) {
+  if (event.key !== "Escape") return;
+  const menu = document.activeElement?.closest(".site-header details[open]");
+  if (!menu) return;
+  menu.open = false;
+  menu.querySelector("summary")?.focus();
+  event.preventDefault();
+  event.stopPropagation();
+}
+
 function start() {
+  document.addEventListener("keydown", closeOnEscape);
   const nav = document.querySelector(".site-nav");
   if (!nav) return;
   nav.addEventListener("focusin", showFocused);
