@@ -700,3 +700,33 @@ def test_the_search_levels_think_on_the_decision_pool(
         with client.websocket_connect(socket_url(cheap)) as ws:
             play_out(ws, random.Random(6))
         assert calls == []
+
+
+def test_the_result_says_when_the_takers_belote_went_to_the_defenders() -> None:
+    """At the Cardavia table (docs/rules.md 8, ``belote_on_failure``: ``to_defenders``) a
+    failed contract's belote, held by the takers, is scored by the defenders: the view says
+    so (``belote_moved``), and only then; at the house table the takers keep it."""
+    from cardavia.ai.player import find_player
+    from cardavia.belote.rules import find_rules
+    from cardavia.web.views import view_of
+
+    wording = CATALOGS.wording("fr")
+    club = find_player("club")
+    seen: dict[tuple[str, bool], int] = {}
+    for preset in ("cardavia", "maison"):
+        rng = random.Random(3)
+        for number in range(400):
+            state = DealState.deal(find_rules(preset), dealer=Seat(number & 3), rng=rng)
+            while not state.is_over:
+                seat = state.to_move
+                assert seat is not None
+                state = state.apply(club.decide(state.observation(seat), rng))
+            result = state.result
+            if result is None:
+                continue
+            view = view_of(state.observation(Seat.S), wording)["result"]
+            moved = result.made is False and result.belote[result.contract.team] > 0
+            assert view["belote_moved"] is (moved and preset == "cardavia")
+            seen[preset, moved] = seen.get((preset, moved), 0) + 1
+    # Both cases met at both tables.
+    assert all(seen.get((p, m)) for p in ("cardavia", "maison") for m in (False, True))

@@ -176,9 +176,17 @@ def _result(observation: Observation, wording: Wording) -> dict[str, Any] | None
                 "EW": line.ew,
             }
         )
+    # docs/rules.md 8: at a table whose failed takers lose their belote to the defenders, the
+    # breakdown shows it where it was held, and the page says where it went.
+    belote_moved = (
+        result.made is False
+        and observation.rules.belote_on_failure == "to_defenders"
+        and result.belote[result.contract.team] > 0
+    )
     return {
         "scores": _by_team(result.scores),
         "made": result.made,
+        "belote_moved": belote_moved,
         "card_points": _by_team(result.card_points),
         "belote": _by_team(result.belote),
         "announcements": _by_team(result.announcements),

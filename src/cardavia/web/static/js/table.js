@@ -1502,6 +1502,9 @@ function renderResult(view, openNow = false, justEnded = false) {
   $("score-total").hidden = shown.some((line) => line.code === "total");
   $("score-ns").replaceChildren(el("bdi", null, String(result.scores?.NS ?? 0)));
   $("score-ew").replaceChildren(el("bdi", null, String(result.scores?.EW ?? 0)));
+  // The takers' belote counted in their column, and scored by the defenders: said in words.
+  $("score-note").hidden = !result.belote_moved;
+  $("score-note").textContent = result.belote_moved ? t("belote_moved") : "";
   renderSheet($("sheet-panel"), view, true);
   const next = $("next-deal");
   next.textContent = view.next_deal || !isMatchOver(view) ? t("next_deal") : t("play_again");
