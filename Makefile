@@ -18,8 +18,8 @@ test: uv
 	@$(UV) sync --frozen --quiet
 	@# axe-core for the browser tests' accessibility checks, pinned by tests/browser/package-lock.json
 	@npm ci --prefix tests/browser --no-audit --no-fund --silent
-	$(UV) run --frozen ruff check src tests bench
-	$(UV) run --frozen ruff format --check src tests bench
+	$(UV) run --frozen ruff check src tests bench training
+	$(UV) run --frozen ruff format --check src tests bench training
 	$(UV) run --frozen mypy
 	$(UV) run --frozen lint-imports
 	$(UV) run --frozen python -m doctest README.md
