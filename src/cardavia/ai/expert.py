@@ -38,6 +38,7 @@ from math import sqrt
 from typing import Final
 
 from cardavia.ai.bidding import likelihood
+from cardavia.ai.card_location import trained
 from cardavia.ai.play_reading import PlayReading, tempered
 from cardavia.ai.resampling import systematic
 from cardavia.ai.spread import in_order
@@ -352,6 +353,11 @@ class ExpertPlayer(StrongPlayer):
     """How likely a card of no points played to the opponents' trick is in a world where
     its player held a lower one of its suit that would have lost the trick as well
     (:meth:`Reading.of`); 1: not read."""
+    locations: float = 0.0
+    """How much the card-location network (:mod:`cardavia.ai.card_location`) is believed:
+    each candidate world's weight is also multiplied by its likelihood under the network's
+    estimate to this power (and less if a handful of worlds would carry all the weight:
+    :func:`cardavia.ai.play_reading.tempered`); 0: not asked."""
     exact_worlds: int = 0
     """When at most this many worlds agree with what the seat has seen, every one of them is
     solved and weighed, instead of a sample (:func:`cardavia.ai.worlds.enumerate_worlds`);
@@ -374,6 +380,7 @@ class ExpertPlayer(StrongPlayer):
         weights = [
             reading.likelihood(world) ** self.belief if self.belief else 1.0 for world in drawn
         ]
+        weights = self._located(observation, drawn, weights)
         if self.read_plays:
             plays = PlayReading.of(observation)
             if plays.moments:
@@ -404,6 +411,22 @@ class ExpertPlayer(StrongPlayer):
                 outcomes.append(solved[world])
         return {card: statistics.fmean(o[card] for o in outcomes) for card in outcomes[0]}
 
+    def _located(
+        self, observation: Observation, worlds: Sequence[Hands], weights: list[float]
+    ) -> list[float]:
+        """``weights`` multiplied by each world's likelihood under the card-location
+        network (:attr:`locations`), tempered; as they are when it is not asked."""
+        if not self.locations or observation.contract is None:
+            return weights
+        estimate = trained().estimate(observation)
+        located, _ = tempered(
+            [
+                weight * estimate.likelihood(world) ** self.locations
+                for world, weight in zip(worlds, weights, strict=True)
+            ]
+        )
+        return located
+
     def _valuation(self, observation: Observation) -> Callable[[int], float]:
         """What the seat's side making ``points`` more card points from here is worth: the
         deal's score margin and a little of the card points."""
@@ -432,6 +455,7 @@ class ExpertPlayer(StrongPlayer):
         """The weighted mean value of each card over every world that agrees with what the
         seat has seen, each weighed by how likely the others' bids and plays make it."""
         weights = [reading.likelihood(w) ** self.belief if self.belief else 1.0 for w in worlds]
+        weights = self._located(observation, worlds, weights)
         if self.read_plays:
             plays = PlayReading.of(observation)
             if plays.moments:
@@ -457,11 +481,11 @@ def expert_2026_12() -> ExpertPlayer:
 
 def next_expert() -> ExpertPlayer:
     """The next expert, measured against :func:`expert_2026_12` before it becomes the
-    level's: every candidate world also weighed by the others' cards under the club
-    player's way of playing, a pointless card above a lower one read, and the endgame solved
-    over every world that agrees with the table (README, "Strength": what each adds); the
-    solver's ``masters`` order, which solves more worlds within the same node budget."""
-    return ExpertPlayer(read_plays=256, low_card=0.6, exact_worlds=400, order="masters")
+    level's: every candidate world also weighed by where the card-location network, trained
+    on the project's self-play, puts the hidden cards after the play so far
+    (:mod:`cardavia.ai.card_location`; README, "Strength": what it adds, and what the
+    earlier candidates added)."""
+    return ExpertPlayer(locations=1.0)
 
 
 __all__ = [
