@@ -28,7 +28,14 @@ from pathlib import Path
 
 import numpy as np
 
-from cardavia.ai.card_location import WEIGHTS, LocationModel, constraints, features, suit_order
+from cardavia.ai.card_location import (
+    WEIGHTS,
+    LocationModel,
+    block,
+    constraints,
+    features,
+    suit_order,
+)
 from cardavia.belote import DealState, Play, Seat
 from cardavia.belote.notation import Record
 from cardavia.belote.search import FULL_MASK
@@ -92,12 +99,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("records", type=Path, nargs="+", help="self-play files (JSON lines)")
     parser.add_argument("--hidden", type=int, default=128, help="units in the hidden layer")
-    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--without", default="", help="feature blocks left out (zeroed)")
-    parser.add_argument("--alpha", type=float, default=1e-4, help="the weights' L2 penalty")
+    parser.add_argument("--alpha", type=float, default=1e-3, help="the weights' L2 penalty")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     args = parser.parse_args()
+    if args.without and args.out.resolve() == WEIGHTS.resolve():
+        parser.error("--without is for measuring what a part brings: write elsewhere (--out)")
     # The training group's library, needed here only (the tests read the samples without it).
     from sklearn.neural_network import MLPClassifier
 
@@ -110,13 +119,9 @@ def main() -> None:
     held = [p for i, p in enumerate(parts) if not i % 10]
     x, y, _ = (np.concatenate(column) for column in zip(*train, strict=True))
     hx, hy, hroom = (np.concatenate(column) for column in zip(*held, strict=True))
-    from cardavia.ai import card_location
-
-    for block in filter(None, args.without.split(",")):
-        start = card_location._AT[block]
-        size = dict(card_location._BLOCKS)[block]
-        x[:, start : start + size] = 0
-        hx[:, start : start + size] = 0
+    for name in filter(None, args.without.split(",")):
+        x[:, block(name)] = 0
+        hx[:, block(name)] = 0
     print(
         f"{len(lines)} deals: {len(x)} samples to train on, {len(hx)} kept apart "
         f"({time.perf_counter() - started:.0f} s to read)"

@@ -79,6 +79,16 @@ for _name, _size in _BLOCKS:
 Floats = npt.NDArray[np.float32]
 
 
+def block(name: str) -> slice:
+    """Where the part ``name`` of the features lies (``KeyError`` for an unknown one): the
+    training leaves a part out to measure what it brings.
+
+    >>> block("hand"), block("played")
+    (slice(0, 32, None), slice(32, 160, None))
+    """
+    return slice(_AT[name], _AT[name] + dict(_BLOCKS)[name])
+
+
 def suit_order(observation: Observation) -> tuple[int, int, int, int]:
     """Where each suit goes in the frame: under a suit contract the trump suit first and the
     others after it in their order; otherwise (no contract yet, no-trump, all-trump) as
