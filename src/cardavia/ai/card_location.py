@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from itertools import accumulate
 from pathlib import Path
 from typing import Final
 
@@ -42,10 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardavia.ai.worlds import Hands, excluded_cards, known_cards
-from cardavia.belote import (
-    Observation,
-    values_for,
-)
+from cardavia.belote import Observation, values_for
 from cardavia.belote.search import FULL_MASK, winning_index
 
 WEIGHTS: Final = Path(__file__).with_name("card_location.npz")
@@ -70,11 +68,11 @@ _BLOCKS: Final = (
 """The parts of the feature vector, in order, with their sizes."""
 FEATURES: Final = sum(size for _, size in _BLOCKS)
 """The length of :func:`features`' vector."""
-_AT: Final = {}
-_offset = 0
-for _name, _size in _BLOCKS:
-    _AT[_name] = _offset
-    _offset += _size
+_AT: Final = {
+    name: end - size
+    for (name, size), end in zip(_BLOCKS, accumulate(size for _, size in _BLOCKS), strict=True)
+}
+"""Where each part starts."""
 
 Floats = npt.NDArray[np.float32]
 
@@ -98,8 +96,7 @@ def suit_order(observation: Observation) -> tuple[int, int, int, int]:
         return (0, 1, 2, 3)
     trump = int(contract.strain)
     others = [s for s in range(4) if s != trump]
-    order = [0, 0, 0, 0]
-    order[trump] = 0
+    order = [0, 0, 0, 0]  # the trump suit's place: 0
     for place, suit in enumerate(others, start=1):
         order[suit] = place
     return (order[0], order[1], order[2], order[3])
@@ -128,8 +125,8 @@ def features(observation: Observation, table: tuple[Hands, Hands] | None = None)
     me = int(observation.seat)
     order = suit_order(observation)
 
-    def put(block: str, index: int, mask: int, value: float = 1.0) -> None:
-        start = _AT[block] + 32 * index
+    def put(part: str, index: int, mask: int, value: float = 1.0) -> None:
+        start = _AT[part] + 32 * index
         for place in _framed(mask, order):
             x[start + place] = value
 
