@@ -23,7 +23,7 @@ from cardavia.ai.card_location import (
 )
 from cardavia.ai.player import find_player
 from cardavia.ai.worlds import sample_worlds
-from cardavia.belote import DealState, Seat, find_rules
+from cardavia.belote import DealState, Play, Seat, find_rules
 from cardavia.belote.game import Phase
 from cardavia.belote.search import FULL_MASK
 
@@ -54,7 +54,7 @@ def _played(preset: str, seed: int, cards: int) -> DealState:
 
 
 def _bids(state: DealState) -> int:
-    return sum(1 for a in state.history if type(a).__name__ != "Play")
+    return sum(1 for a in state.history if not isinstance(a, Play))
 
 
 def test_the_frame_puts_the_trump_suit_first() -> None:
