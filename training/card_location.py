@@ -34,11 +34,11 @@ from cardavia.ai.card_location import (
     block,
     constraints,
     features,
+    hidden_cards,
     suit_order,
 )
 from cardavia.belote import DealState, Play, Seat
 from cardavia.belote.notation import Record
-from cardavia.belote.search import FULL_MASK
 
 POWERS = (1.0, 0.8, 0.6, 0.5, 0.4, 0.3, 0.2)
 """The powers of the network's scores tried in calibrating it."""
@@ -59,8 +59,7 @@ def samples(line: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 table = constraints(observation)
                 known, excluded = table
                 order = suit_order(observation)
-                hidden = ~(observation.played.mask | known[0] | known[1] | known[2] | known[3])
-                hidden &= FULL_MASK
+                hidden = hidden_cards(observation, known)
                 y = np.zeros(96, dtype=np.float32)
                 room = np.zeros(96, dtype=np.float32)
                 for relative in range(1, 4):

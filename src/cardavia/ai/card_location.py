@@ -117,6 +117,12 @@ def constraints(observation: Observation) -> tuple[Hands, Hands]:
     return known, excluded_cards(observation, values_for(observation.rules, contract.strain))
 
 
+def hidden_cards(observation: Observation, known: Hands) -> int:
+    """The cards whose place is unknown to the seat: neither played nor known to be held
+    by anyone (``known``: :func:`constraints`' first half), as a mask."""
+    return ~(observation.played.mask | known[0] | known[1] | known[2] | known[3]) & FULL_MASK
+
+
 def features(observation: Observation, table: tuple[Hands, Hands] | None = None) -> Floats:
     """What the network reads of ``observation``, in the observer's frame (zeros and ones,
     and a few fractions); ``table``: its :func:`constraints`, if already worked out."""
@@ -224,8 +230,7 @@ class LocationModel:
         scores = self.scores(features(observation, table))
         me = int(observation.seat)
         order = suit_order(observation)
-        hidden = ~(observation.played.mask | known[0] | known[1] | known[2] | known[3])
-        hidden &= FULL_MASK
+        hidden = hidden_cards(observation, known)
         chances: dict[int, tuple[float, float, float, float]] = {}
         for card in range(32):
             if not hidden >> card & 1:
