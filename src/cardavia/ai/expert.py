@@ -39,6 +39,7 @@ from typing import Final
 
 from cardavia.ai.bidding import likelihood
 from cardavia.ai.card_location import trained
+from cardavia.ai.play_policy import PlayPolicyReading
 from cardavia.ai.play_reading import PlayReading, tempered
 from cardavia.ai.resampling import systematic
 from cardavia.ai.spread import in_order
@@ -358,6 +359,11 @@ class ExpertPlayer(StrongPlayer):
     each candidate world's weight is also multiplied by its likelihood under the network's
     estimate to this power (and less if a handful of worlds would carry all the weight:
     :func:`cardavia.ai.play_reading.tempered`); 0: not asked."""
+    policy: float = 0.0
+    """How much the learned way of playing (:mod:`cardavia.ai.play_policy`) is believed:
+    each candidate world's weight is also multiplied by how likely it makes every card the
+    others have played under the play-policy network, to this power (tempered with the
+    card-location network's); 0: not asked."""
     exact_worlds: int = 0
     """When at most this many worlds agree with what the seat has seen, every one of them is
     solved and weighed, instead of a sample (:func:`cardavia.ai.worlds.enumerate_worlds`);
@@ -415,17 +421,20 @@ class ExpertPlayer(StrongPlayer):
         self, observation: Observation, worlds: Sequence[Hands], weights: list[float]
     ) -> list[float]:
         """``weights`` multiplied by each world's likelihood under the card-location
-        network (:attr:`locations`), tempered; as they are when it is not asked."""
-        if not self.locations or observation.contract is None:
+        network (:attr:`locations`) and the play-policy network (:attr:`policy`), tempered;
+        as they are when neither is asked."""
+        if not (self.locations or self.policy) or observation.contract is None:
             return weights
-        estimate = trained().estimate(observation)
-        located, _ = tempered(
-            [
-                weight * estimate.likelihood(world) ** self.locations
-                for world, weight in zip(worlds, weights, strict=True)
-            ]
-        )
-        return located
+        located = list(weights)
+        if self.locations:
+            estimate = trained().estimate(observation)
+            for index, world in enumerate(worlds):
+                located[index] *= estimate.likelihood(world) ** self.locations
+        if self.policy:
+            played = PlayPolicyReading.of(observation).likelihoods(worlds)
+            for index, chance in enumerate(played):
+                located[index] *= chance**self.policy
+        return tempered(located)[0]
 
     def _valuation(self, observation: Observation) -> Callable[[int], float]:
         """What the seat's side making ``points`` more card points from here is worth: the
