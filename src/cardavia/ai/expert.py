@@ -14,7 +14,10 @@ average. ``expert`` changes three things, as the programs that play Skat and bri
    first rule of defence, never to give the opponents points one need not (a player who
    dropped a 10 on a trick its opponents were winning likely had nothing cheaper to play:
    :func:`gift_likelihood`). The deals solved are drawn from them in proportion to their
-   weights (:func:`cardavia.ai.resampling.systematic`).
+   weights (:func:`cardavia.ai.resampling.systematic`). A version may also weigh them by
+   what was learned from self-play: where the hidden cards lie
+   (:mod:`cardavia.ai.card_location`, ``expert-next``) and how each seat chooses its card
+   (:mod:`cardavia.ai.play_policy`).
 2. **The score, not the points.** A contract is made or failed at a threshold, and a point
    on the wrong side of it is worth a whole contract. Each world's exact result of each card
    is turned into the deal's score margin for the seat's team (:func:`score_margin`, by
