@@ -35,11 +35,31 @@ def missing(what: str) -> None:
     pytest.skip(message)
 
 
+_PORTS_FROM: int = 20_000
+"""Servers of the tests listen below the kernel's ephemeral ports (32768 and up on Linux):
+a port the kernel hands out for ``bind(0)`` can be taken the next moment as the local end
+of an outgoing connection (to Redis, to PostgreSQL), before the server binds it."""
+_PORTS_EACH: int = 1_000
+_given: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
+    """A port free now and never handed out before in this run: each test worker
+    (``PYTEST_XDIST_WORKER``, gw0, gw1…) takes its own slice, so two never race for one."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    first = _PORTS_FROM + (index % 12) * _PORTS_EACH
+    for port in range(first, first + _PORTS_EACH):
+        if port in _given:
+            continue
+        _given.add(port)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
         return port
+    raise RuntimeError(f"no free port left between {first} and {first + _PORTS_EACH}")
 
 
 def wait_for_port(port: int, process: subprocess.Popen[bytes], what: str) -> None:
