@@ -186,6 +186,21 @@ def features(observation: Observation, table: tuple[Hands, Hands] | None = None)
     return x
 
 
+def read_network(path: Path, outputs: int) -> tuple[Floats, Floats, Floats, Floats, float]:
+    """A one-hidden-layer network saved by ``training/`` (numbers only, no pickles): its two
+    layers' weights and biases and its calibrated power; ``ValueError`` if it does not read
+    :func:`features` or does not give ``outputs`` scores."""
+    with np.load(path, allow_pickle=False) as saved:
+        hidden_weights, hidden_bias, out_weights, out_bias = (
+            saved[name].astype(np.float32)
+            for name in ("hidden_weights", "hidden_bias", "out_weights", "out_bias")
+        )
+        power = float(saved["power"]) if "power" in saved else 1.0
+    if hidden_weights.shape[0] != FEATURES or out_weights.shape[1] != outputs:
+        raise ValueError(f"{path} does not fit this version's features")
+    return hidden_weights, hidden_bias, out_weights, out_bias, power
+
+
 @dataclass(frozen=True, slots=True)
 class LocationModel:
     """The network: one hidden layer (rectified), then for each card of the frame and each
@@ -202,17 +217,7 @@ class LocationModel:
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> LocationModel:
         """The network saved at ``path`` (``ValueError`` if it does not fit :func:`features`)."""
-        with np.load(path, allow_pickle=False) as saved:
-            model = cls(
-                saved["hidden_weights"].astype(np.float32),
-                saved["hidden_bias"].astype(np.float32),
-                saved["out_weights"].astype(np.float32),
-                saved["out_bias"].astype(np.float32),
-                float(saved["power"]) if "power" in saved else 1.0,
-            )
-        if model.hidden_weights.shape[0] != FEATURES or model.out_weights.shape[1] != 96:
-            raise ValueError(f"{path} does not fit this version's features")
-        return model
+        return cls(*read_network(path, outputs=96))
 
     def scores(self, x: Floats) -> Floats:
         """For each card of the frame (rows) and each other seat counted from the observer
@@ -286,6 +291,7 @@ __all__ = [
     "Locations",
     "constraints",
     "features",
+    "read_network",
     "suit_order",
     "trained",
 ]

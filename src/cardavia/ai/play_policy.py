@@ -44,7 +44,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from cardavia.ai.card_location import FEATURES, block, features, suit_order
+from cardavia.ai.card_location import block, features, read_network, suit_order
 from cardavia.ai.play_reading import PlayReading
 from cardavia.ai.worlds import Hands
 from cardavia.belote import CardSet, CardValues, Observation, Rules, Seat
@@ -87,17 +87,7 @@ class PolicyModel:
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> PolicyModel:
         """The network saved at ``path`` (``ValueError`` if it does not fit the features)."""
-        with np.load(path, allow_pickle=False) as saved:
-            model = cls(
-                saved["hidden_weights"].astype(np.float32),
-                saved["hidden_bias"].astype(np.float32),
-                saved["out_weights"].astype(np.float32),
-                saved["out_bias"].astype(np.float32),
-                float(saved["power"]),
-            )
-        if model.hidden_weights.shape[0] != FEATURES or model.out_weights.shape[1] != 32:
-            raise ValueError(f"{path} does not fit this version's features")
-        return model
+        return cls(*read_network(path, outputs=32))
 
     def chances(self, hidden: Floats, legal: Floats) -> Floats:
         """Each card's chance of being played (rows: samples; columns: the frame), from the
