@@ -53,6 +53,15 @@ def _played(preset: str, seed: int, cards: int) -> DealState:
             return state
 
 
+def _club_record() -> str:
+    """The first deal of club players' self-play that someone took, as its record's line."""
+    self_play = _script("self_play")
+    number = 0
+    while (line := self_play.SelfPlay("club").play(number)) is None:
+        number += 1
+    return line
+
+
 def _bids(state: DealState) -> int:
     return sum(1 for a in state.history if not isinstance(a, Play))
 
@@ -128,13 +137,7 @@ def test_weights_that_do_not_fit_the_features_are_refused(tmp_path: Path) -> Non
 def test_the_training_records_replay_and_label_every_hidden_card() -> None:
     """A self-play record (club players) replays; each sample of it gives each card hidden
     from the seat exactly one true seat, one with room for it."""
-    self_play, fitting = _script("self_play"), _script("card_location")
-    line = None
-    number = 0
-    while line is None:
-        line = self_play.SelfPlay("club").play(number)
-        number += 1
-    x, y, room = fitting.samples(line)
+    x, y, room = _script("card_location").samples(_club_record())
     assert x.shape == (4 * 32, FEATURES)
     assert y.shape == room.shape == (4 * 32, 96)
     cards = y.reshape(-1, 32, 3)
@@ -142,7 +145,7 @@ def test_the_training_records_replay_and_label_every_hidden_card() -> None:
     assert (room.reshape(-1, 32, 3)[cards == 1] > 0).all()
     # The first moment, seen from a seat, hides the 24 cards of the three others.
     assert cards[0].sum() == 24
-    score, right = fitting.judged(room, y, room)
+    score, right = _script("card_location").judged(room, y, room)
     assert score < 0 and 0 < right < 1
 
 

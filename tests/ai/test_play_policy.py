@@ -19,7 +19,7 @@ from cardavia.ai.worlds import sample_worlds
 from cardavia.belote import CardSet, Observation
 from cardavia.belote.search import constraint
 
-from .test_card_location import _played, _script
+from .test_card_location import _club_record, _played, _script
 
 
 def _chance_card_by_card(
@@ -74,13 +74,8 @@ def test_a_world_s_likelihood_is_the_product_of_its_cards_chances() -> None:
 
 
 def test_the_training_samples_are_the_cards_played_among_the_legal_ones() -> None:
-    self_play, fitting = _script("self_play"), _script("play_policy")
-    line = None
-    number = 0
-    while line is None:
-        line = self_play.SelfPlay("club").play(number)
-        number += 1
-    x, cards, legal = fitting.samples(line)
+    fitting = _script("play_policy")
+    x, cards, legal = fitting.samples(_club_record())
     assert x.shape[1] == FEATURES and len(x) == len(cards) == len(legal) > 0
     assert (legal[np.arange(len(cards)), cards] == 1).all()  # the card played was legal
     assert (legal.sum(axis=1) >= 2).all()  # only choices
