@@ -8,19 +8,20 @@ changing nothing when the change is not allowed. The state is saved as one JSON 
 before these types existed still loads (:meth:`RoomState.from_json`).
 
 Also here: what a client sends to make a room or take a seat, checked (:func:`clean_name`,
-:meth:`RoomSettings.from_request`, :func:`normal_code`).
+from :mod:`cardavia.web.display_names`; :meth:`RoomSettings.from_request`,
+:func:`normal_code`).
 """
 
 from __future__ import annotations
 
 import secrets
-import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from cardavia.ai.player import player_levels
 from cardavia.belote import DECKS, PRESETS, Seat
+from cardavia.web.display_names import MAX_NAME, clean_name
 from cardavia.web.protocol import ClientError, echo
 from cardavia.web.seating import Computer, Person, Seating
 from cardavia.words import N_
@@ -29,8 +30,6 @@ CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ"
 """The letters of a room's code: no I, L or O (read as 1 or 0)."""
 CODE_LENGTH: Final = 5
 """23⁵ ≈ 6.4 million codes; guessing is slowed by the limit on lookups per client."""
-MAX_NAME: Final = 24
-"""The longest display name, in characters."""
 DEFAULT_GRACE: Final = 60.0
 """Seconds an away player keeps their seat before a computer player plays it for them."""
 QUICK_GRACE: Final = 120.0
@@ -80,24 +79,6 @@ def normal_code(text: object) -> str | None:
     if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
         return None
     return code
-
-
-def clean_name(value: object) -> str:
-    """A display name as shown: normalised (NFC), control and format characters removed,
-    spaces collapsed, 1 to :data:`MAX_NAME` characters (``bad_name`` otherwise). It is text,
-    never markup: the page writes it with ``textContent``.
-
-    >>> clean_name("  Zo\\u00e9\\u200b  la  reine ")
-    'Zoé la reine'
-    """
-    if not isinstance(value, str) or len(value) > 4 * MAX_NAME:
-        raise ClientError("bad_name", {"count": MAX_NAME})
-    text = unicodedata.normalize("NFC", value)
-    text = "".join(c for c in text if unicodedata.category(c)[0] != "C")
-    text = " ".join(text.split())
-    if not 0 < len(text) <= MAX_NAME:
-        raise ClientError("bad_name", {"count": MAX_NAME})
-    return text
 
 
 def phrase_code(value: object) -> str:

@@ -105,6 +105,7 @@ ERRORS: Final[Mapping[str, str]] = {
     # Rooms (cardavia.web.rooms).
     "room_not_found": N_("There is no room with this code (or it has closed)."),
     "bad_name": N_("Choose a display name of 1 to {count} letters."),
+    "blank_name": N_("A display name needs at least one letter or digit that shows."),
     "seat_taken": N_("This seat is taken: choose another one."),
     "room_full": N_("Every seat of this room is taken."),
     "not_creator": N_("Only the player who created the room can do that."),

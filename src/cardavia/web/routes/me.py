@@ -13,6 +13,7 @@ from starlette.responses import Response
 from cardavia.players import Players, SettingError, clean_settings
 from cardavia.players.service import NOBODY
 from cardavia.store.db import StoreUnavailableError
+from cardavia.web.display_names import clean_name
 from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
@@ -25,7 +26,6 @@ from cardavia.web.http_helpers import (
 from cardavia.web.i18n import choose_language
 from cardavia.web.limits import Counters
 from cardavia.web.protocol import ClientError, check_fields
-from cardavia.web.room_state import clean_name
 from cardavia.web.settings import Settings
 from cardavia.words import Catalogs, is_language
 
