@@ -247,3 +247,28 @@ def test_several_passkeys_each_listed_and_revoked_alone(
     ]
     assert sign_in(browser(), keys[2])[0].status_code == 200
     refused(sign_in(browser(), keys[1])[0], 400, "passkey_refused")
+
+
+def test_a_passkey_without_a_counter_and_its_clone_both_sign_in(
+    browser: Callable[[], TestClient], soft_authenticator: Any
+) -> None:
+    """What the counter cannot detect (docs/players.md): an authenticator that keeps no
+    counter signs with 0 every time, as many passkeys do, and WebAuthn accepts 0 after 0, so
+    a copy of it signs in as the original does. Only revoking the passkey stops them both."""
+    key = soft_authenticator("http://testserver", "testserver")
+    owner = browser()
+    owner.post("/api/games", json=GAME)
+    owner.put("/api/me", json={"name": "Ana"})
+    added = add_passkey(owner, key)
+    clone = soft_authenticator("http://testserver", "testserver")
+    clone.credential, clone.key, clone.user_handle = key.credential, key.key, key.user_handle
+    for signer in (key, clone, key):
+        signer.count = -1  # its sign_in moves it on by one: it signs with 0
+        signed = sign_in(browser(), signer)[0]
+        assert signed.status_code == 200 and signed.json()["name"] == "Ana", signed.text
+    (listed,) = owner.get("/api/passkeys").json()["passkeys"]
+    assert listed["used_at"] is not None  # what the player sees of a use: its date
+    owner.delete(f"/api/passkeys/{added['passkey']['id']}")
+    for signer in (key, clone):
+        signer.count = -1
+        refused(sign_in(browser(), signer)[0], 400, "passkey_refused")

@@ -2,7 +2,9 @@
 browser is given (``navigator.credentials.create`` to add a passkey, ``.get`` to sign in
 with one) and the checks of its answer — the challenge this site gave, this site's origin
 and name (the relying party), the signature, and for a sign-in the authenticator's counter
-moved on (an answer replayed, or a cloned authenticator, does not move it).
+moved on (a cloned authenticator that keeps a counter does not move it; one that keeps none
+signs with 0 every time, which WebAuthn accepts: docs/players.md, "What the counter can and
+cannot detect").
 
 Passkeys are discoverable (kept on the authenticator with the player's handle): signing in
 names nobody first; the passkey chosen says who.

@@ -53,8 +53,8 @@ class PasskeyRow(Base):
     public_key: Mapped[bytes] = mapped_column(LargeBinary)
     """The credential's public key (COSE)."""
     sign_count: Mapped[int] = mapped_column(Integer)
-    """The authenticator's signature counter as last seen (a replayed or cloned
-    authenticator's answer does not move it on)."""
+    """The authenticator's signature counter as last seen (a clone of an authenticator that
+    keeps one does not move it on; 0 for the many passkeys that keep none)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
