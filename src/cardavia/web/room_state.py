@@ -32,10 +32,10 @@ CODE_LENGTH: Final = 5
 """23⁵ ≈ 6.4 million codes; guessing is slowed by the limit on lookups per client."""
 DEFAULT_GRACE: Final = 60.0
 """Seconds an away player keeps their seat before a computer player plays it for them."""
-QUICK_GRACE: Final = 120.0
-"""A quick-play table's grace period: the two minutes a player who lost their connection
-has to come back (a computer player plays their seat meanwhile: docs/players.md,
-"Leaving")."""
+QUICK_GRACE: Final = 5.0
+"""A quick-play table's grace period: the seconds a person just seated has to open the table
+before a computer player plays their seat until they come (one who came and lost their
+connection is played for at once: docs/players.md, "Leaving")."""
 IDLE_MISSES: Final = 2
 """Clock expiries in a row after which a quick-play table's player is away: a computer
 player plays their seat until they act or say they are back."""
@@ -193,14 +193,16 @@ class OpenSeat:
 class PersonSeat:
     """A seat taken by a person: their display name, the SHA-256 of their seat token (the
     token itself is never kept), since when they are away (seconds since the epoch;
-    ``None``: a connection of theirs is open), and how many times in a row the action clock
-    ran out on them (:data:`IDLE_MISSES` of them: away, though connected)."""
+    ``None``: a connection of theirs is open), how many times in a row the action clock
+    ran out on them (:data:`IDLE_MISSES` of them: away, though connected), and whether they
+    have yet to come (``arriving``: seated by quick play, no connection of theirs opened)."""
 
     name: str
     token: str
     away: float | None = None
     misses: int = 0
     hidden: bool = False
+    arriving: bool = False
 
     @property
     def idle(self) -> bool:
@@ -268,6 +270,7 @@ def _seat_to_json(entry: RoomSeat) -> dict[str, Any]:
     hidden = {"hidden": True} if getattr(entry, "hidden", False) else {}
     if isinstance(entry, PersonSeat):
         saved = {"kind": "human", "name": entry.name, "token": entry.token, "away": entry.away}
+        saved |= {"arriving": True} if entry.arriving else {}
         return saved | ({"misses": entry.misses} if entry.misses else {}) | hidden
     if isinstance(entry, ComputerSeat):
         return {"kind": "computer", "name": entry.name, "token": None, "away": None} | hidden
@@ -284,6 +287,7 @@ def _seat_from_json(data: Mapping[str, Any]) -> RoomSeat:
             None if away is None else float(away),
             int(data.get("misses", 0)),
             bool(data.get("hidden", False)),
+            bool(data.get("arriving", False)),
         )
     if kind == "computer":
         return ComputerSeat(data.get("name"), bool(data.get("hidden", False)))
@@ -367,7 +371,9 @@ class RoomState:
         for seat, entry in self.items():
             if isinstance(entry, PersonSeat):
                 idle = entry.idle or seat == lapsed
-                idle = idle or (self.settings.quick and entry.away is not None)
+                idle = idle or (
+                    self.settings.quick and entry.away is not None and not entry.arriving
+                )
                 players.append(Person(entry.name, away_since=entry.away, idle=idle))
             else:
                 players.append(Computer(self.settings.level))
@@ -487,7 +493,7 @@ class RoomState:
         entry = self.seats[seat]
         if not isinstance(entry, PersonSeat) or entry.away is None:
             return self
-        return self._with_seat(seat, replace(entry, away=None))
+        return self._with_seat(seat, replace(entry, away=None, arriving=False))
 
     def awake(self, seat: Seat) -> RoomState:
         """The person in ``seat`` connected again, or says they are back: not away, and
@@ -495,7 +501,7 @@ class RoomState:
         entry = self.seats[seat]
         if not isinstance(entry, PersonSeat) or (entry.away is None and not entry.misses):
             return self
-        return self._with_seat(seat, replace(entry, away=None, misses=0))
+        return self._with_seat(seat, replace(entry, away=None, misses=0, arriving=False))
 
     def acted(self, seat: Seat) -> RoomState:
         """The person in ``seat`` acted themselves: the clock's expiries count from none."""
