@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, Final
 
 from sqlalchemy import (
     Boolean,
@@ -26,6 +27,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     column,
+    delete,
     func,
     insert,
     select,
@@ -36,6 +38,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from cardavia.store.base import Base, unavailable, utc
+
+PENDING: Final = ""
+"""The game of a deal's row taken and not yet dealt (:meth:`TournamentStore.claim_deal`): no
+game has this id."""
 
 
 def _player_key(*, primary_key: bool = False) -> Mapped[str]:
@@ -379,6 +385,76 @@ class TournamentStore:
         assert found is not None
         return found
 
+    def claim_deal(self, tournament_id: str, number: int, player_id: str, moment: datetime) -> bool:
+        """Take the player's row of deal ``number`` before its game is dealt (the row's game
+        :data:`PENDING` until :meth:`deal_claimed`): ``True`` when taken here, ``False`` when
+        the row exists — the deal started before, or being dealt by another request (one
+        attempt per deal: the unique row decides, whatever the processes)."""
+        row = {
+            "tournament_id": tournament_id,
+            "number": number,
+            "player_id": player_id,
+            "game_id": PENDING,
+            "started_at": moment,
+        }
+        try:
+            with unavailable(), self.engine.begin() as connection:
+                connection.execute(insert(DealPlayedRow), row)
+        except IntegrityError:
+            return False
+        return True
+
+    def retake_claim(
+        self,
+        tournament_id: str,
+        number: int,
+        player_id: str,
+        *,
+        stale_before: datetime,
+        moment: datetime,
+    ) -> bool:
+        """Take over a claim still :data:`PENDING` that was made before ``stale_before`` (its
+        request died while dealing): ``True`` when taken here (only one request can)."""
+        with unavailable(), self.engine.begin() as connection:
+            result = connection.execute(
+                update(DealPlayedRow)
+                .where(
+                    *_the_deal(tournament_id, number, player_id),
+                    DealPlayedRow.game_id == PENDING,
+                    DealPlayedRow.started_at < stale_before,
+                )
+                .values(started_at=moment)
+            )
+        return bool(result.rowcount)
+
+    def deal_claimed(
+        self, tournament_id: str, number: int, player_id: str, game_id: str
+    ) -> StoredDeal:
+        """The game dealt for a claim: the row names it now. Answers the row as it stands
+        (naming another game only if a request that took the claim over dealt first)."""
+        with unavailable(), self.engine.begin() as connection:
+            connection.execute(
+                update(DealPlayedRow)
+                .where(
+                    *_the_deal(tournament_id, number, player_id),
+                    DealPlayedRow.game_id == PENDING,
+                )
+                .values(game_id=game_id)
+            )
+        found = self.deal(tournament_id, number, player_id)
+        assert found is not None
+        return found
+
+    def release_claim(self, tournament_id: str, number: int, player_id: str) -> None:
+        """Give back a claim whose game could not be dealt (the deal may be started again)."""
+        with unavailable(), self.engine.begin() as connection:
+            connection.execute(
+                delete(DealPlayedRow).where(
+                    *_the_deal(tournament_id, number, player_id),
+                    DealPlayedRow.game_id == PENDING,
+                )
+            )
+
     def deal(self, tournament_id: str, number: int, player_id: str) -> StoredDeal | None:
         """Deal ``number`` as the player played it, or ``None`` (not started)."""
         with unavailable(), Session(self.engine) as session:
@@ -566,11 +642,21 @@ class TournamentStore:
             }
 
 
+def _the_deal(tournament_id: str, number: int, player_id: str) -> tuple[Any, ...]:
+    """The conditions that find one player's row of one deal (the unique one)."""
+    return (
+        DealPlayedRow.tournament_id == tournament_id,
+        DealPlayedRow.number == number,
+        DealPlayedRow.player_id == player_id,
+    )
+
+
 _GAMES = table("games", column("id", String), column("token_hash", String))
 """The games' table as far as keying a tournament deal's seat goes."""
 
 
 __all__ = [
+    "PENDING",
     "DealPlayedRow",
     "EntryRow",
     "ParRow",

@@ -18,28 +18,43 @@ restart loses nothing.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Final, Protocol
 
 from cardavia.ai.player import level_version
 from cardavia.belote import Record, Seat
 from cardavia.store.base import hash_token, now
 from cardavia.store.db import GameStore
-from cardavia.store.tournaments import StoredDeal, StoredTournament
+from cardavia.store.tournaments import PENDING, StoredDeal, StoredTournament
 from cardavia.tournaments.deals import PLAYER_SEAT, commitments, dealer_of, new_seeds, result_of
 from cardavia.tournaments.schedule import LEVEL, Planned, planned
+
+log = logging.getLogger(__name__)
 
 NOT_STARTED: Final = "todo"
 PLAYING: Final = "playing"
 DONE: Final = "done"
+CLAIM_WAIT: Final = 20.0
+"""Seconds a start waits for the game another request is dealing for the same deal."""
+CLAIM_POLL: Final = 0.05
+"""Seconds between two looks at a deal being dealt by another request."""
+STALE_CLAIM: Final = timedelta(minutes=1)
+"""How old a deal's row still without its game is when it is taken over (the request that
+took it died while dealing: dealing takes a fraction of a second)."""
 
 
 class NotPlayableError(ValueError):
     """The deal cannot be played: the tournament is unknown, not open, or has no such deal."""
+
+
+class DealingError(RuntimeError):
+    """Another request has been dealing the same deal for too long: try again."""
 
 
 class DealTables(Protocol):
@@ -285,11 +300,20 @@ class Tournaments:
 
     # -- playing them --
 
-    def enter(self, tournament_id: str, player_id: str) -> Tournament:
-        """Enter the player in an open tournament (:class:`NotPlayableError` otherwise)."""
+    def playable(self, tournament_id: str, number: int) -> Tournament:
+        """The tournament, open now and with a deal ``number`` (:class:`NotPlayableError`
+        otherwise: nothing is written for a deal that cannot be played)."""
         tournament = self.get(tournament_id)
         if tournament is None or not tournament.is_open(self.clock()):
             raise NotPlayableError(tournament_id)
+        if not 1 <= number <= tournament.deals:
+            raise NotPlayableError(f"{tournament_id} {number}")
+        return tournament
+
+    def enter(self, tournament_id: str, player_id: str, *, number: int = 1) -> Tournament:
+        """Enter the player in an open tournament to play deal ``number``
+        (:class:`NotPlayableError`, and no entry, when it cannot be played)."""
+        tournament = self.playable(tournament_id, number)
         self.store.tournaments.enter(tournament_id, player_id, self.clock())
         return tournament
 
@@ -299,42 +323,75 @@ class Tournaments:
         return DealSeat(deal.game_id, token)
 
     def resume(self, tournament_id: str, number: int, player_id: str) -> DealSeat | None:
-        """The player's seat at deal ``number``, started before (``None``: not started, or
-        the tournament is unknown)."""
+        """The player's seat at deal ``number``, started before (``None``: not started, being
+        dealt, or the tournament or the deal is unknown)."""
         tournament = self.get(tournament_id)
-        if tournament is None:
+        if tournament is None or not 1 <= number <= tournament.deals:
             return None
         deal = self.store.tournaments.deal(tournament_id, number, player_id)
-        return None if deal is None else self.seat(tournament, deal)
+        if deal is None or deal.game_id == PENDING:
+            return None
+        return self.seat(tournament, deal)
 
     async def start(
         self, tournament_id: str, number: int, player_id: str, *, lang: str, client: str = ""
     ) -> DealSeat:
         """Start deal ``number`` for the player (entering them first), or reopen it if they
-        started it already: one attempt per deal, never dealt twice. The seat token is keyed
+        started it already: one attempt per deal, never dealt twice. The deal's row is taken
+        before its game is dealt (:meth:`~cardavia.store.tournaments.TournamentStore.
+        claim_deal`): of simultaneous starts, one deals and the others wait for its game
+        (:data:`CLAIM_WAIT` at most: :class:`DealingError`). A claim left by a request that
+        died while dealing is taken over after :data:`STALE_CLAIM`. The seat token is keyed
         to the player (:func:`seat_token`)."""
-        tournament = await asyncio.to_thread(self.enter, tournament_id, player_id)
-        if not 1 <= number <= tournament.deals:
-            raise NotPlayableError(f"{tournament_id} {number}")
-        found = await asyncio.to_thread(
-            self.store.tournaments.deal, tournament_id, number, player_id
-        )
-        if found is not None:
-            return self.seat(tournament, found)
-        if self.tables is None:
-            raise NotPlayableError("no tables")
-        game_id = await self.tables.deal(tournament, number, lang=lang, client=client)
+        enter = functools.partial(self.enter, tournament_id, player_id, number=number)
+        tournament = await asyncio.to_thread(enter)
+        store = self.store.tournaments
+        waited = 0.0
+        while True:
+            found = await asyncio.to_thread(store.deal, tournament_id, number, player_id)
+            if found is None:
+                claim = functools.partial(
+                    store.claim_deal, tournament_id, number, player_id, self.clock()
+                )
+            elif found.game_id == PENDING:  # another request is dealing it
+                claim = functools.partial(
+                    store.retake_claim,
+                    tournament_id,
+                    number,
+                    player_id,
+                    stale_before=self.clock() - STALE_CLAIM,
+                    moment=self.clock(),
+                )
+            else:
+                return self.seat(tournament, found)
+            if await asyncio.to_thread(claim):
+                return await self._deal(tournament, number, player_id, lang=lang, client=client)
+            if waited >= CLAIM_WAIT:
+                raise DealingError(f"{tournament_id} {number}")
+            await asyncio.sleep(CLAIM_POLL)
+            waited += CLAIM_POLL
+
+    async def _deal(
+        self, tournament: Tournament, number: int, player_id: str, *, lang: str, client: str
+    ) -> DealSeat:
+        """Deal the game of a deal whose row this request has taken, key its seat to the
+        player, then name it in the row (a game that cannot be dealt gives the row back)."""
+        store, tables = self.store.tournaments, self.tables
+        try:
+            if tables is None:
+                raise NotPlayableError("no tables")
+            game_id = await tables.deal(tournament, number, lang=lang, client=client)
+        except BaseException:
+            await asyncio.to_thread(store.release_claim, tournament.id, number, player_id)
+            raise
         token = seat_token(tournament, number, game_id, player_id)
-        await asyncio.to_thread(self.store.tournaments.key_seat, game_id, hash_token(token))
-        self.tables.keyed(game_id, hash_token(token))
+        await asyncio.to_thread(store.key_seat, game_id, hash_token(token))
+        tables.keyed(game_id, hash_token(token))
         deal = await asyncio.to_thread(
-            self.store.tournaments.start_deal,
-            tournament_id,
-            number,
-            player_id,
-            game_id,
-            self.clock(),
+            store.deal_claimed, tournament.id, number, player_id, game_id
         )
+        if deal.game_id != game_id:
+            log.warning("tournament %s deal %d: a late game left unused", tournament.id, number)
         return self.seat(tournament, deal)
 
     def settle_all(self, tournament_id: str) -> int:
@@ -350,12 +407,16 @@ def dealt(tournament: Tournament, number: int) -> tuple[bytes, Seat]:
 
 
 __all__ = [
+    "CLAIM_POLL",
+    "CLAIM_WAIT",
     "DONE",
     "NOT_STARTED",
     "PLAYING",
+    "STALE_CLAIM",
     "DealProgress",
     "DealSeat",
     "DealTables",
+    "DealingError",
     "NotPlayableError",
     "Progress",
     "Tournament",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -17,13 +17,19 @@ from starlette.responses import JSONResponse, Response
 
 from cardavia.belote import PRESETS
 from cardavia.tournaments.deals import PLAYER_SEAT
-from cardavia.tournaments.service import NotPlayableError, Tournament, Tournaments
+from cardavia.tournaments.service import (
+    DealingError,
+    NotPlayableError,
+    Tournament,
+    Tournaments,
+)
 from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import (
     client_key,
     error_response,
     origin_allowed,
     read_json_body,
+    whole_number,
 )
 from cardavia.web.i18n import choose_language
 from cardavia.web.limits import Counters, SiteLimiter
@@ -34,11 +40,22 @@ from cardavia.web.tournaments import Pages, contract_words
 from cardavia.words import Catalogs, Wording, is_language
 
 NO_STORE = {"Cache-Control": "no-store"}
+DEAL_DIGITS: Final = 4
+"""The most digits of a deal's number in an address (a tournament has a few dozen deals)."""
 
 
 def _page_number(request: Request) -> int:
     text = request.query_params.get("page", "1")
     return int(text) if text.isascii() and text.isdigit() and 0 < len(text) < 6 else 1
+
+
+def deal_number(text: str, tournament: Tournament | None) -> int | None:
+    """The deal a path's number names, read as text (ASCII digits: ``whole_number``): ``None``
+    for anything else, or a number that is none of the tournament's deals."""
+    number = whole_number(text, digits=DEAL_DIGITS)
+    if number is None or tournament is None or not 1 <= number <= tournament.deals:
+        return None
+    return number
 
 
 def names(tournament: Tournament, wording: Wording) -> dict[str, str]:
@@ -129,12 +146,13 @@ def install_pages(app: FastAPI, site: _Site) -> None:
         response_class=HTMLResponse,
         include_in_schema=False,
     )
-    async def deal_page(request: Request, lang: str, tournament_id: str, number: int) -> Response:
+    async def deal_page(request: Request, lang: str, tournament_id: str, number: str) -> Response:
         tournament = await site.find(lang, tournament_id)
-        if tournament is None or not 1 <= number <= tournament.deals:
+        found = deal_number(number, tournament)
+        if tournament is None or found is None:
             return site.not_found(lang)
         me = await site.player_id(request)
-        shown = await asyncio.to_thread(pages.comparison, tournament, number, me)
+        shown = await asyncio.to_thread(pages.comparison, tournament, found, me)
         if shown is None:  # the others' results: not yet for this reader
             return RedirectResponse(f"/{lang}/tournaments/{tournament.id}", status_code=303)
         return site.page(request, "tournament_deal.html", site.context(lang, **shown))
@@ -149,23 +167,25 @@ def install_play(app: FastAPI, site: _Site, settings: Settings, games: SiteLimit
         response_class=HTMLResponse,
         include_in_schema=False,
     )
-    async def table_page(request: Request, lang: str, tournament_id: str, number: int) -> Response:
+    async def table_page(request: Request, lang: str, tournament_id: str, number: str) -> Response:
         tournament = await site.find(lang, tournament_id)
-        if tournament is None:
+        found = deal_number(number, tournament)
+        if tournament is None or found is None:
             return site.not_found(lang)
         player, seat = await site.player_id(request), None
         if player is not None:
-            seat = await asyncio.to_thread(tournaments.resume, tournament.id, number, player)
+            seat = await asyncio.to_thread(tournaments.resume, tournament.id, found, player)
         if seat is None or not tournament.is_open(tournaments.clock()):
             return RedirectResponse(f"/{lang}/tournaments/{tournament.id}", status_code=303)
         game = {"game": seat.game_id, "token": seat.token, "rules": tournament.preset}
         game["level"] = tournament.level
-        shown = site.context(lang, t=tournament, number=number, game=game)
+        shown = site.context(lang, t=tournament, number=found, game=game)
         return site.page(request, "tournament_table.html", shown)
 
     @app.post("/api/tournaments/{tournament_id}/deals/{number}", status_code=201)
-    async def start_deal(request: Request, tournament_id: str, number: int) -> Response:
-        """Start (or reopen) a deal: a guest made first, as a first game makes one."""
+    async def start_deal(request: Request, tournament_id: str, number: str) -> Response:
+        """Start (or reopen) a deal: a guest made first, as a first game makes one. A number
+        that is no deal's is ``not_found``, before anything is written."""
         lang = choose_language(
             request.query_params.get("lang"), request.headers.get("accept-language")
         )
@@ -176,6 +196,9 @@ def install_play(app: FastAPI, site: _Site, settings: Settings, games: SiteLimit
             if is_language(data.get("lang")):
                 lang = str(data["lang"])
             check_fields(data, ("lang",))
+            found = whole_number(number, digits=DEAL_DIGITS)
+            if found is None:
+                raise NotPlayableError(number)
             client = client_key(request, settings.trusted_proxies)
             wait = await games.take(client)
             if wait:
@@ -184,17 +207,19 @@ def install_play(app: FastAPI, site: _Site, settings: Settings, games: SiteLimit
                 return response
             player, token = await guests.player(request, lang)
             seat = await tournaments.start(
-                tournament_id, number, player.id, lang=lang, client=client
+                tournament_id, found, player.id, lang=lang, client=client
             )
             await guests.players.took_game(player, seat.game_id, PLAYER_SEAT.name)
         except NotPlayableError:
             return error_response(ClientError("not_found"), catalogs.wording(lang))
+        except DealingError:
+            return error_response(ClientError("unavailable"), catalogs.wording(lang))
         except ClientError as error:
             return error_response(error, catalogs.wording(lang))
-        url = f"/{lang}/tournaments/{tournament_id}/play/{number}"
+        url = f"/{lang}/tournaments/{tournament_id}/play/{found}"
         response = JSONResponse({"url": url}, status_code=201, headers=NO_STORE)
         guests.keep(request, response, token)
         return response
 
 
-__all__ = ["install", "install_pages", "install_play", "names"]
+__all__ = ["DEAL_DIGITS", "deal_number", "install", "install_pages", "install_play", "names"]
