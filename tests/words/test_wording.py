@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from cardavia import cli, web, words
+from cardavia import terminal, web, words
 from cardavia.belote import FRENCH, Reason, Seat, Strain, find_rules
 from cardavia.web import i18n
 from cardavia.words import (
@@ -144,10 +144,10 @@ def test_the_catalogs_are_read_in_one_place() -> None:
 
 def test_the_terminal_says_its_words_through_the_one_wording() -> None:
     rules = find_rules("coinche")
-    wording = cli.terminal_wording(rules)
+    wording = terminal.terminal_wording(rules)
     assert isinstance(wording, Wording) and wording.lang == "en"
-    table = cli.Table(
-        Console(), wording, cli.CardLabels(FRENCH, symbols=False), you=Seat.S, verbose=True
+    table = terminal.Table(
+        Console(), wording, terminal.CardLabels(FRENCH, symbols=False), you=Seat.S, verbose=True
     )
     assert table.name(Seat.W) == "West" == wording.seat("W")
     assert table.who(Seat.S) == "You" and table.verb(Seat.N, "pass", "passes") == "North passes"
