@@ -133,9 +133,12 @@ class Players:
         """The player took ``seat`` at the game ``game_id``."""
         await asyncio.to_thread(self.store.link_game, player.id, game_id, seat)
 
-    async def took_room_seat(self, player: Player, code: str, seat: str) -> None:
-        """The player took ``seat`` in the room ``code``."""
-        await asyncio.to_thread(self.store.link_room, player.id, code, seat)
+    async def took_room_seat(
+        self, player: Player, code: str, seat: str, *, token: str | None = None
+    ) -> None:
+        """The player took ``seat`` in the room ``code``, with the seat token whose hash is
+        ``token`` (their record then follows the seat that token holds)."""
+        await asyncio.to_thread(self.store.link_room, player.id, code, seat, token=token)
 
     async def passkeys(self, player: Player) -> list[Passkey]:
         """The player's passkeys, oldest first."""

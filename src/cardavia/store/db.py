@@ -64,7 +64,7 @@ from cardavia.store.events import fold_events
 from cardavia.store.leagues import LeagueStore
 from cardavia.store.migrate import Upgrade, upgrade
 from cardavia.store.passkeys import PasskeyStore
-from cardavia.store.players import PlayerStore, unlink_games, unlink_rooms
+from cardavia.store.players import PlayerStore, follow_room_seats, unlink_games, unlink_rooms
 from cardavia.store.quickplay import QuickSeatStore
 from cardavia.store.ratings import RatingStore
 from cardavia.store.read_only import forced_read_only, read_only_url
@@ -628,7 +628,8 @@ class GameStore:
     ) -> int:
         """Rewrite a room's state if it is still at ``revision`` (:class:`StaleGameError`
         otherwise: nothing written); ``game_id``: its game, once dealt; ``human``: a person
-        is there now. Answers the new revision."""
+        is there now. The players' seats in it follow the state in the same transaction
+        (:func:`~cardavia.store.players.follow_room_seats`). Answers the new revision."""
         values: dict[str, Any] = {"state": state, "revision": revision + 1}
         if game_id is not None:
             values["game_id"] = game_id
@@ -642,6 +643,7 @@ class GameStore:
             )
             if result.rowcount != 1:
                 raise StaleGameError(f"room {code} is not at revision {revision}")
+            follow_room_seats(connection, code, state)
         return revision + 1
 
     def rooms_of(self, client: str) -> int:

@@ -15,6 +15,7 @@ name, a language, the table's settings) and the games and room seats they took.
 from __future__ import annotations
 
 import contextlib
+import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from typing import Any, Final
 
 from sqlalchemy import (
     Column,
+    Connection,
     DateTime,
     Engine,
     ForeignKey,
@@ -33,6 +35,7 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    or_,
     select,
     table,
     update,
@@ -105,7 +108,12 @@ class PlayerGameRow(Base):
 
 
 class PlayerRoomRow(Base):
-    """A seat a player took in a room (its game, once dealt, is the room's)."""
+    """A seat a player holds in a room (its game, once dealt, is the room's): the seat they
+    hold now, kept in step with the room's saved state by the SHA-256 of their seat token
+    (:func:`follow_room_seats`): moved when they sit elsewhere or are swapped, gone when
+    they are removed or leave before the first deal, kept where they sat when they leave
+    after it (their name stays on the score sheet there). A row made before the token was
+    kept (``token_hash`` empty), or by quick play, keeps the seat as it was taken."""
 
     __tablename__ = "player_rooms"
 
@@ -117,10 +125,48 @@ class PlayerRoomRow(Base):
     )
     seat: Mapped[str] = mapped_column(String(1), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The SHA-256 of the seat token the seat was taken with (the room's ``PersonSeat``
+    token)."""
 
 
-_ROOMS = table("rooms", column("code", String), column("game_id", String))
-"""The rooms' table as far as a player's history reads it (its game, once dealt)."""
+_ROOMS = table("rooms", column("code", String), column("game_id", String), column("state", Text))
+"""The rooms' table as far as a player's seats read it (its game, once dealt, and its saved
+state: who holds each seat)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HeldSeats:
+    """Who holds the seats of a room, as its saved state says (``RoomState.to_json``): the
+    seat of each person's token hash, and whether the first deal is dealt."""
+
+    seats: Mapping[str, str]
+    started: bool
+
+    @classmethod
+    def read(cls, state: str | None) -> HeldSeats | None:
+        """The seats of a room's saved state (``None``: no room, or a state not readable:
+        nothing is to follow it)."""
+        try:
+            data = json.loads(state or "")
+            seats = {
+                str(entry["token"]): str(seat)
+                for seat, entry in data["seats"].items()
+                if entry.get("kind") == "human" and entry.get("token")
+            }
+            return cls(seats, bool(data.get("started", False)))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+
+@dataclass(frozen=True, slots=True)
+class HeldSeat:
+    """A seat a player holds in a room (or held, until they left after the first deal):
+    the room, the seat as last followed, the seat token's hash (``None``: not kept)."""
+
+    code: str
+    seat: str
+    token: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,30 +315,65 @@ class PlayerStore:
             link.execute(insert(PlayerGameRow).from_select(columns, taken))
             link.execute(seen)
 
-    def link_room(self, player_id: str, code: str, seat: str) -> None:
-        """The player took ``seat`` in the room ``code`` (once is enough)."""
-        row = {"player_id": player_id, "room_code": code, "seat": seat, "created_at": now()}
-        self._link(PlayerRoomRow, row)
+    def link_room(self, player_id: str, code: str, seat: str, *, token: str | None = None) -> None:
+        """The player took ``seat`` in the room ``code`` (once is enough) with the seat
+        token whose hash is ``token``: linked to the seat that token holds now (it may have
+        moved since it was taken), and to the room's game if it is dealt; nothing if the
+        token holds no seat any more (removed meanwhile). Without ``token`` (quick play),
+        ``seat`` as given."""
+        if token is None:
+            row = {"player_id": player_id, "room_code": code, "seat": seat, "created_at": now()}
+            self._link(PlayerRoomRow, row)
+            return
+        with unavailable(), self.engine.begin() as connection:
+            room = connection.execute(
+                select(_ROOMS.c.game_id, _ROOMS.c.state).where(_ROOMS.c.code == code)
+            ).first()
+            held = None if room is None else HeldSeats.read(room.state)
+            now_at = None if held is None else held.seats.get(token)
+            if room is None or now_at is None:
+                return
+            moment = now()
+            row = {"player_id": player_id, "room_code": code, "seat": now_at}
+            with contextlib.suppress(IntegrityError), connection.begin_nested():
+                connection.execute(
+                    insert(PlayerRoomRow), row | {"created_at": moment, "token_hash": token}
+                )
+            if room.game_id is not None:
+                game = {"game_id": room.game_id, "created_at": moment}
+                with contextlib.suppress(IntegrityError), connection.begin_nested():
+                    connection.execute(insert(PlayerGameRow), row | game)
+            connection.execute(
+                update(PlayerRow).where(PlayerRow.id == player_id).values(seen_at=moment)
+            )
 
     def link_room_game(self, code: str, game_id: str) -> None:
-        """The room ``code`` dealt the game ``game_id``: each player with a seat there took
-        it, at that seat (again: nothing changes). A room that plays again keeps each of its
-        games in its players' history, not only the latest."""
+        """The room ``code`` dealt the game ``game_id``: each player who holds a seat there
+        now took it, at that seat (again: nothing changes); one who left or was removed
+        does not. A room that plays again keeps each of its games in its players' history,
+        not only the latest."""
         rooms = PlayerRoomRow.__table__
-        taken = (
-            select(
-                rooms.c.player_id,
-                literal(game_id).label("game_id"),
-                func.min(rooms.c.seat),  # one row per player, should one hold two seats
-                literal(code).label("room_code"),
-                literal(now()).label("created_at"),
+        with unavailable(), self.engine.begin() as link:
+            state = link.execute(select(_ROOMS.c.state).where(_ROOMS.c.code == code)).scalar()
+            held = HeldSeats.read(state)
+            holding = or_(
+                rooms.c.token_hash.is_(None),
+                rooms.c.token_hash.in_(sorted(held.seats) if held is not None else []),
             )
-            .where(rooms.c.room_code == code)
-            .group_by(rooms.c.player_id)
-        )
-        columns = ["player_id", "game_id", "seat", "room_code", "created_at"]
-        with contextlib.suppress(IntegrityError), unavailable(), self.engine.begin() as link:
-            link.execute(insert(PlayerGameRow).from_select(columns, taken))
+            taken = (
+                select(
+                    rooms.c.player_id,
+                    literal(game_id).label("game_id"),
+                    func.min(rooms.c.seat),  # one row per player, should one hold two seats
+                    literal(code).label("room_code"),
+                    literal(now()).label("created_at"),
+                )
+                .where(rooms.c.room_code == code, holding)
+                .group_by(rooms.c.player_id)
+            )
+            columns = ["player_id", "game_id", "seat", "room_code", "created_at"]
+            with contextlib.suppress(IntegrityError), link.begin_nested():
+                link.execute(insert(PlayerGameRow).from_select(columns, taken))
 
     def _link(self, table: type[PlayerGameRow | PlayerRoomRow], row: Mapping[str, object]) -> None:
         """Link the player to a game or a seat (once is enough), and note them seen: a guest
@@ -314,18 +395,24 @@ class PlayerStore:
             return [(game, seat) for game, seat in rows]
 
     def rooms_of(self, player_id: str) -> list[tuple[str, str]]:
-        """The room seats the player took, ``(room code, seat)``, oldest first."""
+        """The room seats the player holds, ``(room code, seat)``, oldest first."""
+        return [(held.code, held.seat) for held in self.seats_of(player_id)]
+
+    def seats_of(self, player_id: str) -> list[HeldSeat]:
+        """The room seats the player holds (and those they held until they left after the
+        first deal), with their seat tokens' hashes, oldest first."""
         with unavailable(), Session(self.engine) as session:
             rows = session.execute(
-                select(PlayerRoomRow.room_code, PlayerRoomRow.seat)
+                select(PlayerRoomRow.room_code, PlayerRoomRow.seat, PlayerRoomRow.token_hash)
                 .where(PlayerRoomRow.player_id == player_id)
                 .order_by(PlayerRoomRow.created_at)
             ).all()
-            return [(code, seat) for code, seat in rows]
+            return [HeldSeat(code, seat, token) for code, seat, token in rows]
 
     def played(self, player_id: str) -> list[Played]:
         """Every game the player took a seat at, at a table or in a room (each game the room
-        dealt, its latest too), the latest first."""
+        dealt while they held a seat there, its latest too while they still do: it may be
+        dealt before the link is written), the latest first."""
         with unavailable(), Session(self.engine) as session:
             games = session.execute(
                 select(
@@ -341,13 +428,17 @@ class PlayerStore:
                     PlayerRoomRow.seat,
                     PlayerRoomRow.room_code,
                     PlayerRoomRow.created_at,
+                    PlayerRoomRow.token_hash,
+                    _ROOMS.c.state,
                 )
                 .join(_ROOMS, _ROOMS.c.code == PlayerRoomRow.room_code)
                 .where(PlayerRoomRow.player_id == player_id, _ROOMS.c.game_id.is_not(None))
             ).all()
         found = {game: Played(game, seat, code, utc(at)) for game, seat, code, at in games}
-        for game, seat, code, at in rooms:
-            found.setdefault(game, Played(game, seat, code, utc(at)))
+        for game, seat, code, at, token, state in rooms:
+            held = HeldSeats.read(state) if token is not None else None
+            if token is None or (held is not None and token in held.seats):
+                found.setdefault(game, Played(game, seat, code, utc(at)))
         return sorted(found.values(), key=lambda played: played.at, reverse=True)
 
     def kept_about(self, player_id: str) -> dict[str, list[dict[str, object]]]:
@@ -377,12 +468,12 @@ class PlayerStore:
                 ],
             }
 
-    def erase(self, player_id: str) -> list[tuple[str, str]]:
+    def erase(self, player_id: str) -> list[HeldSeat]:
         """Erase the player: their row and every row that names them (SQLite does not
         cascade; :func:`player_columns`): sessions, passkeys, ceremonies, links, quick-play
-        seats, ratings, blocks and reports either way. Answers the room seats they had,
-        ``(room code, seat)``, for their name to be taken out of those rooms."""
-        seats = self.rooms_of(player_id)
+        seats, ratings, blocks and reports either way. Answers the room seats they held
+        (:meth:`seats_of`), for their name to be taken out of those rooms."""
+        seats = self.seats_of(player_id)
         with unavailable(), self.engine.begin() as connection:
             for column in player_columns():
                 connection.execute(delete(column.table).where(column == player_id))
@@ -424,6 +515,44 @@ def unlink_games(session: Session, games: object) -> None:
     session.execute(delete(PlayerGameRow).where(PlayerGameRow.game_id.in_(games)))  # type: ignore[arg-type]
 
 
+def follow_room_seats(connection: Connection, code: str, state: str) -> None:
+    """In ``connection``'s transaction, the room ``code`` just saved as ``state``: its
+    players' seats (``player_rooms``) follow their seat tokens — moved to the seat each
+    token holds now, removed for a token that holds none before the first deal (freed,
+    left: the person loses the room's games), kept where it was after it (a person who
+    left: their name stays on that seat). Rows without a token are left as they are."""
+    held = HeldSeats.read(state)
+    if held is None:
+        return
+    rows = connection.execute(
+        select(
+            PlayerRoomRow.player_id,
+            PlayerRoomRow.seat,
+            PlayerRoomRow.token_hash,
+            PlayerRoomRow.created_at,
+        ).where(PlayerRoomRow.room_code == code, PlayerRoomRow.token_hash.is_not(None))
+    ).all()
+    out, moved = [], []
+    for row in rows:
+        seat = held.seats.get(str(row.token_hash))
+        if seat is not None and seat != row.seat:
+            out.append(row)
+            moved.append(row._asdict() | {"room_code": code, "seat": seat})
+        elif seat is None and not held.started:
+            out.append(row)
+    for row in out:  # all out first: two seats of one player may change places
+        connection.execute(
+            delete(PlayerRoomRow).where(
+                PlayerRoomRow.room_code == code,
+                PlayerRoomRow.player_id == row.player_id,
+                PlayerRoomRow.seat == row.seat,
+            )
+        )
+    for values in moved:
+        with contextlib.suppress(IntegrityError), connection.begin_nested():
+            connection.execute(insert(PlayerRoomRow), values)  # (held already by an older row)
+
+
 def unlink_rooms(session: Session, codes: list[str]) -> None:
     """In ``session``'s transaction: forget the players' seats in the rooms ``codes``."""
     session.execute(delete(PlayerRoomRow).where(PlayerRoomRow.room_code.in_(codes)))
@@ -431,6 +560,8 @@ def unlink_rooms(session: Session, codes: list[str]) -> None:
 
 __all__ = [
     "PROFILE_FIELDS",
+    "HeldSeat",
+    "HeldSeats",
     "Played",
     "PlayerGameRow",
     "PlayerRoomRow",
@@ -438,6 +569,7 @@ __all__ = [
     "PlayerStore",
     "SessionRow",
     "StoredPlayer",
+    "follow_room_seats",
     "player_columns",
     "unlink_games",
     "unlink_rooms",

@@ -50,11 +50,13 @@ def player_token(connection: Request | WebSocket) -> str | None:
 @dataclass(frozen=True, slots=True)
 class RoomSeat:
     """A seat taken in a room: the room's code, the seat, the display name (as the rooms'
-    rules made it)."""
+    rules made it), the SHA-256 of the seat token it was taken with (what the player's
+    record of the seat follows: docs/players.md, "Seats held now")."""
 
     code: str
     seat: str
     name: str
+    token: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +128,7 @@ class Guests:
         :meth:`took_game`); the name they sat under becomes their player's if it has none."""
         try:
             player, token = await self.player(request, lang)
-            await self.players.took_room_seat(player, seat.code, seat.seat)
+            await self.players.took_room_seat(player, seat.code, seat.seat, token=seat.token)
             if player.name is None:
                 await self.players.change(player, {"name": seat.name})
             self.keep(request, response, token)

@@ -44,11 +44,17 @@ def _one_decimal(value: float, lang: str) -> str:
     return format_decimal(round(value, 1), format="0.0", locale=lang)
 
 
-def without_name(state: RoomState, *, seat: Seat, name: str) -> RoomState:
+def without_name(state: RoomState, *, seat: Seat, name: str, token: str | None = None) -> RoomState:
     """The room's state with the name in ``seat`` replaced by ``name`` (a person's, or the
-    computer player who took a departed person's seat and kept their name)."""
+    computer player who took a departed person's seat and kept their name). With ``token``
+    (the hash of the seat token of the person whose name goes), the seat that token holds
+    now, wherever it moved; a seat another person's token holds is never renamed."""
+    if token is not None:
+        seat = state.seat_of(token) or seat
     entry = state[seat]
     if not isinstance(entry, PersonSeat | ComputerSeat) or not entry.name:
+        return state
+    if isinstance(entry, PersonSeat) and token is not None and entry.token != token:
         return state
     seats = list(state.seats)
     seats[list(Seat).index(seat)] = replace(entry, name=name)
@@ -115,14 +121,14 @@ class Profiles:
         their name taken out of the rooms they sat in (a room closed meanwhile has nothing
         left to change)."""
         seats = await asyncio.to_thread(self.store.players.erase, player_id)
-        for code, seat in seats:
+        for held in seats:
             for _attempt in range(ATTEMPTS):
                 try:
-                    await self._rename(code, Seat[seat])
+                    await self._rename(held.code, Seat[held.seat], held.token)
                     break
                 except ClientError as error:
                     if error.code != "stale":
-                        log.info("room %s keeps no name to take out (%s)", code, error.code)
+                        log.info("room %s keeps no name to take out (%s)", held.code, error.code)
                         break
 
     async def rating_page(self, player_id: str, lang: str, *, rtl: bool) -> dict[str, Any]:
@@ -190,12 +196,14 @@ class Profiles:
             "performance_days": WINDOW_DAYS,
         }
 
-    async def _rename(self, code: str, seat: Seat) -> None:
-        """Put "a former player", in the room's language, in ``seat`` of the room ``code``."""
+    async def _rename(self, code: str, seat: Seat, token: str | None) -> None:
+        """Put "a former player", in the room's language, in the seat of the room ``code``
+        that the seat token ``token`` holds now (else ``seat``, where they sat last)."""
         room = await self.rooms.open(code)
         wording = self.catalogs.wording(room.state.settings.lang)
         former = wording.translations.gettext(FORMER_PLAYER)
-        await self.rooms.change(room, functools.partial(without_name, seat=seat, name=former))
+        rename = functools.partial(without_name, seat=seat, name=former, token=token)
+        await self.rooms.change(room, rename)
 
 
 __all__ = ["ATTEMPTS", "EXPORT_PAGES", "HISTORY", "Profiles", "without_name"]

@@ -15,8 +15,9 @@ from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
 
 from cardavia.belote import Seat
-from cardavia.store.db import StoreUnavailableError
+from cardavia.store.db import StoreUnavailableError, hash_token
 from cardavia.web.connection import serve_connection
+from cardavia.web.display_names import clean_name
 from cardavia.web.guests import Guests, RoomSeat, player_token
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
@@ -32,7 +33,7 @@ from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.protocol import ClientError
 from cardavia.web.room import Room
 from cardavia.web.room_messages import RoomMessages
-from cardavia.web.room_state import clean_name, normal_code
+from cardavia.web.room_state import normal_code
 from cardavia.web.rooms import Joined, RoomService
 from cardavia.web.settings import Settings
 from cardavia.words import Catalogs, is_language
@@ -142,7 +143,7 @@ def install_api(
     async def seated(request: Request, joined: Joined, lang: str, name: object) -> Response:
         response = _joined(joined, lang)
         if guests is not None:
-            seat = RoomSeat(joined.code, joined.seat, clean_name(name))
+            seat = RoomSeat(joined.code, joined.seat, clean_name(name), hash_token(joined.token))
             await guests.took_room_seat(request, response, lang, seat)
         if arrived is not None:
             with contextlib.suppress(ClientError):
