@@ -20,7 +20,14 @@ import uvicorn
 from fastapi import FastAPI
 
 from cardavia.web.edge import SECURITY_HEADERS
-from cardavia.web.server import APP, WS_MAX_SIZE, EdgeProtocol, open_connections, server_options
+from cardavia.web.server import (
+    APP,
+    WS_MAX_SIZE,
+    EdgeProtocol,
+    held_connections,
+    open_connections,
+    server_options,
+)
 from cardavia.web.settings import Settings
 
 SLOW_HEAD = b"GET /fr/ HTTP/1.1\r\nHost: x\r\n"
@@ -29,10 +36,11 @@ SLOW_HEAD = b"GET /fr/ HTTP/1.1\r\nHost: x\r\n"
 class Site:
     """A site served by uvicorn in a thread, on a free port of 127.0.0.1."""
 
-    def __init__(self, app: FastAPI, settings: Settings) -> None:
-        protocol = type(
-            "TestEdgeProtocol", (EdgeProtocol,), {"settings": staticmethod(lambda: settings)}
-        )
+    def __init__(self, app: FastAPI, settings: Settings, capacity: int | None = None) -> None:
+        overrides: dict[str, Any] = {"settings": staticmethod(lambda: settings)}
+        if capacity is not None:
+            overrides["capacity"] = staticmethod(lambda: capacity)
+        protocol = type("TestEdgeProtocol", (EdgeProtocol,), overrides)
         options = server_options("127.0.0.1", 0) | {"app": app, "factory": False}
         options |= {"http": protocol, "log_level": "warning", "timeout_keep_alive": 30}
         self.server = uvicorn.Server(uvicorn.Config(**options))
@@ -72,11 +80,11 @@ def serve(make_app: Callable[..., FastAPI]) -> Iterator[Callable[..., Site]]:
     """Start a site with the settings given (the test app's otherwise)."""
     sites: list[Site] = []
 
-    def start(app: FastAPI | None = None, **limits: Any) -> Site:
+    def start(app: FastAPI | None = None, capacity: int | None = None, **limits: Any) -> Site:
         app = app or make_app()
         settings: Settings = app.state.settings
         settings = replace(settings, limits=replace(settings.limits, **limits))
-        site = Site(app, settings)
+        site = Site(app, settings, capacity)
         sites.append(site)
         return site
 
@@ -176,6 +184,43 @@ def test_slow_sockets_of_one_address_leave_the_site_to_the_others(
         for sock in sockets:
             sock.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_full_process_closes_the_longest_waiting_head_to_answer_another(
+    serve: Callable[..., Site],
+) -> None:
+    """The process's connections past its capacity (below its open-file limit): the one that
+    has waited longest for its head is closed (408), a new request is answered."""
+    site = serve(capacity=8, header_timeout=60)
+    slow = []
+    for n in range(8):
+        sock = site.connect(f"127.0.0.{n + 2}")
+        sock.sendall(SLOW_HEAD)
+        slow.append(sock)
+        time.sleep(0.02)  # in this order
+    try:
+        deadline = time.monotonic() + 10
+        while held_connections() < 8 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert held_connections() == 8
+        assert site.get("/healthz")[0] == 200
+        assert read_answer(slow[0], timeout=5).startswith(b"HTTP/1.1 408 ")
+        # The health check's connection closed, a place is free: another slow head takes it
+        # and fills the process again; the next request closes the next longest waiting.
+        while held_connections() > 7 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        slow.append(site.connect("127.0.0.10"))
+        slow[-1].sendall(SLOW_HEAD)
+        while held_connections() < 8 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert site.get("/healthz", source="127.0.0.20")[0] == 200
+        assert read_answer(slow[1], timeout=5).startswith(b"HTTP/1.1 408 ")
+        slow[2].settimeout(0.2)
+        with pytest.raises(TimeoutError):
+            slow[2].recv(100)  # the others still wait
+    finally:
+        for sock in slow:
+            sock.close()
 
 
 def test_a_500_keeps_the_connection_and_the_headers(
