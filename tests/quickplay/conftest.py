@@ -1,8 +1,10 @@
 """Fixtures of quick play's tests: an app on a fresh SQLite file with a short wait, and
-people (each their own player cookie) joining its queue through one test client."""
+people (each their own player cookie and, unless told, their own address: the test client
+is a trusted proxy forwarding for them) joining its queue through one test client."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,6 +32,7 @@ def make_app(tmp_path: Path) -> Callable[..., FastAPI]:
             "allowed_hosts": (*LOOPBACK_HOSTS, "testserver"),
             "quick_wait": 3600.0,
             "quick_joins_per_minute": 0.0,
+            "trusted_proxies": ("testclient",),
         }
         options.update(overrides)
         return create_app(Settings(**options))
@@ -43,15 +46,24 @@ def client(make_app: Callable[..., FastAPI]) -> Iterator[TestClient]:
         yield test_client
 
 
-class Person:
-    """Someone pressing "Play now": their player cookie (none before their first join)."""
+ADDRESSES = (f"198.51.100.{n % 250 + 1}" for n in itertools.count())
+"""A new address for each person not told theirs."""
 
-    def __init__(self, client: TestClient, cookie: str | None = None) -> None:
+
+class Person:
+    """Someone pressing "Play now": their player cookie (none before their first join) and
+    the address they come from (a new one unless told)."""
+
+    def __init__(
+        self, client: TestClient, cookie: str | None = None, *, address: str | None = None
+    ) -> None:
         self.client = client
         self.cookie = cookie
+        self.address = address or next(ADDRESSES)
 
     def headers(self) -> dict[str, str]:
-        return {"cookie": f"{PLAYER_COOKIE}={self.cookie}"} if self.cookie else {}
+        cookie = {"cookie": f"{PLAYER_COOKIE}={self.cookie}"} if self.cookie else {}
+        return cookie | {"x-forwarded-for": self.address}
 
     def join(self, preset: str = "maison", lang: str = "en", status: int = 201) -> dict[str, Any]:
         self.client.cookies.clear()

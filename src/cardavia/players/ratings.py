@@ -192,7 +192,9 @@ class RatedDeal:
     """A finished deal of a quick-play table, as the ratings read it: the room and game, the
     deal's number in it, the family, the computer players' level, who sat in each seat (N, E,
     S, W: a player's id, ``""`` for a person without a player, ``None`` for a computer
-    player) and the deal's scores (N–S, E–W)."""
+    player), the deal's scores (N–S, E–W), and the seat whose change alone is kept
+    (``only``: a deal left for good mid-way, rated for its leaver alone; ``None``: every
+    player's)."""
 
     room_code: str
     game_id: str
@@ -201,6 +203,7 @@ class RatedDeal:
     level: str
     seats: tuple[str | None, str | None, str | None, str | None]
     scores: tuple[int, int]
+    only: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +251,8 @@ class Ratings:
         after = rate_deal(table, deal.family, scores=deal.scores, people=people, level=deal.level)
         changes = [
             RatingChange(player, skill.mu, skill.sigma)
-            for player, skill in zip(deal.seats, after, strict=True)
-            if player
+            for seat, (player, skill) in enumerate(zip(deal.seats, after, strict=True))
+            if player and deal.only in (None, seat)
         ]
         return self.store.record(
             changes,

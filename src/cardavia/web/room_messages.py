@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from cardavia.belote import Seat
 from cardavia.web.clock import refuse_late
 from cardavia.web.connection import Listener
-from cardavia.web.leaving import abandon
+from cardavia.web.leaving import leave
 from cardavia.web.limits import Limits, RateLimiter
 from cardavia.web.protocol import (
     ClientError,
@@ -172,8 +172,7 @@ class RoomMessages:
         await asyncio.shield(self.rooms.background(self._leave(where.room, mine)))
 
     async def _leave(self, room: Room, mine: Seat) -> None:
-        await self.rooms.change(room, lambda state: state.leave(mine))
-        await abandon(self.rooms, room, mine)
+        await leave(self.rooms, room, mine)
 
     async def _on_phrase(self, where: InRoom, message: Message) -> None:
         mine = where.player()
