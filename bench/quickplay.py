@@ -3,9 +3,10 @@
 
 The site runs as ``cardavia serve`` in a process of its own (a temporary SQLite file, no
 other service); this script is the crowd: each person arrives at a random moment of the
-minute, on one of the four rules presets, in one of the six languages, joins the queue
-(``POST /api/quick/{preset}``: a guest player made for them) and waits on its socket until
-seated. Printed:
+minute, on one of the four rules presets, in one of the six languages, from an address of
+their own (the site trusts the loopback as a proxy and reads ``X-Forwarded-For``: one
+client's entries never share a table), joins the queue (``POST /api/quick/{preset}``: a
+guest player made for them) and waits on its socket until seated. Printed:
 
 - the time to be seated, from pressing "Play now" to the seat received (median, p99, max),
   for everybody, and for those seated before the wait was over (at a table of four: the last
@@ -58,6 +59,7 @@ def start_site(folder: str, port: int, wait: float) -> subprocess.Popen[bytes]:
         "CARDAVIA_QUICK_WAIT": str(wait),
         "CARDAVIA_QUICK_JOINS": "0",
         "CARDAVIA_CONNECTIONS_PER_ADDRESS": "0",
+        "CARDAVIA_TRUSTED_PROXIES": "127.0.0.1",
     }
     env.pop("CARDAVIA_REDIS_URL", None)
     command = [sys.executable, "-c", "from cardavia.cli import app; app()", "serve"]
@@ -74,9 +76,11 @@ def start_site(folder: str, port: int, wait: float) -> subprocess.Popen[bytes]:
     raise RuntimeError("the site did not start")
 
 
-def join(port: int, preset: str, lang: str, cookie: str | None = None) -> str:
-    """Press "Play now": answers the player's cookie (a new guest's without ``cookie``)."""
-    headers = {"Content-Type": "application/json"} | ({"Cookie": cookie} if cookie else {})
+def join(port: int, preset: str, lang: str, address: str, cookie: str | None = None) -> str:
+    """Press "Play now" from ``address``: answers the player's cookie (a new guest's without
+    ``cookie``)."""
+    headers = {"Content-Type": "application/json", "X-Forwarded-For": address}
+    headers |= {"Cookie": cookie} if cookie else {}
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}/api/quick/{preset}",
         data=json.dumps({"lang": lang}).encode(),
@@ -91,14 +95,14 @@ REJOINED: list[int] = [0]
 """How many times a person was dropped from the queue and joined again (as the page does)."""
 
 
-async def person(port: int, at: float, start: float, rng: random.Random) -> float:
-    """One person: arrives at ``at`` seconds, presses "Play now", waits to be seated (joining
-    again, as the page does, if dropped from the queue meanwhile); answers the seconds it
-    took."""
+async def person(port: int, at: float, start: float, rng: random.Random, address: str) -> float:
+    """One person from ``address``: arrives at ``at`` seconds, presses "Play now", waits to be
+    seated (joining again, as the page does, if dropped from the queue meanwhile); answers the
+    seconds it took."""
     await asyncio.sleep(max(0.0, start + at - time.monotonic()))
     preset, lang = rng.choice(PRESETS), rng.choice(LANGUAGES)
     pressed = time.monotonic()
-    cookie = await asyncio.to_thread(join, port, preset, lang)
+    cookie = await asyncio.to_thread(join, port, preset, lang, address)
     url = f"ws://127.0.0.1:{port}/ws/quick/{preset}?lang={lang}"
     for _ in range(3):
         async with connect(url, additional_headers={"Cookie": cookie}, open_timeout=60) as ws:
@@ -109,7 +113,7 @@ async def person(port: int, at: float, start: float, rng: random.Random) -> floa
                 if message["type"] == "error" and message["code"] != "not_waiting":
                     raise RuntimeError(message["message"])
         REJOINED[0] += 1
-        await asyncio.to_thread(join, port, preset, lang, cookie)
+        await asyncio.to_thread(join, port, preset, lang, address, cookie)
     raise RuntimeError("never seated")
 
 
@@ -122,7 +126,10 @@ async def crowd(port: int, people: int, seconds: float, seed: int) -> list[float
     rng = random.Random(seed)
     arrivals = sorted(rng.uniform(0, seconds) for _ in range(people))
     start = time.monotonic()
-    jobs = [person(port, at, start, random.Random(rng.random())) for at in arrivals]
+    jobs = [
+        person(port, at, start, random.Random(rng.random()), f"10.0.{n // 250}.{n % 250 + 1}")
+        for n, at in enumerate(arrivals)
+    ]
     return list(await asyncio.gather(*jobs))
 
 

@@ -2,10 +2,13 @@
 desktop) and are seated at one table — the same room, four different seats, each seeing their
 own hand only; two people sit down with two computer players once the wait is over; the
 waiting page and the "Play now" buttons with zero axe-core violations, in French and Arabic,
-on a phone and a desktop. The site here has a short wait (``CARDAVIA_QUICK_WAIT``)."""
+on a phone and a desktop. The site here has a short wait (``CARDAVIA_QUICK_WAIT``), and each
+person comes from an address of their own (the site trusts the loopback as a proxy and reads
+``X-Forwarded-For``): one client's guests never share a table."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Iterator
@@ -17,6 +20,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 from tests.browser.conftest import Server, shot
 
+ADDRESSES = (f"198.51.100.{n % 250 + 1}" for n in itertools.count())
+"""An address of their own for each person."""
 PHONE = (360, 740)
 DESKTOP = (1280, 800)
 
@@ -29,7 +34,11 @@ class QuickServer(Server):
         self.wait_seconds = wait
 
     def launch(self) -> None:
-        quick = {"CARDAVIA_QUICK_WAIT": str(self.wait_seconds), "CARDAVIA_QUICK_JOINS": "0"}
+        quick = {
+            "CARDAVIA_QUICK_WAIT": str(self.wait_seconds),
+            "CARDAVIA_QUICK_JOINS": "0",
+            "CARDAVIA_TRUSTED_PROXIES": "127.0.0.1",
+        }
         with mock.patch.dict(os.environ, quick):
             super().launch()
 
@@ -60,6 +69,7 @@ def person(browser: Browser, lang: str, size: tuple[int, int]) -> BrowserContext
         viewport={"width": size[0], "height": size[1]},
         reduced_motion="reduce",
         locale=lang,
+        extra_http_headers={"X-Forwarded-For": next(ADDRESSES)},
     )
     context.add_init_script("localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));")
     return context

@@ -1,6 +1,7 @@
 """Quick play's seating, pure (cardavia.players.matching): balanced teams, language first,
-people kept apart never together, the wait before computer players fill the table, the level
-of those computer players, and the longer wait of a player who abandons often."""
+people kept apart and one client's entries never together, the wait before computer players
+fill the table, the level of those computer players, and the longer wait of a player who
+abandons often."""
 
 from __future__ import annotations
 
@@ -125,6 +126,23 @@ def test_people_kept_apart_never_share_a_table() -> None:
     # The block is either way: b's own list is empty, a's names b.
     later = form_tables([a, b], now=DEFAULT_WAIT + 5)
     assert sorted(t.people_count for t in later) == [1, 1]
+
+
+def test_entries_of_one_client_never_share_a_table() -> None:
+    one = [person(n, client="203.0.113.7", since=0.1 * i) for i, n in enumerate("abcd")]
+    assert form_tables(one, now=1.0) == []
+    later = form_tables(one, now=DEFAULT_WAIT + 5)
+    assert sorted(t.people_count for t in later) == [1, 1, 1, 1]
+    # Beside others: one of them at each table, never two.
+    others = [person(n, client=f"198.51.100.{i}", since=1.0) for i, n in enumerate("efghij")]
+    tables = form_tables([*one, *others], now=DEFAULT_WAIT + 5)
+    for table in tables:
+        clients = [w.client for w in table.people.values()]
+        assert len(clients) == len(set(clients))
+    assert sum(t.people_count for t in tables) == 10
+    # No client known (""): kept apart from nobody.
+    (table,) = form_tables([person(n) for n in "wxyz"], now=0.0)
+    assert table.people_count == 4
 
 
 def test_nobody_is_seated_twice() -> None:

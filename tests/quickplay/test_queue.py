@@ -44,11 +44,13 @@ def test_four_people_are_seated_at_one_quick_room(client: TestClient) -> None:
     app: Any = client.app
     room = app.state.rooms.rooms[code]
     settings = room.state.settings
-    assert settings.quick and settings.clock == 30.0 and settings.grace == 120.0
+    assert settings.quick and settings.clock == 30.0 and settings.grace == 5.0
     assert settings.watchers and settings.rules == "coinche" and settings.target == 2000
     assert settings.lang == "fr" and settings.level == "club"
     assert room.state.started and room.game_id is not None and room.state.creator is None
     assert all(isinstance(entry, PersonSeat) for entry in room.state.seats)
+    # Nobody has opened the room yet: each seat waits for its person to arrive.
+    assert all(entry.arriving and entry.away is not None for entry in room.state.seats)
     # Each token opens its own seat of the room, and sees its own hand only.
     for s in seated:
         view = client.get(f"/api/rooms/{code}?token={s['token']}").json()

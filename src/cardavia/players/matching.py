@@ -15,6 +15,9 @@ these tables are :mod:`cardavia.web.quickplay`'s.
 - The four are placed so that the teams are balanced: the two partnerships' skills as equal
   as they can be (people partnered together when it makes no difference).
 - Two people kept apart (a block, either way) are never at one table.
+- Two entries of one client (the address, or its IPv6 /64, that the fair-use limits count:
+  :func:`cardavia.web.http_helpers.client_of`) are never at one table: a rated table is
+  made of people who are not one person's several guests.
 - A player who abandons often waits longer (:func:`extra_wait`) before being matched.
 
 >>> a, b, c, d = (Waiting(str(n), skill=25.0 + n, lang="fr", since=0.0) for n in range(4))
@@ -105,7 +108,8 @@ def extra_wait(finished: int, abandoned: int) -> float:
 class Waiting:
     """A person waiting for a table: their player's id, hidden skill (their rating's mean for
     the preset's family), language, when they came (seconds since the epoch), the players
-    they are kept apart from, and the seconds more they wait (:func:`extra_wait`)."""
+    they are kept apart from, the seconds more they wait (:func:`extra_wait`), and the
+    client they joined from (``""``: unknown, kept apart from nobody)."""
 
     player: str
     skill: float = DEFAULT_SKILL
@@ -113,6 +117,7 @@ class Waiting:
     since: float = 0.0
     apart: frozenset[str] = frozenset()
     slower: float = 0.0
+    client: str = ""
 
     def ready(self, now: float) -> bool:
         """Whether they may be matched now (their extra wait over)."""
@@ -123,7 +128,10 @@ class Waiting:
         return now >= self.since + self.slower + wait
 
     def compatible(self, other: Waiting) -> bool:
-        """Whether the two may sit at one table (neither keeps the other apart)."""
+        """Whether the two may sit at one table: neither keeps the other apart, and they did
+        not join from one client (one person's two guests would rate each other)."""
+        if self.client and self.client == other.client:
+            return False
         return other.player not in self.apart and self.player not in other.apart
 
 

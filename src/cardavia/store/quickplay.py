@@ -18,6 +18,7 @@ Completion(finished=0, abandoned=1)
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
@@ -124,11 +125,18 @@ class QuickSeatStore:
 
     def completion(self, player_id: str) -> Completion:
         """How the player's quick-play games ended (those still played are not counted)."""
+        return self.completion_of([player_id])
+
+    def completion_of(self, player_ids: Collection[str]) -> Completion:
+        """How the quick-play games of all these players ended, summed (the players seen
+        joining from one client: its record, docs/players.md, "Quick play")."""
+        if not player_ids:
+            return Completion(0, 0)
         with unavailable(), Session(self.engine) as session:
             counts = dict(
                 session.execute(
                     select(QuickSeatRow.outcome, func.count())
-                    .where(QuickSeatRow.player_id == player_id)
+                    .where(QuickSeatRow.player_id.in_(sorted(set(player_ids))))
                     .group_by(QuickSeatRow.outcome)
                 ).all()
             )

@@ -8,16 +8,24 @@ waiting, when each was last seen connected, and the seats given to those seated.
   the second finds them gone and forms nothing.
 
 Both have the same face: ``add`` (the same player twice is one entry, kept from its first
-time), ``remove``, ``touch`` (their connection still open), ``waiting`` (the entries, those
-not seen for :data:`GONE_AFTER` seconds dropped first), ``take`` (then ``forming``, until)
-``give`` and ``seated`` (the seat each person was given, kept :data:`SEATED_FOR` seconds
-for their tabs).
+time), ``remove``, ``touch`` (their connection still open), ``closed`` (their last
+connection in a process closed), ``waiting`` (the entries, those not seen for
+:data:`GONE_AFTER` seconds dropped first), ``present`` (those whose waiting connection is
+open: the only ones seated), ``take`` (then ``forming``, until) ``give`` and ``seated`` (the
+seat each person was given, kept :data:`SEATED_FOR` seconds for their tabs), and
+``note_client`` (the players who joined from one client lately: the abandonment penalty
+follows the client, docs/players.md, "Quick play").
+
+An entry is there from its join, but seated only while a waiting connection of its person is
+open: a join that never opens one (a script's phantom guest) waits :data:`GONE_AFTER` seconds
+and leaves, seated with nobody.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Final
@@ -27,6 +35,17 @@ from cardavia.players.matching import Waiting
 GONE_AFTER: Final = 8.0
 """Seconds an entry stays in the queue once no connection of its player is open (a page
 reloading comes back in time; a tab closed leaves)."""
+PRESENT_FOR: Final = 3.0
+"""Seconds an entry counts as present after a process last saw its waiting connection open
+(the processes see theirs every quarter of a second; a process that stops stops vouching for
+its connections within these seconds)."""
+CLIENT_MEMORY: Final = 24 * 3600.0
+"""Seconds a client is remembered as the one a player joined from (the abandonment penalty
+of every player seen from it lately is the client's)."""
+CLIENT_PLAYERS: Final = 16
+"""The most players remembered for one client (the latest)."""
+MAX_CLIENTS: Final = 100_000
+"""The most clients one process remembers (the least recently seen forgotten first)."""
 SEATED_FOR: Final = 120.0
 """Seconds the seat given to a person is kept for their tabs to find."""
 FORMING_FOR: Final = 30.0
@@ -82,11 +101,14 @@ class MemoryQueue:
     def __init__(self) -> None:
         self._entries: dict[str, dict[str, Entry]] = {}
         self._seen: dict[str, dict[str, float]] = {}
+        self._open: dict[str, dict[str, float]] = {}
+        self._clients: OrderedDict[str, dict[str, float]] = OrderedDict()
         self._seated: dict[str, tuple[Seated, float]] = {}
         self._forming: dict[str, float] = {}
 
     async def add(self, preset: str, entry: Entry, now: float) -> Entry:
-        """Put ``entry`` in the preset's queue (already there: kept as it was); seen now."""
+        """Put ``entry`` in the preset's queue (already there: kept as it was), kept
+        :data:`GONE_AFTER` seconds for its waiting connection to open (not present before)."""
         entries = self._entries.setdefault(preset, {})
         kept = entries.setdefault(entry.waiting.player, entry)
         self._seen.setdefault(preset, {})[kept.waiting.player] = now
@@ -95,14 +117,43 @@ class MemoryQueue:
     async def remove(self, preset: str, player: str) -> bool:
         """Take a player out of the queue: whether they were in it."""
         self._seen.get(preset, {}).pop(player, None)
+        self._open.get(preset, {}).pop(player, None)
         return self._entries.get(preset, {}).pop(player, None) is not None
 
     async def touch(self, preset: str, players: Iterable[str], now: float) -> None:
-        """The players' connections are open: seen now (those still queued)."""
+        """The players' connections are open: seen and present now (those still queued)."""
         entries, seen = self._entries.get(preset, {}), self._seen.setdefault(preset, {})
+        present = self._open.setdefault(preset, {})
         for player in players:
             if player in entries:
-                seen[player] = now
+                seen[player] = present[player] = now
+
+    async def closed(self, preset: str, player: str) -> None:
+        """The player's last waiting connection in a process closed: no longer present (their
+        entry kept a while for a reload, but seated with nobody)."""
+        self._open.get(preset, {}).pop(player, None)
+
+    async def present(self, preset: str, now: float) -> set[str]:
+        """The players of the queue whose waiting connection is open (seen within
+        :data:`PRESENT_FOR`)."""
+        entries, present = self._entries.get(preset, {}), self._open.get(preset, {})
+        return {p for p, at in present.items() if p in entries and at >= now - PRESENT_FOR}
+
+    async def note_client(self, client: str, player: str, now: float) -> list[str]:
+        """Remember that ``player`` joined from ``client``; answer the players seen joining
+        from it within :data:`CLIENT_MEMORY` (the latest :data:`CLIENT_PLAYERS`, ``player``
+        among them)."""
+        if not client:
+            return [player]
+        seen = self._clients.pop(client, {})
+        seen[player] = now
+        kept = sorted(
+            ((at, who) for who, at in seen.items() if at >= now - CLIENT_MEMORY), reverse=True
+        )[:CLIENT_PLAYERS]
+        self._clients[client] = {who: at for at, who in kept}
+        while len(self._clients) > MAX_CLIENTS:
+            self._clients.popitem(last=False)
+        return [who for _, who in kept]
 
     async def waiting(self, preset: str, now: float) -> list[Entry]:
         """The queue's entries, those not seen for :data:`GONE_AFTER` dropped first."""
@@ -155,6 +206,7 @@ for i, player in ipairs(ARGV) do
   if i > 1 then
     redis.call('HDEL', KEYS[1], player)
     redis.call('HDEL', KEYS[2], player)
+    redis.call('HDEL', KEYS[4], player)
     redis.call('SET', KEYS[3] .. player, '1', 'PX', ARGV[1])
   end
 end
@@ -162,7 +214,8 @@ return 1
 """
 """Take a table's people out of a queue in one step: all of them, or none if one is gone
 (another process seated them, they cancelled, their tab closed); each taken is marked as
-being seated (``KEYS[3]`` and the player) for ``ARGV[1]`` ms."""
+being seated (``KEYS[3]`` and the player) for ``ARGV[1]`` ms, and is no longer present
+(``KEYS[4]``)."""
 PRUNE: Final = """
 local gone = {}
 local seen = redis.call('HGETALL', KEYS[2])
@@ -170,6 +223,7 @@ for i = 1, #seen, 2 do
   if tonumber(seen[i + 1]) < tonumber(ARGV[1]) then
     redis.call('HDEL', KEYS[1], seen[i])
     redis.call('HDEL', KEYS[2], seen[i])
+    redis.call('HDEL', KEYS[3], seen[i])
   end
 end
 for i, player in ipairs(redis.call('HKEYS', KEYS[1])) do
@@ -177,7 +231,8 @@ for i, player in ipairs(redis.call('HKEYS', KEYS[1])) do
 end
 return redis.call('HVALS', KEYS[1])
 """
-"""Drop the entries not seen since ``ARGV[1]``, then answer the queue's entries."""
+"""Drop the entries not seen since ``ARGV[1]`` (and their presence), then answer the queue's
+entries."""
 ADD: Final = """
 redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
@@ -188,18 +243,21 @@ TOUCH: Final = """
 for i, player in ipairs(ARGV) do
   if i > 1 and redis.call('HEXISTS', KEYS[1], player) == 1 then
     redis.call('HSET', KEYS[2], player, ARGV[1])
+    redis.call('HSET', KEYS[3], player, ARGV[1])
   end
 end
 return 0
 """
-"""Mark the players still queued as seen at ``ARGV[1]``."""
+"""Mark the players still queued as seen and present at ``ARGV[1]``."""
 
 
 class RedisQueue:
     """The queues of a site of several processes, in Redis: per preset a hash of entries
-    (``cardavia:quick:<preset>``) and one of when each was last seen
-    (``cardavia:quick:<preset>:seen``); each seat given, a key with an expiry
-    (``cardavia:quick:seated:<player>``)."""
+    (``cardavia:quick:<preset>``), one of when each was last seen
+    (``cardavia:quick:<preset>:seen``) and one of when its waiting connection was last seen
+    open (``cardavia:quick:<preset>:open``); each seat given, a key with an expiry
+    (``cardavia:quick:seated:<player>``); the players seen from each client, a sorted set
+    (``cardavia:quick:client:<client>``) with an expiry."""
 
     def __init__(self, url: str) -> None:
         import redis.asyncio
@@ -207,34 +265,57 @@ class RedisQueue:
         self.redis: Any = redis.asyncio.Redis.from_url(url, socket_timeout=2.0)
 
     @staticmethod
-    def _keys(preset: str) -> tuple[str, str]:
-        return PREFIX + preset, PREFIX + preset + ":seen"
+    def _keys(preset: str) -> tuple[str, str, str]:
+        return PREFIX + preset, PREFIX + preset + ":seen", PREFIX + preset + ":open"
 
     async def add(self, preset: str, entry: Entry, now: float) -> Entry:
         player = entry.waiting.player
-        kept = await self.redis.eval(
-            ADD, 2, *self._keys(preset), player, entry.to_json(), repr(now)
-        )
+        entries, seen, _ = self._keys(preset)
+        kept = await self.redis.eval(ADD, 2, entries, seen, player, entry.to_json(), repr(now))
         return entry if kept is None else Entry.from_json(kept)
 
     async def remove(self, preset: str, player: str) -> bool:
-        entries, seen = self._keys(preset)
+        entries, seen, present = self._keys(preset)
         await self.redis.hdel(seen, player)
+        await self.redis.hdel(present, player)
         return bool(await self.redis.hdel(entries, player))
 
     async def touch(self, preset: str, players: Iterable[str], now: float) -> None:
         chosen = list(players)
         if chosen:
-            await self.redis.eval(TOUCH, 2, *self._keys(preset), repr(now), *chosen)
+            await self.redis.eval(TOUCH, 3, *self._keys(preset), repr(now), *chosen)
+
+    async def closed(self, preset: str, player: str) -> None:
+        await self.redis.hdel(self._keys(preset)[2], player)
+
+    async def present(self, preset: str, now: float) -> set[str]:
+        opened = await self.redis.hgetall(self._keys(preset)[2])
+        oldest = now - PRESENT_FOR
+        return {_text(p) for p, at in opened.items() if float(at) >= oldest}
+
+    async def note_client(self, client: str, player: str, now: float) -> list[str]:
+        if not client:
+            return [player]
+        key = PREFIX + "client:" + client
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(key, {player: now})
+            pipe.zremrangebyscore(key, "-inf", now - CLIENT_MEMORY)
+            pipe.zremrangebyrank(key, 0, -CLIENT_PLAYERS - 1)
+            pipe.pexpire(key, int(CLIENT_MEMORY * 1000))
+            pipe.zrevrange(key, 0, CLIENT_PLAYERS - 1)
+            *_, players = await pipe.execute()
+        return [_text(who) for who in players]
 
     async def waiting(self, preset: str, now: float) -> list[Entry]:
-        values = await self.redis.eval(PRUNE, 2, *self._keys(preset), repr(now - GONE_AFTER))
+        cutoff = repr(now - GONE_AFTER)
+        values = await self.redis.eval(PRUNE, 3, *self._keys(preset), cutoff)
         return [Entry.from_json(value) for value in values]
 
     async def take(self, preset: str, players: Iterable[str]) -> bool:
         chosen = list(players)
-        keys = (*self._keys(preset), PREFIX + "forming:")
-        return bool(await self.redis.eval(TAKE, 3, *keys, int(FORMING_FOR * 1000), *chosen))
+        entries, seen, present = self._keys(preset)
+        keys = (entries, seen, PREFIX + "forming:", present)
+        return bool(await self.redis.eval(TAKE, 4, *keys, int(FORMING_FOR * 1000), *chosen))
 
     async def give(self, seats: Mapping[str, Seated], now: float) -> None:
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -260,6 +341,10 @@ class RedisQueue:
         await self.redis.aclose()
 
 
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 Queue = MemoryQueue | RedisQueue
 """Where the queues live."""
 
@@ -270,7 +355,9 @@ def make_queue(redis_url: str | None) -> Queue:
 
 
 __all__ = [
+    "CLIENT_MEMORY",
     "GONE_AFTER",
+    "PRESENT_FOR",
     "SEATED_FOR",
     "Entry",
     "MemoryQueue",

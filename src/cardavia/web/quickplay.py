@@ -4,16 +4,23 @@ each becomes a room dealt at once (:meth:`RoomService.create_quick`), its people
 their own seat tokens, the other seats played by computer players.
 
 The queue is :mod:`cardavia.web.quick_queue`'s (memory, or Redis shared by every process).
-Each process runs :meth:`QuickPlay.run`: every :data:`TICK` (and at once after a join here)
-it marks its waiting people's connections as seen, sends them the seats given (by whichever
-process formed their table), forms the tables due, and once a second tells each waiting
-person how long they have waited and how many wait with them.
+Each process runs :meth:`QuickPlay.run`: every :data:`TICK` (and at once after a join or a
+connection here) it marks its waiting people's connections as seen, and those closed as
+gone, sends them the seats given (by whichever process formed their table), forms the tables
+due from the people present (a waiting connection open: a join alone is seated with nobody),
+and once a second tells each waiting person how long they have waited and how many wait
+with them.
+
+Fair to everyone (docs/players.md, "Quick play"): two entries of one client (the address
+or IPv6 /64 the limits count) never sit at one table, and the abandonment penalty of the
+players who joined from a client lately is that client's: a new guest inherits it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -123,6 +130,9 @@ class QuickPlay:
         )
         """Joins per client, site-wide."""
         self.watches: set[_Watch] = set()
+        self._closed: set[tuple[str, str]] = set()
+        """The (player, preset) whose last waiting connection here closed: told to the queue
+        at the next round."""
         self.counts: dict[str, int] = {}
         """The size of each preset's queue, as last read here."""
         self._wake = asyncio.Event()
@@ -156,15 +166,23 @@ class QuickPlay:
         """A write of the store, in the thread that writes the site's games."""
         return await self.rooms.writer.call(call)
 
-    def _read_waiting(self, person: Person, preset: str, now: float) -> Waiting:
+    def _read_waiting(
+        self, person: Person, preset: str, now: float, *, client: str, players: list[str]
+    ) -> Waiting:
         """How the seating sees a person (read from the store, in a thread): their skill in
         the preset's family (their rating blended with their tournament performance), their
-        language, whom they are kept apart from, how much longer their completion rate makes
-        them wait."""
+        language, whom they are kept apart from, their client, and how much longer they
+        wait: the longer of what their own completion rate and that of all the ``players``
+        seen joining from their client lately (their games summed) make it."""
         family = family_of(preset)
         rating = self.store.ratings.current(person.player, family)
         performance = self.store.leagues.performance(person.player, family)
-        completion = self.store.quick.completion(person.player)
+        own = self.store.quick.completion(person.player)
+        clients = self.store.quick.completion_of(players)
+        slower = max(
+            extra_wait(own.finished, own.abandoned),
+            extra_wait(clients.finished, clients.abandoned),
+        )
         return Waiting(
             person.player,
             skill=seating_skill(
@@ -176,7 +194,8 @@ class QuickPlay:
             lang=person.lang,
             since=now,
             apart=self.store.safety.kept_apart(person.player),
-            slower=extra_wait(completion.finished, completion.abandoned),
+            slower=slower,
+            client=client,
         )
 
     async def join(self, person: Person, preset: object, *, client: str) -> Queued:
@@ -187,8 +206,10 @@ class QuickPlay:
             raise ClientError("rate_limited")
         now = self.now()
         name = person.name or self.catalogs.wording(person.lang).gettext(DEFAULT_NAME)
+        players = await self.queue.note_client(client, person.player, now)
+        read = functools.partial(self._read_waiting, client=client, players=players)
         try:
-            waiting = await asyncio.to_thread(self._read_waiting, person, chosen, now)
+            waiting = await asyncio.to_thread(read, person, chosen, now)
         except StoreUnavailableError as error:
             log.warning("quick play: the database is unavailable (%s)", reason(error))
             raise ClientError("unavailable") from None
@@ -224,14 +245,22 @@ class QuickPlay:
         return bool(await self.queue.seated([player], now)) or await self.queue.forming(player)
 
     def connect(self, player: str, preset: str, listener: Listener) -> None:
-        """A waiting person's connection opened here (told at the next round)."""
+        """A waiting person's connection opened here: present from the next round (at once)."""
         self.watches.add(_Watch(player, preset, listener))
+        self._closed.discard((player, preset))
         self._wake.set()
 
     def depart(self, listener: Listener) -> None:
-        """A connection closed: its person is no longer seen from it (their entry leaves the
-        queue unless another connection of theirs is open, or opens soon)."""
-        self.watches = {w for w in self.watches if w.listener is not listener}
+        """A connection closed: its person is no longer seen from it; their last one here,
+        and they are no longer present from the next round (at once: seated with nobody
+        until a connection of theirs opens again; their entry leaves the queue unless one
+        does soon)."""
+        gone = {w for w in self.watches if w.listener is listener}
+        self.watches -= gone
+        for watch in gone:
+            if not any(w.player == watch.player and w.preset == watch.preset for w in self.watches):
+                self._closed.add((watch.player, watch.preset))
+                self._wake.set()
 
     async def handle(self, player: str, preset: str, listener: Listener, text: str | bytes) -> None:
         """A message from a waiting person's connection: ``{"type": "cancel"}`` only."""
@@ -259,8 +288,12 @@ class QuickPlay:
                 log.warning("quick play: a round failed (%s)", reason(error))
 
     async def round(self) -> None:
-        """One round: connections seen, seats sent, tables formed, the waiting told."""
+        """One round: connections closed and open seen, seats sent, tables formed from the
+        people present, the waiting told."""
         now = self.now()
+        closed, self._closed = self._closed, set()
+        for player, preset in closed:
+            await self.queue.closed(preset, player)
         for preset in PRESETS:
             watched = {w.player for w in self.watches if w.preset == preset}
             if watched:
@@ -269,7 +302,7 @@ class QuickPlay:
         formed = False
         for preset in PRESETS:
             entries = await self.queue.waiting(preset, now)
-            if await self._form(preset, entries, now):
+            if await self._form(preset, await self._present(preset, entries, now), now):
                 formed = True
                 entries = await self.queue.waiting(preset, now)
             self.counts[preset] = len(entries)
@@ -325,6 +358,13 @@ class QuickPlay:
 
     # -- forming tables --
 
+    async def _present(self, preset: str, entries: list[Entry], now: float) -> list[Entry]:
+        """The entries whose waiting connection is open (in this process or another)."""
+        if not entries:
+            return []
+        present = await self.queue.present(preset, now)
+        return [entry for entry in entries if entry.waiting.player in present]
+
     async def _form(self, preset: str, entries: list[Entry], now: float) -> list[Formed]:
         """Form the tables due from a preset's queue: each taken out of the queue at once
         (atomically: a table whose people another process took meanwhile is not formed),
@@ -347,11 +387,10 @@ class QuickPlay:
         return formed
 
     async def _seat(self, preset: str, table: Formed, people: Mapping[Seat, Entry]) -> None:
-        """Make a formed table a room, dealt at once: the people in their seats, present (the
-        moment their page takes to open is theirs: the action clock times them as anyone,
-        and a computer player takes over a seat whose person never comes once its clock has
-        run out twice), their seats noted and linked to their players, each given their seat
-        token."""
+        """Make a formed table a room, dealt at once: the people in their seats, arriving (no
+        connection of theirs on the room yet: the table waits :data:`QUICK_GRACE` seconds
+        for each, then a computer player plays the seat of one who has not come until they
+        do), their seats noted and linked to their players, each given their seat token."""
         rules = PRESETS[preset]
         settings = RoomSettings(
             rules=preset,
@@ -368,7 +407,8 @@ class QuickPlay:
         tokens = {seat: new_token() for seat in people}
         seats: list[RoomSeat] = [OpenSeat()] * 4
         for seat, entry in people.items():
-            seats[seat] = PersonSeat(entry.name, hash_token(tokens[seat]), hidden=entry.hidden)
+            token, formed = hash_token(tokens[seat]), time.time()  # the rooms' clock
+            seats[seat] = PersonSeat(entry.name, token, formed, hidden=entry.hidden, arriving=True)
         one, two, three, four = seats
         code = await self.rooms.create_quick(
             RoomState(settings, (one, two, three, four), creator=None), client="quick"
