@@ -504,11 +504,25 @@ class TournamentStore:
         moment: datetime,
     ) -> bool:
         """Write the result of the tournament deal played at ``game_id`` (once: ``False``
-        when it was written already); the entry is finished with its last deal."""
+        when it was written already, or its tournament has closed — a result is never
+        written after closing, in the same statement that writes it); the entry is finished
+        with its last deal."""
+        still_open = (
+            select(TournamentRow.id)
+            .where(
+                TournamentRow.id == DealPlayedRow.tournament_id,
+                TournamentRow.closed_at.is_(None),
+            )
+            .exists()
+        )
         with unavailable(), self.engine.begin() as connection:
             result = connection.execute(
                 update(DealPlayedRow)
-                .where(DealPlayedRow.game_id == game_id, DealPlayedRow.finished_at.is_(None))
+                .where(
+                    DealPlayedRow.game_id == game_id,
+                    DealPlayedRow.finished_at.is_(None),
+                    still_open,
+                )
                 .values(
                     finished_at=moment,
                     margin=margin,

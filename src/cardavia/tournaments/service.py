@@ -178,7 +178,10 @@ def seat_token(tournament: Tournament, number: int, game_id: str, player_id: str
 
 def settle(store: GameStore, deal: StoredDeal, moment: datetime | None = None) -> bool:
     """Write the result of a deal started and not yet written, if its game's first deal is
-    over (all four passing: margin 0, contract ``pass``); answers whether it was written."""
+    over (all four passing: margin 0, contract ``pass``) and its tournament has not closed
+    (:meth:`~cardavia.store.tournaments.TournamentStore.finish_deal` refuses it then: a deal
+    played on after closing, its hands public, is no result); answers whether it was
+    written."""
     if deal.finished_at is not None:
         return False
     stored = store.load(deal.game_id)
@@ -265,7 +268,8 @@ class Tournaments:
         written)."""
         entered = self.store.tournaments.entry(tournament.id, player_id) is not None
         started = self.store.tournaments.deals_of(tournament.id, player_id)
-        if sum(settle(self.store, deal, self.clock()) for deal in started):
+        unwritten = [] if tournament.closed else started  # closed: its results are final
+        if sum(settle(self.store, deal, self.clock()) for deal in unwritten):
             started = self.store.tournaments.deals_of(tournament.id, player_id)
         by_number = {deal.number: deal for deal in started}
         deals = []

@@ -63,8 +63,8 @@ from cardavia.web.settings import Settings
 from cardavia.web.tables import TableService
 from cardavia.web.tournaments import (
     DealTablesOfService,
+    TournamentTables,
     decide_with,
-    guard_next_deal,
     keep_scheduling,
 )
 from cardavia.web.writer import GameWriter
@@ -250,14 +250,15 @@ def players_deals(
 ) -> History:
     """The players' deals: their histories (My games) and the tournaments
     (docs/tournaments.md: their tables, pages and scheduler; a deal of a tournament still open
-    is sealed: no shared link, no next deal at its table). Answers the history."""
+    is sealed: no shared link, no next deal at its table, no hint; no action once it has
+    closed). Answers the history."""
     history = History(service.store, learning, catalogs)
     history_routes.install(app, history, guests, settings, catalogs, templates)
     tables = DealTablesOfService(service)
     tournaments = Tournaments(service.store, tables)
     app.state.tournaments = tournaments
     history.sealed = tournaments.sealed
-    guard_next_deal(service, tournaments)
+    TournamentTables(tournaments).install(service)
     tournament_routes.install(app, tournaments, guests, settings, counters, catalogs, templates)
     keep_scheduling(app, tournaments, decide=decide_with(service), tables=tables)
     return history

@@ -335,6 +335,15 @@ class Dispatcher(Generic[C]):
         for kind, entry in other._kinds.items():
             self._kinds[kind] = _Kind(entry.fields, entry.required, _via(other, kind, context))
 
+    def guard(self, kinds: Iterable[str], check: Callable[[C, Message], Awaitable[None]]) -> None:
+        """Have ``check`` look at each message of ``kinds`` before the handler each has now:
+        ``check`` refuses one by raising :class:`ClientError`, and that handler is not asked
+        (a tournament's table refuses actions once it has closed)."""
+        for kind in kinds:
+            entry = self._kinds[kind]
+            handler = _checked(check, entry.handler)
+            self._kinds[kind] = _Kind(entry.fields, entry.required, handler)
+
     def read(self, text: str | bytes) -> Message:
         """A message decoded and checked (:class:`ClientError` otherwise)."""
         data = decode_message(text, limit=self.limit)
@@ -352,6 +361,16 @@ class Dispatcher(Generic[C]):
         """Read one message and have its handler answer it (errors raised as they come)."""
         message = self.read(text)
         await self._kinds[message.kind].handler(context, message)
+
+
+def _checked(
+    check: Callable[[C, Message], Awaitable[None]], handler: Callable[[C, Message], Awaitable[None]]
+) -> Callable[[C, Message], Awaitable[None]]:
+    async def handle(context: C, message: Message) -> None:
+        await check(context, message)
+        await handler(context, message)
+
+    return handle
 
 
 def _via(

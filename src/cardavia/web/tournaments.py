@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -77,18 +78,71 @@ class DealTablesOfService:
             table.token_hash = token_hash
 
 
-def guard_next_deal(service: TableService, tournaments: Tournaments) -> None:
-    """A tournament deal is one deal: all four passing ends it (margin 0), and no other deal
-    follows at its table (``next_deal`` answers ``match_over`` there)."""
+KNOWN_TABLES: Final = 10_000
+"""Games whose tournament (or none) a process remembers, the least recently asked forgotten."""
 
-    async def next_deal(seated: Seated, _message: Message) -> None:
-        game_id = seated.table.game_id
-        played = await asyncio.to_thread(tournaments.store.tournaments.of_game, game_id)
-        if played is not None:
+
+@dataclass(frozen=True, slots=True)
+class DealWindow:
+    """A tournament deal's table: its tournament, and when that tournament closes."""
+
+    tournament_id: str
+    closes_at: datetime
+
+
+class TournamentTables:
+    """Which games are tournament deals, and the window each is played in (docs/tournaments.md,
+    "Fair play"). A tournament deal's table takes actions only while its tournament is open
+    (``tournament_closed`` after: its seeds, so every hand, are public then), never answers a
+    hint (``tournament_no_hints``: the field is ranked against computer players, and a hint is
+    theirs), and deals no next deal (``match_over``). Each game is looked up once per process
+    (it is a tournament's deal before its seat can be opened, and a tournament's close never
+    moves), so that the other tables' messages cost nothing after their first."""
+
+    def __init__(self, tournaments: Tournaments, *, size: int = KNOWN_TABLES) -> None:
+        self.tournaments = tournaments
+        self.size = size
+        self._windows: OrderedDict[str, DealWindow | None] = OrderedDict()
+
+    def install(self, service: TableService) -> None:
+        """Guard the table service's messages (a room's, which include them, too)."""
+        service.messages.guard(("action", "hint", "next_deal"), self._check)
+
+    async def window(self, game_id: str) -> DealWindow | None:
+        """The window of the game's tournament (``None``: no tournament's deal)."""
+        if game_id in self._windows:
+            self._windows.move_to_end(game_id)
+            return self._windows[game_id]
+        found = await asyncio.to_thread(self._read, game_id)
+        self.know(game_id, found)
+        return found
+
+    def know(self, game_id: str, window: DealWindow | None) -> None:
+        """Remember the game's window (a deal dealt here is known at once)."""
+        self._windows[game_id] = window
+        self._windows.move_to_end(game_id)
+        while len(self._windows) > self.size:
+            self._windows.popitem(last=False)
+
+    def _read(self, game_id: str) -> DealWindow | None:
+        deal = self.tournaments.store.tournaments.of_game(game_id)
+        tournament = None if deal is None else self.tournaments.get(deal.tournament_id)
+        return None if tournament is None else DealWindow(tournament.id, tournament.closes_at)
+
+    def is_closed(self, window: DealWindow) -> bool:
+        """Whether the tournament of that window has closed (its ``closes_at`` is past)."""
+        return self.tournaments.clock() >= window.closes_at
+
+    async def _check(self, seated: Seated, message: Message) -> None:
+        window = await self.window(seated.table.game_id)
+        if window is None:
+            return
+        if message.kind == "next_deal":
             raise ClientError("match_over")
-        await service.next_deal(seated.table)
-
-    service.messages.on("next_deal", next_deal)
+        if self.is_closed(window):
+            raise ClientError("tournament_closed")
+        if message.kind == "hint":
+            raise ClientError("tournament_no_hints")
 
 
 async def run_schedule(
@@ -330,16 +384,18 @@ def results_shown(tournament: Tournament, progress: Progress | None) -> bool:
 
 __all__ = [
     "CONTRACT_WORDS",
+    "KNOWN_TABLES",
     "PAR_PAUSE",
     "PASSED",
     "RANKING_SIZE",
     "SAID",
     "SCHEDULE_INTERVAL",
     "DealTablesOfService",
+    "DealWindow",
     "Pages",
+    "TournamentTables",
     "contract_words",
     "decide_with",
-    "guard_next_deal",
     "keep_scheduling",
     "results_shown",
     "run_schedule",

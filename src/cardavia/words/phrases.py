@@ -127,6 +127,11 @@ ERRORS: Final[Mapping[str, str]] = {
     "no_watchers": N_("The players of this table no longer allow watchers."),
     # Quick play (cardavia.web.quickplay).
     "not_waiting": N_("You are no longer waiting for a table: press “Play now” again."),
+    # Tournaments (cardavia.web.tournaments).
+    "tournament_closed": N_("This tournament has closed: its deals can no longer be played."),
+    "tournament_no_hints": N_(
+        "No hints at a tournament table: everyone plays its deals on their own."
+    ),
 }
 """The errors of the site itself (a malformed message, a wrong key, …) by code."""
 
