@@ -1,14 +1,16 @@
 """What an operator watches, for Prometheus (docs/deploy.md, "Metrics"): the tables and rooms
 in play, people's actions (a counter, and their latency from received to sent), the computer
-players' decisions waiting and their latency per level, refused requests by reason, the
-database writer's group sizes, the database's and Redis's errors.
+players' decisions waiting and their latency per level, the decisions the AI workers did not
+make (by why), refused requests by reason, the database writer's group sizes, the database's
+and Redis's errors.
 
 The figures are recorded wherever they happen (:func:`person_acted`, :func:`deciding`,
-:func:`refused`, :func:`writer_group`, :func:`service_failed`, :func:`in_play`) and served
-only when ``CARDAVIA_METRICS_PORT`` is set, on that port of its own — never on the site's
-public routes (:func:`serve_metrics`, called by ``cardavia serve``). The web processes of one
-``cardavia serve --workers N`` are summed on that one port: prometheus-client's multiprocess
-mode, its files in a fresh folder of ``CARDAVIA_METRICS_DIR`` (a temporary one by default).
+:func:`decision_fallback`, :func:`refused`, :func:`writer_group`, :func:`service_failed`,
+:func:`in_play`) and served only when ``CARDAVIA_METRICS_PORT`` is set, on that port of its
+own — never on the site's public routes (:func:`serve_metrics`, called by ``cardavia
+serve``). The web processes of one ``cardavia serve --workers N`` are summed on that one
+port: prometheus-client's multiprocess mode, its files in a fresh folder of
+``CARDAVIA_METRICS_DIR`` (a temporary one by default).
 
 The metrics are made at their first use, not at import: the multiprocess mode is chosen by
 the environment prometheus-client sees then, which :func:`serve_metrics` sets first.
@@ -48,6 +50,7 @@ class _Metrics:
     action_seconds: Any
     decisions_waiting: Any
     decision_seconds: Any
+    fallbacks: Any
     refusals: Any
     writer_groups: Any
     errors: Any
@@ -85,6 +88,12 @@ def _metrics() -> _Metrics:
             ["level"],
             buckets=DECISION_BUCKETS,
         ),
+        fallbacks=Counter(
+            "cardavia_decision_fallbacks",
+            "Search decisions the AI workers did not make: made in the web process, by level "
+            "and why (unreachable, late, failed, illegal)",
+            ["level", "reason"],
+        ),
         refusals=Counter(
             "cardavia_refused",
             "Requests and messages refused, by the error code answered",
@@ -120,6 +129,13 @@ def deciding(level: str) -> Iterator[None]:
     finally:
         waiting.dec()
         metrics.decision_seconds.labels(level).observe(time.perf_counter() - started)
+
+
+def decision_fallback(level: str, reason: str) -> None:
+    """A decision of ``level`` was made in the web process, not as asked: ``unreachable``
+    (Redis out of reach: made here at its own level, in time or not), ``late`` (not made
+    within the deadline: made by a cheaper level at once), ``failed``, ``illegal``."""
+    _metrics().fallbacks.labels(level, reason).inc()
 
 
 def refused(code: str) -> None:
@@ -177,6 +193,7 @@ __all__ = [
     "METRICS_HOST_VARIABLE",
     "METRICS_PORT_VARIABLE",
     "deciding",
+    "decision_fallback",
     "in_play",
     "metrics_port",
     "person_acted",

@@ -23,6 +23,7 @@ from cardavia.ai.decisions import (
 from cardavia.ai.environment import DEFAULT_DEADLINE, deadline_from_env
 from cardavia.ai.player import LEVELS, player_levels, register_player
 from cardavia.ai.pool import DecisionPool, decide_here
+from cardavia.ai.queue import DecisionQueue
 from cardavia.belote import Action, Observation, Pass
 
 from .test_pool import observations
@@ -82,13 +83,29 @@ class _Cheat:
         return Pass(seat)  # never legal in card play
 
 
+class _Slow:
+    """A player that thinks :data:`SLOW_SECONDS` (as this machine's pool may, starting its
+    processes on a busy machine, then searching), then plays its last legal action."""
+
+    def decide(self, observation: Observation, rng: random.Random) -> Action:
+        time.sleep(SLOW_SECONDS)
+        return observation.legal_actions[-1]
+
+
+SLOW_SECONDS = 2.0
+UNREACHABLE = "redis://127.0.0.1:1/0"
+"""A Redis nobody serves (port 1): every connection refused at once."""
+
+
 @pytest.fixture
 def faulty_levels() -> Iterator[None]:
     register_player("broken", _Broken)
     register_player("cheat", _Cheat)
+    register_player("slow", _Slow)
     yield
     LEVELS.pop("broken", None)
     LEVELS.pop("cheat", None)
+    LEVELS.pop("slow", None)
 
 
 @pytest.mark.parametrize("level", ["broken", "cheat"])
@@ -182,3 +199,49 @@ def test_a_generator_is_drawn_from_as_the_table_did() -> None:
     club, strong = asyncio.run(main())
     assert club == decide_here("club", observation, 5)
     assert strong == decide_here("strong", observation, random.Random(6).getrandbits(64))
+
+
+def test_redis_unreachable_the_decision_is_made_here_within_the_deadline(
+    faulty_levels: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Redis out of reach (restarting, say): the decision is made in this process at its own
+    level if that is done within the deadline, else by the club player once it has passed —
+    never after the deadline by the level itself (issue 35: a restart silenced strong tables
+    7.7 s, the pool's processes starting with no deadline)."""
+    observation = observations("coinche", 35, 1)[0]
+    assert decide_here("club", observation, 7) != observation.legal_actions[-1]
+
+    async def main() -> tuple[Action, Action]:
+        queue = DecisionQueue(UNREACHABLE, timeout=0.3)
+        decisions = Decisions(
+            pool=DecisionPool(cores=1, kind="thread"), queue=queue, search_levels={"slow"}
+        )
+        try:
+            slow = await decisions.decide("slow", observation, 7, client="c")
+            club = await decisions.decide("club", observation, 7, client="c")
+            return slow, club
+        finally:
+            await decisions.close()
+
+    with caplog.at_level(logging.WARNING, logger="cardavia.ai.decisions"):
+        slow, club = asyncio.run(main())
+    assert slow == club == decide_here("club", observation, 7)  # the club's, not its own
+    unreachable, late = (record.getMessage() for record in caplog.records)
+    assert "slow decision" in unreachable and "deciding in this process" in unreachable
+    assert "not answered in time" in late and "decided by club instead" in late
+
+
+def test_redis_unreachable_a_quick_level_still_decides_here_at_its_own_level() -> None:
+    """Within the deadline, the decision Redis could not queue is the level's own, made on
+    this machine's cores: a strong table plays strong while Redis restarts."""
+    observation = observations("coinche", 36, 1)[0]
+
+    async def main() -> Action:
+        queue = DecisionQueue(UNREACHABLE, timeout=30.0)
+        decisions = Decisions(pool=DecisionPool(cores=1, kind="thread"), queue=queue)
+        try:
+            return await decisions.decide("strong", observation, 11, client="c")
+        finally:
+            await decisions.close()
+
+    assert asyncio.run(main()) == decide_here("strong", observation, 11)

@@ -42,11 +42,16 @@ at most ``per_client`` of a client's search and thread decisions run or wait in 
 time; its other tables wait behind its own work, not everyone's. The site takes the same
 slots for a client's other computer work (analyses, hints).
 
-Never stalled, never "the first legal action" (issue 18): a decision sent to the workers and
-not answered within ``deadline`` seconds (a worker killed, Redis restarted, every worker
-busy) is made here at once by a cheaper level (:data:`FALLBACK_LEVELS`); a lane that fails
-or answers an illegal action likewise; Redis unreachable is known at once, so that decision
-is made here at its own level. Each such case is logged in one line.
+Never stalled, never "the first legal action" (issues 18 and 35): a decision sent to the
+workers is bounded by ``deadline`` seconds as a whole — queueing it, waiting for its answer,
+and, should Redis be unreachable, making it here at its own level instead (on this machine's
+cores, whose processes may first have to start). Past the deadline (a worker killed, Redis
+restarting or not answering, every worker busy, this machine's pool too slow) it is made
+here at once by a cheaper level (:data:`FALLBACK_LEVELS`); a lane that fails or answers an
+illegal action likewise. Before the whole was bounded, a decision whose queue broke while
+Redis restarted went to this machine's pool with no deadline, and strong tables fell silent
+7.7 s (the audit of 2026-12-04). Each such case is logged in one line and counted
+(:func:`cardavia.metrics.decision_fallback`).
 """
 
 from __future__ import annotations
@@ -67,7 +72,7 @@ from cardavia.ai.player import find_player, level_version, told_the_score
 from cardavia.ai.pool import DecisionPool, Kind
 from cardavia.ai.queue import DecisionQueue, QueueUnreachableError
 from cardavia.belote import Action, Observation, Seat
-from cardavia.metrics import deciding, service_failed
+from cardavia.metrics import deciding, decision_fallback, service_failed
 
 CHEAP_LEVELS: Final = frozenset({"beginner", "club"})
 """The levels decided at once, on the event loop (the only definition in the project)."""
@@ -216,8 +221,10 @@ class Decisions:
                             lane, key, observation, randomness, match_scores
                         )
         except Exception as error:
+            decision_fallback(key, "late" if isinstance(error, TimeoutError) else "failed")
             return self._fallback(key, observation, randomness, match_scores, _failure(error))
         if action not in observation.legal_actions:
+            decision_fallback(key, "illegal")
             reason = f"chose {action}, which is not legal"
             return self._fallback(key, observation, randomness, match_scores, reason)
         return action
@@ -230,19 +237,24 @@ class Decisions:
         randomness: Randomness,
         match_scores: tuple[int, int] | None,
     ) -> Action:
-        """The decision in the search or the thread lane."""
+        """The decision in the search or the thread lane; one sent to the workers, within
+        the queue's deadline as a whole (``TimeoutError`` past it)."""
         if lane is Lane.THREAD:
             rng = _generator(randomness)
             return await asyncio.to_thread(_decide_now, level, observation, rng, match_scores)
         seed = randomness if isinstance(randomness, int) else randomness.getrandbits(64)
-        if self.queue is not None:
+        if self.queue is None:
+            return await self.pool.decide(level, observation, seed, match_scores=match_scores)
+        async with asyncio.timeout(self.queue.timeout):
             try:
                 return await self.queue.decide(level, observation, seed, match_scores)
             except QueueUnreachableError as error:
                 service_failed("redis")
-                # Known at once (nothing was queued): the same decision, made here.
-                log.warning("%s decision: %s; decided in this process", level, error)
-        return await self.pool.decide(level, observation, seed, match_scores=match_scores)
+                decision_fallback(level, "unreachable")
+                # Redis out of reach: the same decision, made here in what is left of the
+                # deadline (the pool's processes may have to start first).
+                log.warning("%s decision: %s; deciding in this process", level, error)
+            return await self.pool.decide(level, observation, seed, match_scores=match_scores)
 
     def _fallback(
         self,
