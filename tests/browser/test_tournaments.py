@@ -196,3 +196,39 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
     phone.close()
     desktop.close()
     store.close()
+
+
+def test_a_tournament_table_shows_no_hint_and_a_finished_deal_only_what_was_seen(
+    browser: Any, server: Any
+) -> None:
+    """With hints on (the player's setting), a tournament table shows neither the hint button
+    nor the setting (test_learn_table.py: a table of the player's own shows both); its
+    finished deal offers
+    no replay of the four hands, no analysis and no shuffle check until the tournament
+    closes (docs/tournaments.md, "Fair play")."""
+    store = GameStore(f"sqlite:///{server.database}")
+    opens = datetime.now(UTC) - timedelta(minutes=1)
+    plan = Planned(f"{TOURNAMENT}-fair", "short", "cardavia", 2, opens, opens + timedelta(hours=1))
+    Tournaments(store, level="beginner").make(plan)
+    context = context_of(browser, DESKTOP)
+    context.add_init_script("localStorage.setItem('cardavia.hints', 'on')")
+    page = context.new_page()
+    page.goto(f"{server.url}/en/tournaments/{plan.id}")
+    page.locator('li[data-deal="1"] .tournament-play').click()
+    page.wait_for_url(f"**/tournaments/{plan.id}/play/1")
+    page.wait_for_function(READY)
+    expect(page.locator("#learn-hint")).to_be_hidden()
+    expect(page.locator("#learn-hints")).to_be_hidden()
+    phase = play_on(page)
+    if phase == "over":
+        page.wait_for_selector("#score-panel[open]")
+        view = page.evaluate("window.cardavia.view")
+        assert view["replay"] is None and view["fair"]["seed"] is None
+        expect(page.locator("#replay-open")).to_be_hidden()
+        slots = page.locator(".learn-analyse-slot")  # the result's and the replay's
+        assert slots.count() >= 1
+        for index in range(slots.count()):
+            expect(slots.nth(index)).to_be_hidden()
+        expect(page.locator("#learn-check")).to_be_hidden()
+    context.close()
+    store.close()

@@ -34,6 +34,7 @@ from cardavia.tournaments.service import Tournaments, dealt
 from cardavia.web.app import create_app
 from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.guests import PLAYER_COOKIE
+from cardavia.web.history import share_code
 from cardavia.web.limits import Limits
 from cardavia.web.settings import Settings
 from cardavia.web.table import record_json
@@ -185,18 +186,18 @@ def test_results_and_shared_links_are_hidden_until_closing(
     app: FastAPI, browser: Callable[[], TestClient]
 ) -> None:
     finisher, other = browser(), browser()
-    for number in (1, 2, 3):
-        play(finisher, start(finisher, number), random.Random(number))
+    games = [start(finisher, number) for number in (1, 2, 3)]
+    for number, game in enumerate(games, start=1):
+        play(finisher, game, random.Random(number))
     play(other, start(other, 1), random.Random(9))
     # The other player has not finished: no comparison, no results of the field.
     refused = other.get(f"/en/tournaments/{TOURNAMENT}/deals/1", follow_redirects=False)
     assert refused.status_code == 303
     # The one who finished sees their own comparison.
     assert finisher.get(f"/en/tournaments/{TOURNAMENT}/deals/1").status_code == 200
-    # The shared link of a tournament deal is refused while it is open, to anyone.
-    deals = finisher.get("/api/me/games").json()["deals"]
-    codes = [deal["share"] for deal in deals if deal["share"]]
-    assert codes
+    # The shared link of a tournament deal is refused while it is open, to anyone (My games
+    # does not offer it then: test_sealed.py).
+    codes = [share_code(app.state.store.load(game["game"]), 1) for game in games]
     for client in (finisher, other, browser()):
         assert client.get(f"/api/deals/{codes[0]}").status_code == 404
     close(app)

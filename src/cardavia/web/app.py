@@ -258,7 +258,9 @@ def players_deals(
     tournaments = Tournaments(service.store, tables)
     app.state.tournaments = tournaments
     history.sealed = tournaments.sealed
-    TournamentTables(tournaments).install(service)
+    guard = TournamentTables(tournaments)
+    guard.install(service)
+    learning.sealed = guard.is_sealed
     tournament_routes.install(app, tournaments, guests, settings, counters, catalogs, templates)
     keep_scheduling(app, tournaments, decide=decide_with(service), tables=tables)
     return history

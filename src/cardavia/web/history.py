@@ -148,10 +148,16 @@ class History:
         words = self.catalogs.wording(lang)
         people = {other.name: sitters[other].public(words, me) for other in Seat}
         seeds = self._seeds(stored, len(match.deals))
+        # A tournament's deal shows its player only what they saw until the tournament
+        # closes: no shuffle check (its seed and deck), no shared link, no analysis.
+        sealed = self.sealed is not None and self.sealed(stored.id)
         entries = []
         for number in range(len(match.deals), 0, -1):
             entry = self._entry(stored, played, match, number, seat, people, lang)
-            entry["check"] = self._check(match, number, seeds.get(number), lang)
+            entry["check"] = None if sealed else self._check(match, number, seeds.get(number), lang)
+            entry["sealed"] = sealed
+            if sealed:
+                entry["share"] = None
             entries.append(entry)
         return entries
 

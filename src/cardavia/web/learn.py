@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import cache
 from typing import Any, Final
 
@@ -111,6 +111,9 @@ class Learning:
         )
         self._hints: OrderedDict[tuple[str, int, int, Seat], dict[str, Any]] = OrderedDict()
         """The last hints given, by game, deal and step: asking again costs nothing."""
+        self.sealed: Callable[[str], Awaitable[bool]] | None = None
+        """Whether a game's analysis waits (``tournament_sealed``: a deal of a tournament not
+        yet closed, :meth:`cardavia.web.tournaments.TournamentTables.is_sealed`)."""
 
     async def analysis(self, table: Table, number: int | None, lang: str) -> dict[str, Any]:
         """The analysis of deal ``number`` of a game (``None``: the current deal), in
@@ -127,7 +130,11 @@ class Learning:
         self, game_id: str, match: Match, number: int, lang: str, *, deck: str, client: str
     ) -> dict[str, Any]:
         """The analysis of deal ``number`` of the game ``game_id`` whose match is ``match``
-        (:meth:`analysis`, for a game not open at a table: a player's history)."""
+        (:meth:`analysis`, for a game not open at a table: a player's history);
+        ``tournament_sealed`` for a deal of a tournament not yet closed, even to its player
+        (every hand shows in an analysis)."""
+        if self.sealed is not None and await self.sealed(game_id):
+            raise ClientError("tournament_sealed")
         if not 1 <= number <= len(match.deals):
             raise ClientError("not_found")
         if not match.deals[number - 1].is_over:

@@ -10,6 +10,7 @@ import logging
 import random
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Protocol
 
 from cardavia.belote import Match, Record, Seat
@@ -72,6 +73,13 @@ class Table:
     delay)."""
     remembered: int = 0
     """When the service last opened it (its count of tables opened): the latest stay."""
+    sealed_until: datetime | None = None
+    """Until when a finished deal is shown only as its seat saw it — no other hand, seed nor
+    deck (a tournament's deal: until the tournament closes); ``None``: never."""
+
+    def is_sealed(self) -> bool:
+        """Whether a finished deal is shown only as its seat saw it, now."""
+        return self.sealed_until is not None and datetime.now(UTC) < self.sealed_until
 
     def person_plays(self, seat: Seat) -> bool:
         """Whether a person plays ``seat`` now (else a computer player does)."""

@@ -118,6 +118,8 @@ class TableService:
         self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
         self.hints: Callable[[Table, str, Seat], Awaitable[dict[str, Any]]] | None = None
         """What answers a ``hint`` message (:meth:`cardavia.web.learn.Learning.hint`)."""
+        self.opening: Callable[[Table], Awaitable[None]] | None = None
+        """Told of each table opened, before its views (a tournament's deal is sealed)."""
         self._tables: OrderedDict[str, Table] = OrderedDict()
         self._remembered = 0
         """How many times a table was opened or created: each table's last stay."""
@@ -289,6 +291,8 @@ class TableService:
             self._check_token(table.token_matches, token)
         else:
             table.seating = seating
+        if self.opening is not None:
+            await self.opening(table)
         self._remember(table)
         return table
 
@@ -411,6 +415,7 @@ class TableService:
             game_id=table.game_id,
             level=table.level,
             commitment=table.commitment,
+            sealed=table.is_sealed(),
         )
         view["names"] = names_of(table.seating, time.time())
         return view

@@ -36,7 +36,7 @@ from cardavia.web.history import share_code
 from cardavia.web.logs import reason
 from cardavia.web.protocol import ClientError, Message
 from cardavia.web.shuffles import new_commitment
-from cardavia.web.table import Seated
+from cardavia.web.table import Seated, Table
 from cardavia.web.tables import TableService
 from cardavia.words import N_, Wording
 
@@ -105,8 +105,20 @@ class TournamentTables:
         self._windows: OrderedDict[str, DealWindow | None] = OrderedDict()
 
     def install(self, service: TableService) -> None:
-        """Guard the table service's messages (a room's, which include them, too)."""
+        """Guard the table service's messages (a room's, which include them, too), and seal
+        each tournament deal's table it opens."""
         service.messages.guard(("action", "hint", "next_deal"), self._check)
+        service.opening = self.seal
+
+    async def seal(self, table: Table) -> None:
+        """A tournament deal's table, opened: its finished deal shows only what its seat saw
+        until the tournament closes (no replay of the four hands, no seed, no deck)."""
+        window = await self.window(table.game_id)
+        table.sealed_until = None if window is None else window.closes_at
+
+    async def is_sealed(self, game_id: str) -> bool:
+        """Whether ``game_id`` is a deal of a tournament not yet closed (its analysis waits)."""
+        return await asyncio.to_thread(self.tournaments.sealed, game_id)
 
     async def window(self, game_id: str) -> DealWindow | None:
         """The window of the game's tournament (``None``: no tournament's deal)."""

@@ -227,13 +227,15 @@ def _replay(deal: DealState) -> dict[str, Any] | None:
     }
 
 
-def _fair(deal: DealState, commitment: Commitment | None) -> dict[str, Any] | None:
+def _fair(
+    deal: DealState, commitment: Commitment | None, *, sealed: bool = False
+) -> dict[str, Any] | None:
     """The view's ``fair``: the hash of the deal's seed from the start; the seed and the deck
-    as dealt once the deal is over, for the player to check; ``None`` for a deal dealt
-    before the site committed to its shuffles."""
+    as dealt once the deal is over, for the player to check (not while it is ``sealed``);
+    ``None`` for a deal dealt before the site committed to its shuffles."""
     if commitment is None:
         return None
-    over = deal.is_over
+    over = deal.is_over and not sealed
     return {
         "algorithm": FAIR_ALGORITHM,
         "hash": commitment.hash,
@@ -362,12 +364,14 @@ def build_view(
     game_id: str = "",
     level: str = "",
     commitment: Commitment | None = None,
+    sealed: bool = False,
 ) -> dict[str, Any]:
     """The ``View`` of docs/web.md: what ``seat`` may know of the current deal, built from
     :meth:`DealState.observation` only, plus the match's public score sheet, the hash of the
-    deal's shuffle, once the deal is over its replay and seed, and where each seat is drawn
-    (``screen``). ``seat`` ``None``: a watcher's (:func:`public_view`, South at the
-    bottom)."""
+    deal's shuffle, once the deal is over its replay and seed (not while the table is
+    ``sealed``: a tournament's deal shows what its seat saw until the tournament closes), and
+    where each seat is drawn (``screen``). ``seat`` ``None``: a watcher's (:func:`public_view`,
+    South at the bottom)."""
     deal = match.deal
     seen_from = WATCHER_BOTTOM if seat is None else seat
     observation = deal.observation(seen_from)
@@ -376,8 +380,8 @@ def build_view(
         "match": _match(match),
         "deal_number": len(match.deals),
         "next_deal": deal.is_over and not match.is_over,
-        "replay": _replay(deal),
-        "fair": _fair(deal, commitment),
+        "replay": None if sealed else _replay(deal),
+        "fair": _fair(deal, commitment, sealed=sealed),
     }
     return view if seat is not None else public_view(view)
 

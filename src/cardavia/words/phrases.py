@@ -132,6 +132,10 @@ ERRORS: Final[Mapping[str, str]] = {
     "tournament_no_hints": N_(
         "No hints at a tournament table: everyone plays its deals on their own."
     ),
+    "tournament_sealed": N_(
+        "Every hand of this tournament deal, and its analysis, are shown once the tournament "
+        "has closed."
+    ),
 }
 """The errors of the site itself (a malformed message, a wrong key, …) by code."""
 

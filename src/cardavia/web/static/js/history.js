@@ -57,7 +57,8 @@ function facts(entry) {
 function actions(entry) {
   const bar = el("p", "history-actions");
   if (!entry.over) return bar;
-  if (entry.contract) {
+  // A tournament's deal stays sealed until the tournament closes: no analysis before then.
+  if (entry.contract && !entry.sealed) {
     const analyse = el("button", "secondary history-analyse", words.analysis);
     analyse.type = "button";
     analyse.addEventListener("click", () => {
