@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 from tests.browser.conftest import shot
+from tests.tournaments.worked import keep_passkey
 
 from cardavia.store.db import GameStore
 from cardavia.tournaments.closing import close_one
@@ -160,7 +161,7 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
         next(c["value"] for c in phone.cookies() if c["name"] == PLAYER_COOKIE)
     )
     assert player is not None
-    store.passkeys.add("browser-test-passkey", player.id, b"key", 0)
+    keep_passkey(store, player.id, plan.opens_at)  # kept before the tournament opened
     assert close_one(store, TOURNAMENT, now=plan.closes_at + timedelta(seconds=1))
     other.reload()
     expect(other.locator("#tournament-ranking")).to_be_visible()

@@ -20,6 +20,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from tests.players.plays import browser_fixture
+from tests.tournaments.worked import keep_passkey
 
 from cardavia.ai.player import find_player
 from cardavia.belote import Action, Match, Observation, Pass, Record, find_rules
@@ -274,7 +275,7 @@ def test_the_ranking_after_closing_ranks_players_with_a_passkey(
         for number in (1, 2, 3):
             play(person, start(person, number), random.Random(number))
     kept = store.players.find(keeper.cookies[PLAYER_COOKIE])
-    store.passkeys.add("a-passkey", kept.id, b"key", 0)
+    keep_passkey(store, kept.id, app.state.tournaments.get(TOURNAMENT).opens_at)
     page = keeper.get(f"/en/tournaments/{TOURNAMENT}").text
     assert 'id="tournament-ranking"' not in page  # not before closing
     close(app)

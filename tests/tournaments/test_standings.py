@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import event, insert, select
-from tests.tournaments.worked import ALONE, CLOSES, CLUB, OPENS, Worked, fill
+from tests.tournaments.worked import ALONE, CLOSES, CLUB, OPENS, Worked, fill, keep_passkey
 
 from cardavia.store.db import GameStore, new_token
 from cardavia.store.standings import OPTIMISTIC_TRIES, ClosingField, Ranked
@@ -203,7 +203,7 @@ def many(store: GameStore, ranked: int, guests: int) -> list[str]:
     first, worst first."""
     players = [store.players.create(new_token()).id for _ in range(ranked + guests)]
     for player in players[:ranked]:
-        store.passkeys.add(f"key-{player}", player, b"public key", 0)
+        keep_passkey(store, player)
     with store.engine.begin() as connection:
         connection.execute(
             insert(TournamentRow),

@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 
-from sqlalchemy import insert
+from sqlalchemy import insert, update
 
 from cardavia.store.db import GameStore, new_token
+from cardavia.store.passkeys import PasskeyRow
 from cardavia.store.tournaments import DealPlayedRow, EntryRow, ParRow, TournamentRow
 
 OPENS = datetime(2026, 12, 2, tzinfo=UTC)
@@ -100,6 +101,16 @@ ALONE = Worked(
 )
 
 
+def keep_passkey(store: GameStore, player_id: str, made: datetime = OPENS) -> None:
+    """A passkey for the player, made at ``made`` (by default as the tournament opens: one
+    that existed then ranks its player; one made later does not)."""
+    store.passkeys.add(f"key-{player_id}", player_id, b"public key", 0)
+    with store.engine.begin() as connection:
+        connection.execute(
+            update(PasskeyRow).where(PasskeyRow.player_id == player_id).values(created_at=made)
+        )
+
+
 def fill(
     store: GameStore, worked: Worked, tournament_id: str = "daily-coinche-20261202"
 ) -> dict[str, str]:
@@ -111,7 +122,7 @@ def fill(
         player = store.players.create(new_token())
         store.players.update(player.id, {"name": name.title()})
         if name in worked.keyed:
-            store.passkeys.add(f"key-{player.id}", player.id, b"public key", 0)
+            keep_passkey(store, player.id)
         ids[name] = player.id
     with store.engine.begin() as connection:
         connection.execute(

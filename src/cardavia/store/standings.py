@@ -60,7 +60,8 @@ class ClosingField:
     entries: tuple[str, ...]
     """The players who entered."""
     keyed: frozenset[str]
-    """Those of them who hold a passkey now (ranked; the others are guests)."""
+    """Those of them who hold a passkey now that they held when the tournament opened
+    (ranked; the others — guests, and accounts keyed since — play unranked)."""
 
     @property
     def fingerprint(self) -> tuple[int, int, int]:
@@ -337,7 +338,7 @@ def _read(
     """The field of a tournament due at ``now`` and not closed (``claimed``: closed by
     this transaction), in bulk; ``None`` for any other."""
     due = connection.execute(
-        select(TournamentRow.deals, TournamentRow.closed_at).where(
+        select(TournamentRow.deals, TournamentRow.closed_at, TournamentRow.opens_at).where(
             TournamentRow.id == tournament_id, TournamentRow.closes_at <= now
         )
     ).first()
@@ -351,11 +352,13 @@ def _read(
     entries = connection.scalars(
         select(EntryRow.player_id).where(EntryRow.tournament_id == tournament_id)
     )
+    # Ranked: a passkey that existed when the tournament opened (a second account made for
+    # it, after a first one scouted its deals, plays unranked).
     keyed = connection.scalars(
         select(PasskeyRow.player_id)
         .distinct()
         .join(EntryRow, EntryRow.player_id == PasskeyRow.player_id)
-        .where(EntryRow.tournament_id == tournament_id)
+        .where(EntryRow.tournament_id == tournament_id, PasskeyRow.created_at <= due.opens_at)
     )
     return ClosingField(
         int(due.deals),

@@ -154,8 +154,8 @@ class Standing:
     player_id: str
     percent: Fraction
     ranked: bool
-    """Whether the player is ranked (held a passkey at closing): guests keep their score,
-    without a place."""
+    """Whether the player is ranked (held at closing a passkey made before the tournament
+    opened): guests, and accounts keyed since, keep their score, without a place."""
     place: int | None
 
 

@@ -293,6 +293,13 @@ class Tournaments:
                 )
         return Progress(entered, tuple(deals))
 
+    def ranks(self, tournament: Tournament, player_id: str) -> bool:
+        """Whether the player's entry would be ranked: they hold a passkey that existed when
+        the tournament opened (the closing's rule: a second account made after a first one
+        saw the deals plays unranked)."""
+        held = self.store.passkeys.of_player(player_id)
+        return any(passkey.created_at <= tournament.opens_at for passkey in held)
+
     def sealed(self, game_id: str) -> bool:
         """Whether ``game_id`` is a deal of a tournament not yet closed: its record, replay,
         analysis, shared link and seed are then its player's alone."""

@@ -120,8 +120,9 @@ def scored(field: ClosingField) -> Ranked:
 def close(store: GameStore, tournament_id: str, *, now: datetime) -> bool:
     """Close the tournament if its window is over at ``now``: every deal played scored
     against its field (``tournament_deals.matchpoints``; 25 % for one begun and not
-    finished), every entry's score, whether it is ranked (its player holds a passkey now)
-    and its place among the ranked (``tournament_entries``), and ``closed_at`` set. ``False``
+    finished), every entry's score, whether it is ranked (its player holds a passkey that
+    existed when the tournament opened) and its place among the ranked
+    (``tournament_entries``), and ``closed_at`` set. ``False``
     when there was nothing to do: unknown, not yet due, or closed already — by an earlier
     call or by another process at the same moment (only one of them does the work)."""
     return store.standings.close(tournament_id, now=now, rank=scored)

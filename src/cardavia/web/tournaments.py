@@ -285,12 +285,15 @@ class Pages:
         self, tournament: Tournament, player_id: str | None, page: int, lang: str
     ) -> dict[str, Any]:
         """A tournament's page: its deals, the player's, and the ranking when it shows."""
-        progress = None
+        progress, ranked_here = None, None
         if player_id is not None:
             progress = self.tournaments.progress(tournament, player_id)
+            if not tournament.closed:
+                ranked_here = self.tournaments.ranks(tournament, player_id)
         context: dict[str, Any] = {
             "t": tournament,
             "progress": progress,
+            "ranked_here": ranked_here,
             "open": tournament.is_open(self.tournaments.clock()),
             "results_shown": results_shown(tournament, progress),
             "seeds": self.seeds(tournament, lang),
