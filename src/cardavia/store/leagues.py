@@ -330,25 +330,28 @@ class LeagueStore:
         """Write a closed tournament's performances in one transaction: each deal row's, and
         a ``performance_changes`` row per player. ``False`` (nothing written): they were
         written already — the unique (player, family, tournament) refused them, whoever wrote
-        them first."""
+        them first. A deleted player's deals (kept under an id that names nobody) have their
+        performance written, and no change of a player."""
         if not write.players:
             return False
         try:
             with unavailable(), self.engine.begin() as connection:
-                connection.execute(
-                    insert(PerformanceChangeRow),
-                    [
-                        {
-                            "player_id": player,
-                            "family": write.family,
-                            "tournament_id": write.tournament_id,
-                            "value": value,
-                            "deals": deals,
-                            "at": write.at,
-                        }
-                        for player, value, deals in write.players
-                    ],
-                )
+                named = [player for player, _value, _deals in write.players]
+                alive = set(connection.scalars(select(PlayerRow.id).where(PlayerRow.id.in_(named))))
+                changes = [
+                    {
+                        "player_id": player,
+                        "family": write.family,
+                        "tournament_id": write.tournament_id,
+                        "value": value,
+                        "deals": deals,
+                        "at": write.at,
+                    }
+                    for player, value, deals in write.players
+                    if player in alive
+                ]
+                if changes:
+                    connection.execute(insert(PerformanceChangeRow), changes)
                 if write.deals:
                     connection.execute(
                         update(DealPlayedRow)

@@ -45,6 +45,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from cardavia.store.base import Base, hash_token, now, unavailable, utc
 from cardavia.store.passkeys import PasskeyRow
+from cardavia.store.tournaments import forget_player
 
 PLAYER_ID_BYTES: Final = 12
 """A player's id: 12 random bytes, 16 URL-safe characters (never shown: the token is the
@@ -471,10 +472,13 @@ class PlayerStore:
     def erase(self, player_id: str) -> list[HeldSeat]:
         """Erase the player: their row and every row that names them (SQLite does not
         cascade; :func:`player_columns`): sessions, passkeys, ceremonies, links, quick-play
-        seats, ratings, blocks and reports either way. Answers the room seats they held
-        (:meth:`seats_of`), for their name to be taken out of those rooms."""
+        seats, ratings, blocks and reports either way; their tournament entries and deals
+        stay, under an id that names nobody (:func:`~cardavia.store.tournaments.
+        forget_player`). Answers the room seats they held (:meth:`seats_of`), for their name
+        to be taken out of those rooms."""
         seats = self.seats_of(player_id)
         with unavailable(), self.engine.begin() as connection:
+            forget_player(connection, player_id)  # their tournament results stay, nameless
             for column in player_columns():
                 connection.execute(delete(column.table).where(column == player_id))
             connection.execute(delete(PlayerRow).where(PlayerRow.id == player_id))

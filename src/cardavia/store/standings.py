@@ -93,13 +93,15 @@ class Ranked:
 @dataclass(frozen=True, slots=True)
 class RankingLine:
     """One line of a ranking's page: a ranked entry, its player's name as others see it
-    (``None``: none given, or one reported and hidden) and how many deals it finished."""
+    (``None``: none given, or one reported and hidden), how many deals it finished, and
+    whether its player has been deleted since (``former``: "a former player")."""
 
     place: int
     player_id: str
     name: str | None
     percent: float
     played: int
+    former: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,9 +190,10 @@ class StandingStore:
                 .limit(limit)
                 .subquery()
             )
+            # A deleted player's entry stays, under an id that names nobody (no player row).
             rows = connection.execute(
-                select(page, PlayerRow.name, PlayerRow.hidden_name)
-                .join(PlayerRow, PlayerRow.id == page.c.player_id)
+                select(page, PlayerRow.id.label("alive"), PlayerRow.name, PlayerRow.hidden_name)
+                .join(PlayerRow, PlayerRow.id == page.c.player_id, isouter=True)
                 .order_by(page.c.place, page.c.player_id)
             ).all()
             deals = connection.scalar(
@@ -215,6 +218,7 @@ class StandingStore:
                 None if row.name == row.hidden_name else row.name,
                 float(row.percent or 0.0),
                 int(counts.get(row.player_id, 0)),
+                former=row.alive is None,
             )
             for row in rows
         ]

@@ -4,19 +4,25 @@ published SHA-256), the players who entered it, every deal each of them played (
 per deal: a unique row) and the computer players' own result on each deal, the par
 (docs/tournaments.md).
 
-The rows are the schema of revision ``0008_tournaments``; :class:`TournamentStore` (the
-store's ``tournaments``) writes and reads tournaments, entries and the deals played;
-:mod:`cardavia.store.standings` ranks them when a tournament closes.
+The rows are the schema of revisions ``0008_tournaments`` and ``0010_tournament_fairness``;
+:class:`TournamentStore` (the store's ``tournaments``) writes and reads tournaments, entries
+and the deals played; :mod:`cardavia.store.standings` ranks them when a tournament closes.
+
+An entry and a deal played name their player without a foreign key: a deleted player's
+results stay in the field and the standings, under an id that names nobody
+(:func:`forget_player`: "a former player").
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
 from sqlalchemy import (
     Boolean,
+    Connection,
     DateTime,
     Engine,
     Float,
@@ -45,9 +51,8 @@ game has this id."""
 
 
 def _player_key(*, primary_key: bool = False) -> Mapped[str]:
-    return mapped_column(
-        String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=primary_key
-    )
+    """A player's id, kept when the player is deleted (renamed by :func:`forget_player`)."""
+    return mapped_column(String(32), primary_key=primary_key)
 
 
 def _tournament_key(*, primary_key: bool = False) -> Mapped[str]:
@@ -139,6 +144,9 @@ class DealPlayedRow(Base):
     """The deal's matchpoints against the field, in percent (set at closing)."""
     performance: Mapped[float | None] = mapped_column(Float, nullable=True)
     """The deal's field-adjusted score (set at closing, :mod:`cardavia.tournaments.performance`)."""
+    client: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """Who the deal was started from, as the limits count clients (an address, an IPv6 /64):
+    for the fair-play screen's accounts of one client; erased with the player."""
 
 
 class ParRow(Base):
@@ -385,17 +393,21 @@ class TournamentStore:
         assert found is not None
         return found
 
-    def claim_deal(self, tournament_id: str, number: int, player_id: str, moment: datetime) -> bool:
+    def claim_deal(
+        self, tournament_id: str, number: int, player_id: str, moment: datetime, client: str = ""
+    ) -> bool:
         """Take the player's row of deal ``number`` before its game is dealt (the row's game
         :data:`PENDING` until :meth:`deal_claimed`): ``True`` when taken here, ``False`` when
         the row exists — the deal started before, or being dealt by another request (one
-        attempt per deal: the unique row decides, whatever the processes)."""
+        attempt per deal: the unique row decides, whatever the processes). ``client``: who
+        starts it, as the limits count clients (kept for the fair-play screen)."""
         row = {
             "tournament_id": tournament_id,
             "number": number,
             "player_id": player_id,
             "game_id": PENDING,
             "started_at": moment,
+            "client": client[:64] or None,
         }
         try:
             with unavailable(), self.engine.begin() as connection:
@@ -650,10 +662,32 @@ class TournamentStore:
                         "score_them": row.score_them,
                         "matchpoints": row.matchpoints,
                         "performance": row.performance,
+                        "client": row.client,
                     }
                     for row in deals
                 ],
             }
+
+
+FORMER_PLAYER: Final = "former-"
+"""How the id that a deleted player's tournament rows are kept under begins (followed by
+random characters: it names nobody, and no player's id begins so)."""
+
+
+def forget_player(connection: Connection, player_id: str) -> None:
+    """In a player's deletion (its transaction): their tournament entries and deals played
+    kept under a new id that names nobody (:data:`FORMER_PLAYER`: "a former player" in the
+    standings), the clients they played from erased. A deleted player's results stay in the
+    field and the closed standings, and deleting cannot wipe a bad result for a fresh start."""
+    former = FORMER_PLAYER + secrets.token_urlsafe(12)
+    connection.execute(
+        update(EntryRow).where(EntryRow.player_id == player_id).values(player_id=former)
+    )
+    connection.execute(
+        update(DealPlayedRow)
+        .where(DealPlayedRow.player_id == player_id)
+        .values(player_id=former, client=None)
+    )
 
 
 def _the_deal(tournament_id: str, number: int, player_id: str) -> tuple[Any, ...]:
@@ -670,6 +704,7 @@ _GAMES = table("games", column("id", String), column("token_hash", String))
 
 
 __all__ = [
+    "FORMER_PLAYER",
     "PENDING",
     "DealPlayedRow",
     "EntryRow",
@@ -680,4 +715,5 @@ __all__ = [
     "StoredTournament",
     "TournamentRow",
     "TournamentStore",
+    "forget_player",
 ]

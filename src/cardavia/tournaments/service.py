@@ -362,7 +362,7 @@ class Tournaments:
             found = await asyncio.to_thread(store.deal, tournament_id, number, player_id)
             if found is None:
                 claim = functools.partial(
-                    store.claim_deal, tournament_id, number, player_id, self.clock()
+                    store.claim_deal, tournament_id, number, player_id, self.clock(), client
                 )
             elif found.game_id == PENDING:  # another request is dealing it
                 claim = functools.partial(
