@@ -22,6 +22,10 @@ players by chance), with at least :data:`MIN_TELLING` telling decisions, is **li
 review**: a person looks at the deals. Nobody is accused, warned or ranked differently by
 this screen (:data:`NOTE`, written in every report).
 
+Beside it, two signs of one person behind several entries
+(:mod:`cardavia.tournaments.second_accounts`): the accounts of one client that started deals
+of the same tournament, and the deals played with the very line of an earlier entry.
+
 Cost: each card of the player's seat is reviewed in both lights, the seat's view over at
 most ``worlds`` worlds and ``node_budget`` solver nodes (work, not time: the same report on
 every machine). With the defaults (:data:`WORLDS`, :data:`NODE_BUDGET`) a deal costs about
@@ -47,6 +51,13 @@ from cardavia.belote import Play, Record, Seat
 from cardavia.store.db import GameStore
 from cardavia.store.tournaments import DealPlayedRow, TournamentRow
 from cardavia.tournaments.deals import PLAYER_SEAT
+from cardavia.tournaments.second_accounts import (
+    PlayedDeal,
+    RepeatedLine,
+    SharedClient,
+    repeated_lines,
+    shared_clients,
+)
 
 WORLDS: Final = 4
 """Worlds drawn for a card's seat-view light, early in the deal (more later, as cheaper)."""
@@ -122,6 +133,10 @@ class FairPlayReport:
     """The analysis' CPU time (this process), all deals together."""
     players: tuple[PlayerScreen, ...]
     """Every player screened, the lowest tail first."""
+    shared_clients: tuple[SharedClient, ...] = ()
+    """Players who started deals of one tournament from one client."""
+    repeated_lines: tuple[RepeatedLine, ...] = ()
+    """Deals played with the very line of an earlier entry on the same deal."""
     note: str = NOTE
 
     @property
@@ -255,30 +270,48 @@ def judge(
     return field, threshold, tuple(screens)
 
 
+@dataclass(frozen=True, slots=True)
+class CoveredDeal:
+    """A tournament deal the screen covers, as its row holds it."""
+
+    tournament_id: str
+    number: int
+    player_id: str
+    game_id: str
+    client: str | None
+    finished_at: datetime | None
+    """``None``: started, not finished (only its client is read)."""
+
+
 def deals_covered(
     store: GameStore,
     *,
     tournaments: Sequence[str] = (),
     since: datetime | None = None,
     until: datetime | None = None,
-) -> list[tuple[str, str, str]]:
-    """The finished tournament deals covered, as (tournament, player, game id): those of
+    finished: bool = True,
+) -> list[CoveredDeal]:
+    """The tournament deals covered (``finished`` ones only, unless ``False``): those of
     ``tournaments`` (none given: every tournament) whose tournament opened at or after
     ``since`` and before ``until``."""
+    row = DealPlayedRow
     query = (
-        select(DealPlayedRow.tournament_id, DealPlayedRow.player_id, DealPlayedRow.game_id)
-        .join(TournamentRow, TournamentRow.id == DealPlayedRow.tournament_id)
-        .where(DealPlayedRow.finished_at.is_not(None))
-        .order_by(DealPlayedRow.id)
+        select(
+            row.tournament_id, row.number, row.player_id, row.game_id, row.client, row.finished_at
+        )
+        .join(TournamentRow, TournamentRow.id == row.tournament_id)
+        .order_by(row.id)
     )
+    if finished:
+        query = query.where(row.finished_at.is_not(None))
     if tournaments:
-        query = query.where(DealPlayedRow.tournament_id.in_(list(tournaments)))
+        query = query.where(row.tournament_id.in_(list(tournaments)))
     if since is not None:
         query = query.where(TournamentRow.opens_at >= since)
     if until is not None:
         query = query.where(TournamentRow.opens_at < until)
     with store.engine.connect() as connection:
-        return [(row[0], row[1], row[2]) for row in connection.execute(query)]
+        return [CoveredDeal(*found) for found in connection.execute(query)]
 
 
 def screen(
@@ -293,19 +326,34 @@ def screen(
     min_telling: int = MIN_TELLING,
 ) -> FairPlayReport:
     """The fair-play screen of the tournament deals covered (:func:`deals_covered`), from
-    the games' records in the store."""
+    the games' records in the store; with the signs of one person behind several entries
+    (:mod:`cardavia.tournaments.second_accounts`)."""
     started = time.process_time()
     sights: dict[str, list[DealSight]] = {}
+    lines: list[PlayedDeal] = []
     covered = deals_covered(store, tournaments=tournaments, since=since, until=until)
-    for _tournament, player, game_id in covered:
-        stored = store.load(game_id)
+    for deal in covered:
+        stored = store.load(deal.game_id)
         if stored is None:
             continue
-        sight = screen_deal(Record.from_json(stored.record), worlds=worlds, node_budget=node_budget)
-        sights.setdefault(player, []).append(sight)
+        record = Record.from_json(stored.record)
+        sight = screen_deal(record, worlds=worlds, node_budget=node_budget)
+        sights.setdefault(deal.player_id, []).append(sight)
+        assert deal.finished_at is not None
+        lines.append(
+            PlayedDeal(
+                deal.tournament_id,
+                deal.number,
+                deal.player_id,
+                deal.client,
+                record.deals[0].actions,
+                deal.finished_at,
+            )
+        )
+    every = deals_covered(store, tournaments=tournaments, since=since, until=until, finished=False)
     field, threshold, players = judge(sights, alpha=alpha, min_telling=min_telling)
     return FairPlayReport(
-        tournaments=tuple(sorted({tournament for tournament, _, _ in covered})),
+        tournaments=tuple(sorted({deal.tournament_id for deal in covered})),
         deals=sum(len(deals) for deals in sights.values()),
         field_rate=field,
         threshold=threshold,
@@ -313,6 +361,10 @@ def screen(
         node_budget=node_budget,
         cpu_seconds=round(time.process_time() - started, 3),
         players=players,
+        shared_clients=shared_clients(
+            (deal.tournament_id, deal.player_id, deal.client) for deal in every
+        ),
+        repeated_lines=repeated_lines(lines),
     )
 
 
@@ -345,6 +397,17 @@ def report_text(report: FairPlayReport) -> str:
     lines += [_player_line(player) for player in report.listed]
     lines += ["", "Every player screened:"]
     lines += [_player_line(player) for player in report.players]
+    lines += ["", f"Accounts of one client in one tournament: {len(report.shared_clients)}"]
+    lines += [
+        f"  {shared.tournament_id} from {shared.client}: {', '.join(shared.players)}"
+        for shared in report.shared_clients
+    ]
+    lines += ["", f"Lines repeated from an earlier entry: {len(report.repeated_lines)}"]
+    lines += [
+        f"  {line.tournament_id} deal {line.number}: {line.again} played {line.first}'s line "
+        f"({line.own_actions} actions of their own)" + (", from the same client" * line.same_client)
+        for line in report.repeated_lines
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -363,6 +426,7 @@ __all__ = [
     "NOTE",
     "SIGHT_MARGIN",
     "WORLDS",
+    "CoveredDeal",
     "DealSight",
     "FairPlayReport",
     "PlayerScreen",
