@@ -4,32 +4,47 @@ SHELL := /bin/bash
 PYTHON ?= python3
 UV := $(PYTHON) -m uv
 
-.PHONY: run test lint bench uv
+# Compiled bytecode: these machines (CI's too) set PYTHONDONTWRITEBYTECODE, so nothing is ever
+# compiled once and kept. The install compiles the dependencies (uv), `sync` compiles src/ (only
+# what changed since), and the tests keep pytest's compiled test modules: every process then
+# starts in half the time or less (bench/start.py).
+LINTED := src tests bench training
+
+.PHONY: run test check lint sync bench uv
 
 uv:
 	@$(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --user uv \
 		|| $(PYTHON) -m pip install --quiet --user --break-system-packages uv
 
-run: uv
-	@$(UV) sync --frozen --quiet
+sync: uv
+	@$(UV) sync --frozen --quiet --compile-bytecode
+	@$(UV) run --frozen python -m compileall -q src >/dev/null
+
+run: sync
 	@$(UV) run --frozen cardavia serve
 
-test: uv
-	@$(UV) sync --frozen --quiet
-	@# axe-core for the browser tests' accessibility checks, pinned by tests/browser/package-lock.json
-	@npm ci --prefix tests/browser --no-audit --no-fund --silent
-	$(UV) run --frozen ruff check src tests bench training
-	$(UV) run --frozen ruff format --check src tests bench training
+# Ruff, the format, mypy --strict, the import contracts and the docs' examples.
+lint: sync
+	$(UV) run --frozen ruff check $(LINTED)
+	$(UV) run --frozen ruff format --check $(LINTED)
 	$(UV) run --frozen mypy
 	$(UV) run --frozen lint-imports
 	$(UV) run --frozen python -m doctest README.md
-	@# The browser tests apart: Playwright's synchronous API keeps an event loop running in its
-	@# worker for the whole session, where the other tests start loops of their own.
-	$(UV) run --frozen pytest -n 2 --durations=15 --ignore=tests/browser
-	$(UV) run --frozen pytest -n 2 --durations=15 tests/browser
+
+# What to run while working (under a minute): the lint and every test not marked slow (no
+# browser, no second process, no long search: tests/conftest.py).
+check: lint
+	PYTHONDONTWRITEBYTECODE= $(UV) run --frozen pytest -n 2 -m "not slow"
+
+# Every test (what CI runs): the browser tests in a session of their own, run beside the others
+# (Playwright's synchronous API keeps an event loop running in its worker for the whole session,
+# where the other tests start loops of their own); tests/sessions.py prints each as it ends.
+test: lint
+	@# axe-core for the browser tests' accessibility checks, pinned by tests/browser/package-lock.json
+	@npm ci --prefix tests/browser --no-audit --no-fund --silent
+	PYTHONDONTWRITEBYTECODE= $(UV) run --frozen python tests/sessions.py
 
 # Every benchmark, its figures collected in docs/benchmarks.md with the machine and the date
 # (BENCH_OPTIONS="--quick" checks the collection on tiny sizes; "--only deals,solver" some).
-bench: uv
-	@$(UV) sync --frozen --quiet
+bench: sync
 	$(UV) run --frozen python bench/collect.py $(BENCH_OPTIONS)

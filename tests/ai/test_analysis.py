@@ -168,6 +168,7 @@ def club_deal() -> Record:
     raise AssertionError("no deal was played")
 
 
+@pytest.mark.slow  # a whole deal analysed twice
 def test_a_whole_deal_is_analysed_the_same_from_a_seed(club_deal: Record) -> None:
     one = analyse(club_deal, seed=5)
     assert len(one.cards) == 32

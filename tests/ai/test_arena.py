@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cardavia.ai.arena import ArenaResult, run_arena
@@ -28,6 +29,7 @@ def test_a_resumed_run_equals_an_unbroken_one(tmp_path: Path) -> None:
     assert resumed.margins == unbroken.margins
 
 
+@pytest.mark.slow  # processes
 def test_pairs_spread_over_processes_give_the_figures_of_one(tmp_path: Path) -> None:
     """Each pair is drawn from the seed and its number: two processes give every pair as
     one does, in order, and a run saved by one resumes on the other."""

@@ -62,6 +62,7 @@ def _bid_to_the_end(state: DealState, players: list[StrongPlayer], rng: random.R
         state = state.apply(action)
 
 
+@pytest.mark.slow  # the search levels bid whole deals
 @pytest.mark.parametrize("knobs", KNOBS, ids=["plain", "contracts", "generale", "scoring"])
 @pytest.mark.parametrize("rules_name", sorted(PRESETS))
 def test_every_bid_is_legal(rules_name: str, knobs: dict[str, object]) -> None:
@@ -75,6 +76,7 @@ def test_every_bid_is_legal(rules_name: str, knobs: dict[str, object]) -> None:
         _bid_to_the_end(state, [strong, expert, strong, expert], rng)
 
 
+@pytest.mark.slow  # searches
 def test_the_levels_bid_legally_with_their_own_budgets() -> None:
     """The default budgets of both levels, a few auctions of each system."""
     assert find_player("strong").bidding_budget() == STRONG_BIDDING  # type: ignore[attr-defined]
@@ -331,6 +333,7 @@ def test_candidates_include_the_plausible_bids_only() -> None:
     assert max(b.value for b in bids if b.strain == Strain.HEARTS) >= 120
 
 
+@pytest.mark.slow  # a match of searches
 def test_strong_bidding_does_not_lose_to_club_bidding() -> None:
     """Duplicate pairs on the coinche table, the same (quick) card play on both sides, the
     simulation's bidding against the club player's. Only a loose bound: the margin is

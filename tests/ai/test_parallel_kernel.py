@@ -10,9 +10,13 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from cardavia.ai.solver import Position, kernel_stats, playouts, solve, solve_root
 from cardavia.belote import Seat, find_rules
 from cardavia.belote.play import Strain
+
+pytestmark = pytest.mark.slow  # searches in threads
 
 
 def whole_deals(seed: int, count: int) -> list[Position]:

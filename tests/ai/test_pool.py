@@ -27,6 +27,8 @@ from cardavia.belote import DealState, Observation, Seat, find_rules
 from cardavia.belote.actions import Action
 from cardavia.belote.game import Phase
 
+pytestmark = pytest.mark.slow  # pools of processes
+
 
 def observations(preset: str, seed: int, count: int) -> list[Observation]:
     """Observations of card play, at the first, middle and late tricks of deals played by

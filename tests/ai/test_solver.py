@@ -193,6 +193,7 @@ def compare_backends(position: Position, rng: random.Random) -> None:
     assert playouts(position, 5, seed) == playouts(position, 5, seed, backend="python")
 
 
+@pytest.mark.slow  # the Python solver
 @pytest.mark.parametrize(("preset", "strain"), CASES, ids=CASE_IDS)
 def test_c_and_python_agree_on_endgames(preset: str, strain: Strain) -> None:
     rng = random.Random(f"endgames-{preset}-{strain}")
@@ -201,6 +202,7 @@ def test_c_and_python_agree_on_endgames(preset: str, strain: Strain) -> None:
         compare_backends(random_position(rng, preset, strain, tricks_left), rng)
 
 
+@pytest.mark.slow  # the Python solver on whole deals
 @pytest.mark.parametrize("seed", [3, 10, 18, 19, 48])  # C, S, AT, NT, H: quick ones
 def test_c_and_python_agree_on_whole_deals(seed: int) -> None:
     """Whole deals, all four hands of eight (the Python search takes a second or two)."""
@@ -250,6 +252,7 @@ def test_c_and_python_agree_on_the_root_values_of_a_middle_game() -> None:
 # -- against brute force -----------------------------------------------------------------------
 
 
+@pytest.mark.slow  # brute force
 @pytest.mark.parametrize(("preset", "strain"), CASES, ids=CASE_IDS)
 def test_both_backends_match_brute_force(preset: str, strain: Strain) -> None:
     """Minimax over the engine's own states: its legal cards, its trick winners, its

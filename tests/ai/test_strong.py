@@ -14,6 +14,7 @@ from cardavia.belote import DealState, Observation, Play, Seat, find_rules
 from cardavia.belote.rules import PRESETS
 
 
+@pytest.mark.slow  # whole deals of searches
 @pytest.mark.parametrize("rules_name", sorted(PRESETS))
 def test_search_levels_play_legal_deals(rules_name: str) -> None:
     """Every action of a few whole deals is legal (small world counts to keep it quick)."""
@@ -31,6 +32,7 @@ def test_search_levels_play_legal_deals(rules_name: str) -> None:
             state = state.apply(action)
 
 
+@pytest.mark.slow  # searches
 @pytest.mark.parametrize("level", ["strong", "expert", "expert-next"])
 def test_decisions_depend_on_the_observation_only(
     level: str, swapped_views: Callable[..., tuple[Observation, Observation]]
@@ -73,6 +75,7 @@ def test_strong_declares_like_the_others() -> None:
     assert said > 0
 
 
+@pytest.mark.slow  # a match of searches
 def test_strong_outplays_club_on_the_same_cards() -> None:
     """Card play only (both bid as club): over a few duplicate deals of the Cardavia table,
     strong scores more than club. A loose check of direction; the figures of strength are

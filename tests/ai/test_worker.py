@@ -28,6 +28,8 @@ from cardavia.belote import DealState, Observation, Seat, find_rules
 
 from .test_pool import observations
 
+pytestmark = pytest.mark.slow  # Redis and AI worker processes
+
 REDIS_SERVER = shutil.which("redis-server") or (
     "/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None
 )

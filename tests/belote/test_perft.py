@@ -33,6 +33,8 @@ from cardavia.belote import (
     parse_card,
 )
 
+pytestmark = pytest.mark.slow  # the perft files: every position to depth
+
 PERFT_DIR = Path(__file__).resolve().parents[1] / "data" / "perft"
 SEATS: tuple[str, ...] = ("N", "E", "S", "W")
 

@@ -472,6 +472,7 @@ def preset_variants(name: str) -> list[Rules]:
     ]
 
 
+@pytest.mark.slow  # 2,500 random deals a preset
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_preset_deals(name: str, chunk: int) -> None:
@@ -514,6 +515,7 @@ def rule_sets(draw: st.DrawFn) -> Rules:
     return base.replace(**knobs)
 
 
+@pytest.mark.slow  # random deals under random knobs
 @settings(max_examples=150, deadline=None)
 @given(rules=rule_sets(), seed=st.integers(0, 2**32 - 1), uniform=st.booleans())
 def test_random_knobs(rules: Rules, seed: int, uniform: bool) -> None:
@@ -523,6 +525,7 @@ def test_random_knobs(rules: Rules, seed: int, uniform: bool) -> None:
         play_deal(rules, rng, uniform=uniform)
 
 
+@pytest.mark.slow  # random deals
 @settings(max_examples=60, deadline=None)
 @given(
     name=st.sampled_from(PRESET_NAMES),

@@ -36,6 +36,9 @@ CHROMIUM_ARGS = [
 ]
 LANGUAGES = ("fr", "en", "ar", "pl", "hi", "es")
 TIMEOUT_MS = 15_000
+STARTUP_SECONDS = 180
+"""The most the site may take to answer after its start: generous, for a busy machine; the wait
+ends as soon as it answers, or as soon as it exits."""
 
 # axe-core from npm (tests/browser/package.json, installed by `npm ci --prefix tests/browser`
 # in `make test`), injected into the page under test.
@@ -130,7 +133,7 @@ class Server:
         if self.process is None:
             self.launch()
         assert self.process is not None
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server stopped:\n{self.log.read_text()[-3000:]}")

@@ -24,7 +24,9 @@ from typing import Any
 
 import pytest
 
-STARTUP_SECONDS = 30
+STARTUP_SECONDS = 180
+"""The most a server may take to listen: generous, for a busy machine (a start takes about a
+second on a quiet one); the wait ends as soon as it listens, or as soon as it exits."""
 
 
 def missing(what: str) -> None:

@@ -274,6 +274,7 @@ def test_db_upgrade_leaves_a_read_only_database_as_it_is(
     assert path.read_bytes() == saved
 
 
+@pytest.mark.slow  # a cardavia serve process
 def test_serve_upgrades_the_database_before_it_serves(tmp_path: Path) -> None:
     path = tmp_path / "cardavia.db"
     fill(f"sqlite:///{path}", ())

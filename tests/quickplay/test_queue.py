@@ -10,6 +10,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
@@ -121,6 +122,7 @@ def test_cancel_takes_the_person_out_of_the_queue(client: TestClient) -> None:
     assert other.join()["waiting"] == 1
 
 
+@pytest.mark.slow  # waits the queue's seconds
 def test_a_closed_tab_leaves_the_queue_after_a_few_seconds(client: TestClient) -> None:
     one, other = Person(client), Person(client)
     since = one.join()["since"]

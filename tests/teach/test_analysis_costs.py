@@ -14,6 +14,8 @@ from cardavia.belote import DealState, Record, Seat, find_rules
 from cardavia.teach import learning
 from cardavia.words import rules_text
 
+pytestmark = pytest.mark.slow  # whole deals analysed
+
 
 def played_deals(rules_name: str, count: int) -> list[tuple[DealState, Record]]:
     """Deals with a contract, played by the club level (which coinches) from fixed seeds."""

@@ -10,6 +10,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import insert
 from typer.testing import CliRunner
 
@@ -60,6 +61,7 @@ def played(number: int, south: Player, rng: random.Random) -> str:
     return Record.from_deal(state).to_json()
 
 
+@pytest.mark.slow  # the screen's searches over a field
 def test_a_player_who_sees_all_hands_is_listed_and_the_fair_ones_are_not(
     tmp_path: Path,
 ) -> None:

@@ -21,6 +21,8 @@ from cardavia.web.table import Table
 from cardavia.web.tables import TableService
 from cardavia.words import load_catalogs
 
+pytestmark = pytest.mark.slow  # expert and strong decisions
+
 DEAL_SEED = bytes(range(32))
 
 

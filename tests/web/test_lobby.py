@@ -188,6 +188,7 @@ def redis_url() -> Iterator[str]:
         server.wait(10)
 
 
+@pytest.mark.slow  # a Redis process
 def test_the_count_is_the_sites_across_processes(redis_url: str) -> None:
     """Two processes' heartbeats: each person once, each table once, and what a process
     stopped telling drops out after the time to live."""

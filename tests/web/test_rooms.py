@@ -611,6 +611,7 @@ def test_the_next_deal_comes_after_the_delay(client: TestClient) -> None:
 # -- restart ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a restart
 def test_a_room_survives_a_restart(make_app: Callable[..., FastAPI], database: str) -> None:
     with TestClient(make_app()) as client:
         room = create_room(client, target=500)

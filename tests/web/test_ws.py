@@ -435,6 +435,7 @@ def _states_by_step(deal: DealState) -> list[DealState]:
     return states
 
 
+@pytest.mark.slow  # whole deals at every level
 @pytest.mark.parametrize("rules", ["cardavia", "maison", "coinche", "maghreb"])
 def test_no_message_shows_another_seats_cards_before_the_deal_is_over(
     client: TestClient, new_game: NewGame, play_out: Settle, database: str, rules: str

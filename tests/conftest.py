@@ -1,0 +1,217 @@
+"""What every test shares: the ``slow`` mark, a time budget for the others, and a guard that no
+process a test starts outlives it.
+
+- ``slow``: a test that drives a browser (``tests/browser``), starts other processes (a web
+  process, Redis, PostgreSQL, an AI worker: ``tests/multi`` and the fixtures named in
+  :data:`PROCESS_FIXTURES`) or searches long (marked by hand). ``make check`` leaves them out
+  (``-m "not slow"``) to answer in under a minute; ``make test`` runs them all.
+- The budget: a test not marked ``slow`` should take under :data:`BUDGET_SECONDS` (setup, call and
+  teardown together). The run ends with the list of those that took longer, to be made faster
+  or marked; it is a report, not a failure (no test asserts a time).
+- The guard: a process started during a test (its body or its function-scoped fixtures) and
+  still running after its teardown fails the test, and is killed. Processes started by a fixture
+  of a wider scope (a session's browser, its server, its Redis) belong to that fixture until it
+  is torn down. Python's own helpers (multiprocessing's resource tracker and forkserver) live as
+  long as the interpreter and are not counted.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+SLOW_FOLDERS = frozenset({"browser", "multi"})
+"""Folders whose every test drives a browser or starts processes of its own."""
+PROCESS_FIXTURES = frozenset(
+    {
+        "web_process",
+        "session_redis",
+        "session_postgres",
+        "redis_url",
+        "postgres_url",
+        "empty_postgres",
+    }
+)
+"""Fixtures that start processes: a test that uses one is slow, and so is a test run on
+PostgreSQL by a parameter (``"postgresql"``, its database asked for as it runs)."""
+BUDGET_SECONDS = float(os.environ.get("CARDAVIA_TEST_BUDGET", "3"))
+"""A test not marked slow should take less (a quiet 2-core machine takes most under 0.3 s)."""
+INTERPRETER_HELPERS = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
+"""Processes Python starts once and keeps for the interpreter's life."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "slow: drives a browser, starts other processes or searches long (make check skips it)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark slow every test of a slow folder and every test that starts processes."""
+    for item in items:
+        path = Path(str(item.path)).resolve()
+        folder = path.relative_to(TESTS).parts[0] if path.is_relative_to(TESTS) else ""
+        fixtures = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        on_postgresql = callspec is not None and "postgresql" in callspec.params.values()
+        if folder in SLOW_FOLDERS or PROCESS_FIXTURES & fixtures or on_postgresql:
+            item.add_marker(pytest.mark.slow)
+
+
+# -- the budget ---------------------------------------------------------------------------
+
+
+@dataclass
+class Budget:
+    """The time each test took (setup, call and teardown), and whether it is marked slow."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+    slow: set[str] = field(default_factory=set)
+
+    def over(self) -> list[tuple[float, str]]:
+        return sorted(
+            ((s, test) for test, s in self.seconds.items()
+             if s > BUDGET_SECONDS and test not in self.slow),
+            reverse=True,
+        )  # fmt: skip
+
+
+BUDGET = Budget()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    BUDGET.seconds[report.nodeid] = BUDGET.seconds.get(report.nodeid, 0.0) + report.duration
+    if "slow" in report.keywords:
+        BUDGET.slow.add(report.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    over = BUDGET.over()
+    if not over:
+        return
+    terminalreporter.section(f"over the {BUDGET_SECONDS:g} s budget, not marked slow")
+    for seconds, test in over:
+        terminalreporter.write_line(f"{seconds:6.2f} s  {test}")
+
+
+# -- the guard ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Process:
+    """A running process, told apart from a later one with the same number by its start."""
+
+    pid: int
+    start: int
+    command: str
+
+
+def _processes() -> dict[int, tuple[int, Process]]:
+    """Every running process of the machine: its parent and itself."""
+    found: dict[int, tuple[int, Process]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+            command = Path(entry.path, "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, UnicodeDecodeError):
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        state, parent, start = fields[0], int(fields[1]), int(fields[19])
+        if state in "ZX":  # exited, only waiting to be reaped
+            continue
+        pid = int(entry.name)
+        found[pid] = (parent, Process(pid, start, command.strip()))
+    return found
+
+
+def descendants(*, skipping: frozenset[int] = frozenset()) -> set[Process]:
+    """The processes this one started, and theirs, still running; not those under the
+    processes numbered in ``skipping`` (a wider fixture's, which may start more as they go)."""
+    if not Path("/proc/self/stat").exists():
+        return set()
+    table = _processes()
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found: set[Process] = set()
+    stack = list(children.get(os.getpid(), ()))
+    while stack:
+        pid = stack.pop()
+        process = table[pid][1]
+        if any(helper in process.command for helper in INTERPRETER_HELPERS):
+            continue
+        found.add(process)
+        if pid not in skipping:
+            stack.extend(children.get(pid, ()))
+    return found
+
+
+KEPT: dict[int, set[Process]] = {}
+"""The processes of the fixtures of a wider scope than a test, by fixture."""
+GRACE_SECONDS = float(os.environ.get("CARDAVIA_TEST_PROCESS_GRACE", "5"))
+"""How long a test's processes may take to exit after its teardown asked them to (a pool's
+workers shut down without waiting, a server given its signal)."""
+
+
+def _kept() -> set[Process]:
+    return set().union(*KEPT.values()) if KEPT else set()
+
+
+def _left_by_test(before: set[Process]) -> set[Process]:
+    kept = _kept()
+    return descendants(skipping=frozenset(p.pid for p in kept)) - before - kept
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(
+    fixturedef: pytest.FixtureDef[Any], request: pytest.FixtureRequest
+) -> Generator[None, Any, Any]:
+    """A fixture of a wider scope than a test keeps the processes its setup started."""
+    if fixturedef.scope == "function":
+        return (yield)
+    before = descendants()
+    try:
+        return (yield)
+    finally:
+        started = descendants() - before
+        if started:
+            KEPT.setdefault(id(fixturedef), set()).update(started)
+            fixturedef.addfinalizer(lambda: KEPT.pop(id(fixturedef), None))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, Any, Any]:
+    item.stash[_BEFORE] = descendants()
+    return (yield)
+
+
+_BEFORE = pytest.StashKey[set[Process]]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    result = yield
+    before = item.stash.get(_BEFORE, set())
+    deadline = time.monotonic() + GRACE_SECONDS
+    while (left := _left_by_test(before)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if left:
+        for process in left:
+            try:
+                os.kill(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        listed = "; ".join(f"{p.pid} {p.command[:120]}" for p in sorted(left, key=str))
+        pytest.fail(f"processes started by this test outlived it (now killed): {listed}")
+    return result
