@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -188,6 +188,17 @@ def pytest_fixture_setup(
         if started:
             KEPT.setdefault(id(fixturedef), set()).update(started)
             fixturedef.addfinalizer(lambda: KEPT.pop(id(fixturedef), None))
+
+
+@pytest.fixture(scope="session")
+def keep_process() -> Callable[[int], None]:
+    """Give a process to the session: a server that a session's fixture owns but starts again
+    during a test (a restart) is that fixture's, not the test's."""
+
+    def keep(pid: int) -> None:
+        KEPT.setdefault(0, set()).update(p for p in descendants() if p.pid == pid)
+
+    return keep
 
 
 @pytest.hookimpl(wrapper=True)

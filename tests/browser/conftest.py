@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,8 +99,12 @@ def free_port() -> int:
 class Server:
     """The site in a subprocess, on a fixed port and database so that it can be restarted."""
 
-    def __init__(self, database: Path, port: int | None = None) -> None:
+    def __init__(
+        self, database: Path, port: int | None = None, *, keep: Callable[[int], None] | None = None
+    ) -> None:
         self.database = database
+        self.keep = keep
+        """Gives each process started to the session's fixture (tests/conftest.py)."""
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -127,6 +131,8 @@ class Server:
         ]  # fmt: skip
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+        if self.keep is not None:
+            self.keep(self.process.pid)
 
     def wait(self) -> None:
         """Until the server answers (it takes a few seconds to import)."""
@@ -166,9 +172,11 @@ class Server:
 
 
 @pytest.fixture(scope="session")
-def launched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def launched(
+    tmp_path_factory: pytest.TempPathFactory, keep_process: Callable[[int], None]
+) -> Iterator[Server]:
     """The server of this worker's tests, launched (it starts while the browser does)."""
-    site = Server(tmp_path_factory.mktemp("site") / "cardavia.db")
+    site = Server(tmp_path_factory.mktemp("site") / "cardavia.db", keep=keep_process)
     site.launch()
     yield site
     site.stop()

@@ -80,7 +80,9 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], what: str) -> Non
 class RedisServer:
     """A redis-server of the tests' own, in a temporary folder, that can be restarted."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: Callable[[int], None] | None = None) -> None:
+        self.keep = keep
+        """Gives each process started to the session's fixture (tests/conftest.py)."""
         self.binary = shutil.which("redis-server") or "/usr/bin/redis-server"
         if not Path(self.binary).exists():
             missing("redis-server was not found")
@@ -96,6 +98,8 @@ class RedisServer:
         command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1"]
         command += ["--save", "", "--appendonly", "no", "--dir", self.folder]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        if self.keep is not None:
+            self.keep(self.process.pid)
         wait_for_port(self.port, self.process, "redis-server")
 
     def stop(self) -> None:
@@ -113,12 +117,12 @@ class RedisServer:
 
 
 @pytest.fixture(scope="session")
-def session_redis() -> Iterator[RedisServer | None]:
+def session_redis(keep_process: Callable[[int], None]) -> Iterator[RedisServer | None]:
     """A Redis of the test session's own, or ``None`` with ``CARDAVIA_TEST_REDIS_URL``."""
     if os.environ.get("CARDAVIA_TEST_REDIS_URL"):
         yield None
         return
-    server = RedisServer()
+    server = RedisServer(keep_process)
     server.start()
     try:
         yield server
