@@ -49,6 +49,7 @@ INTERPRETER_HELPERS = ("multiprocessing.resource_tracker", "multiprocessing.fork
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(ProcessGuard(), "cardavia-process-guard")
     config.addinivalue_line(
         "markers",
         "slow: drives a browser, starts other processes or searches long (make check skips it)",
@@ -173,21 +174,7 @@ def _left_by_test(before: set[Process]) -> set[Process]:
     return descendants(skipping=frozenset(p.pid for p in kept)) - before - kept
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_fixture_setup(
-    fixturedef: pytest.FixtureDef[Any], request: pytest.FixtureRequest
-) -> Generator[None, Any, Any]:
-    """A fixture of a wider scope than a test keeps the processes its setup started."""
-    if fixturedef.scope == "function":
-        return (yield)
-    before = descendants()
-    try:
-        return (yield)
-    finally:
-        started = descendants() - before
-        if started:
-            KEPT.setdefault(id(fixturedef), set()).update(started)
-            fixturedef.addfinalizer(lambda: KEPT.pop(id(fixturedef), None))
+_BEFORE = pytest.StashKey[set[Process]]()
 
 
 @pytest.fixture(scope="session")
@@ -201,28 +188,44 @@ def keep_process() -> Callable[[int], None]:
     return keep
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item: pytest.Item) -> Generator[None, Any, Any]:
-    item.stash[_BEFORE] = descendants()
-    return (yield)
+class ProcessGuard:
+    """The guard's hooks, registered as a plugin of the whole run: a fixture of the session's
+    scope is set up under the session's node, which a conftest's own hooks do not reach."""
 
+    @pytest.hookimpl(wrapper=True)
+    def pytest_fixture_setup(
+        self, fixturedef: pytest.FixtureDef[Any], request: pytest.FixtureRequest
+    ) -> Generator[None, Any, Any]:
+        """A fixture of a wider scope than a test keeps the processes its setup started."""
+        if fixturedef.scope == "function":
+            return (yield)
+        before = descendants()
+        try:
+            return (yield)
+        finally:
+            started = descendants() - before
+            if started:
+                KEPT.setdefault(id(fixturedef), set()).update(started)
+                fixturedef.addfinalizer(lambda: KEPT.pop(id(fixturedef), None))
 
-_BEFORE = pytest.StashKey[set[Process]]()
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> Generator[None, Any, Any]:
+        item.stash[_BEFORE] = descendants()
+        return (yield)
 
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
-    result = yield
-    before = item.stash.get(_BEFORE, set())
-    deadline = time.monotonic() + GRACE_SECONDS
-    while (left := _left_by_test(before)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    if left:
-        for process in left:
-            try:
-                os.kill(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        listed = "; ".join(f"{p.pid} {p.command[:120]}" for p in sorted(left, key=str))
-        pytest.fail(f"processes started by this test outlived it (now killed): {listed}")
-    return result
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_teardown(self, item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+        result = yield
+        before = item.stash.get(_BEFORE, set())
+        deadline = time.monotonic() + GRACE_SECONDS
+        while (left := _left_by_test(before)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if left:
+            for process in left:
+                try:
+                    os.kill(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            listed = "; ".join(f"{p.pid} {p.command[:120]}" for p in sorted(left, key=str))
+            pytest.fail(f"processes started by this test outlived it (now killed): {listed}")
+        return result
