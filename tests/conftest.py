@@ -109,11 +109,12 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Process:
-    """A running process, told apart from a later one with the same number by its start."""
+    """A running process, told apart from a later one with the same number by its start (not
+    by its command line, which changes at its exec and as servers name themselves)."""
 
     pid: int
     start: int
-    command: str
+    command: str = field(compare=False)
 
 
 def _processes() -> dict[int, tuple[int, Process]]:
