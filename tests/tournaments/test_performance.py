@@ -230,10 +230,16 @@ def test_the_quick_play_queue_reads_the_performance(store: GameStore) -> None:
     assert after_close(store, "t1", now=START) == 1
     quick = QuickPlay(cast(Any, None), store, cast(Any, None))
     # How the queue sees a person: the performance of the preset's family counts.
-    seen = quick._read_waiting(Person(a, None, "fr"), "maison", 0.0)
+    seen = quick._read_waiting(Person(a, None, "fr"), "maison", 0.0, client="a", players=[a])
     assert seen.skill == pytest.approx(seating_skill(None, 0, 70.0, 1)) and seen.skill > 25.0
-    assert quick._read_waiting(Person(a, None, "fr"), "coinche", 0.0).skill == 25.0
-    assert quick._read_waiting(Person(b, None, "fr"), "maison", 0.0).skill == 25.0
+    assert (
+        quick._read_waiting(Person(a, None, "fr"), "coinche", 0.0, client="a", players=[a]).skill
+        == 25.0
+    )
+    assert (
+        quick._read_waiting(Person(b, None, "fr"), "maison", 0.0, client="b", players=[b]).skill
+        == 25.0
+    )
 
 
 def test_exported_and_erased_with_the_player(store: GameStore) -> None:
