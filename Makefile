@@ -23,18 +23,19 @@ sync: uv
 run: sync
 	@$(UV) run --frozen cardavia serve
 
-# Ruff, the format, mypy --strict, the import contracts and the docs' examples.
+# Ruff, the format, mypy --strict and the import contracts (the docs' examples and links are
+# tests: tests/test_docs.py).
 lint: sync
 	$(UV) run --frozen ruff check $(LINTED)
 	$(UV) run --frozen ruff format --check $(LINTED)
 	$(UV) run --frozen mypy
 	$(UV) run --frozen lint-imports
-	$(UV) run --frozen python -m doctest README.md
 
 # What to run while working (under a minute): the lint and every test not marked slow (no
-# browser, no second process, no long search: tests/conftest.py).
+# browser, no second process, no long search: tests/conftest.py). Three workers on two cores:
+# a test waiting on a socket or a timer leaves its core to another.
 check: lint
-	PYTHONDONTWRITEBYTECODE= $(UV) run --frozen pytest -n 2 -m "not slow"
+	PYTHONDONTWRITEBYTECODE= $(UV) run --frozen pytest -n 3 -m "not slow"
 
 # Every test (what CI runs): the browser tests in a session of their own, run beside the others
 # (Playwright's synchronous API keeps an event loop running in its worker for the whole session,

@@ -118,23 +118,35 @@ class Process:
 
 
 def _processes() -> dict[int, tuple[int, Process]]:
-    """Every running process of the machine: its parent and itself."""
+    """Every running process of the machine: its parent and itself (its command line is read
+    later, for the few that matter)."""
     found: dict[int, tuple[int, Process]] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         try:
             stat = Path(entry.path, "stat").read_text()
-            command = Path(entry.path, "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except (OSError, UnicodeDecodeError):
+        except OSError:
             continue
         fields = stat[stat.rindex(")") + 2 :].split()
         state, parent, start = fields[0], int(fields[1]), int(fields[19])
         if state in "ZX":  # exited, only waiting to be reaped
             continue
         pid = int(entry.name)
-        found[pid] = (parent, Process(pid, start, command.strip()))
+        found[pid] = (parent, Process(pid, start, ""))
     return found
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _ticks_now() -> int:
+    """The time since the machine started, in the clock ticks of a process's start."""
+    return int(float(Path("/proc/uptime").read_text().split()[0]) * os.sysconf("SC_CLK_TCK"))
 
 
 def descendants(*, skipping: frozenset[int] = frozenset()) -> set[Process]:
@@ -150,7 +162,7 @@ def descendants(*, skipping: frozenset[int] = frozenset()) -> set[Process]:
     stack = list(children.get(os.getpid(), ()))
     while stack:
         pid = stack.pop()
-        process = table[pid][1]
+        process = Process(pid, table[pid][1].start, _command(pid))
         if any(helper in process.command for helper in INTERPRETER_HELPERS):
             continue
         found.add(process)
@@ -170,12 +182,15 @@ def _kept() -> set[Process]:
     return set().union(*KEPT.values()) if KEPT else set()
 
 
-def _left_by_test(before: set[Process]) -> set[Process]:
+def _left_by_test(started: int) -> set[Process]:
+    """The processes started since the clock tick ``started`` (a test's setup) and running,
+    but those of the fixtures of a wider scope."""
     kept = _kept()
-    return descendants(skipping=frozenset(p.pid for p in kept)) - before - kept
+    running = descendants(skipping=frozenset(p.pid for p in kept)) - kept
+    return {process for process in running if process.start >= started}
 
 
-_BEFORE = pytest.StashKey[set[Process]]()
+_STARTED = pytest.StashKey[int]()
 
 
 @pytest.fixture(scope="session")
@@ -211,15 +226,15 @@ class ProcessGuard:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> Generator[None, Any, Any]:
-        item.stash[_BEFORE] = descendants()
+        item.stash[_STARTED] = _ticks_now()
         return (yield)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_teardown(self, item: pytest.Item, nextitem: pytest.Item | None) -> Any:
         result = yield
-        before = item.stash.get(_BEFORE, set())
+        started = item.stash.get(_STARTED, 0)
         deadline = time.monotonic() + GRACE_SECONDS
-        while (left := _left_by_test(before)) and time.monotonic() < deadline:
+        while (left := _left_by_test(started)) and time.monotonic() < deadline:
             time.sleep(0.05)
         if left:
             for process in left:

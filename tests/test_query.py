@@ -266,6 +266,7 @@ def deal_in_play(seed: int = 3) -> DealState:
     return state
 
 
+@pytest.mark.slow  # every level's search
 def test_decide_for_each_level() -> None:
     state = deal_in_play()
     assert state.to_move is not None and len(state.legal_actions) > 1

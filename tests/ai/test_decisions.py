@@ -201,6 +201,7 @@ def test_a_generator_is_drawn_from_as_the_table_did() -> None:
     assert strong == decide_here("strong", observation, random.Random(6).getrandbits(64))
 
 
+@pytest.mark.slow  # waits out the deadline
 def test_redis_unreachable_the_decision_is_made_here_within_the_deadline(
     faulty_levels: None, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -51,6 +51,7 @@ def test_swapped_hidden_hands_give_the_same_hint(
         assert hint(one, 4) == hint(two, 4)
 
 
+@pytest.mark.slow  # a hint's search at every turn
 def test_every_turn_has_a_legal_hint_with_a_known_reason(club_deal: list[DealState]) -> None:
     for state in club_deal[::3]:
         if state.is_over:

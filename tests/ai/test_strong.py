@@ -57,6 +57,7 @@ def test_decisions_depend_on_the_observation_only(
             state = state.apply(club.decide(state.observation(seat), rng))
 
 
+@pytest.mark.slow  # strong's searches
 def test_strong_declares_like_the_others() -> None:
     """The search chooses a card; the announcements and belote are still said."""
     rules = find_rules("maison")
@@ -79,7 +80,7 @@ def test_strong_declares_like_the_others() -> None:
 def test_strong_outplays_club_on_the_same_cards() -> None:
     """Card play only (both bid as club): over a few duplicate deals of the Cardavia table,
     strong scores more than club. A loose check of direction; the figures of strength are
-    measured by the arena and recorded in the README."""
+    measured by the arena and recorded in docs/strength.md."""
     rules = find_rules("cardavia")
     strong, club = find_player("strong"), find_player("club")
     margin = 0

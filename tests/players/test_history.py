@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from tests.players.plays import app_fixture, browser_fixture, new_game, played_deal
@@ -24,6 +25,7 @@ def test_a_new_guest_has_no_games(browser: Callable[[], TestClient]) -> None:
     assert "Mes parties" in page.text
 
 
+@pytest.mark.slow  # whole deals
 def test_a_deal_played_is_listed_with_its_result_and_links(
     browser: Callable[[], TestClient],
 ) -> None:
@@ -52,6 +54,7 @@ def test_a_deal_played_is_listed_with_its_result_and_links(
     assert page.status_code == 200 and "Nord" in page.text
 
 
+@pytest.mark.slow  # whole deals
 def test_the_latest_deal_comes_first(browser: Callable[[], TestClient]) -> None:
     client = browser()
     first, _ = played_deal(client, seed=1)

@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from tests.players.plays import app_fixture, browser_fixture
@@ -78,6 +79,7 @@ def test_a_deletion_after_sitting_elsewhere_erases_the_name_where_they_sit(
     assert names(host, code) == {"N": None, "E": None, "S": "Host", "W": FORMER}
 
 
+@pytest.mark.slow  # a room's whole deal
 def test_a_person_removed_before_the_first_deal_loses_the_rooms_games(
     browser: Callable[[], TestClient],
 ) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
@@ -33,6 +34,7 @@ def quick_seats_of(store: GameStore, player_id: str) -> list[tuple[str, str, str
         return [(row.room_code, row.seat, row.outcome) for row in rows]
 
 
+@pytest.mark.slow  # waits the queue's rounds
 def test_joins_that_never_open_a_waiting_socket_are_never_seated(
     make_app: Callable[..., FastAPI],
 ) -> None:
@@ -56,6 +58,7 @@ def test_joins_that_never_open_a_waiting_socket_are_never_seated(
         assert app.state.quick.tables_formed == 1
 
 
+@pytest.mark.slow  # waits the quick-play grace
 def test_a_seat_whose_person_never_opens_the_table_goes_to_a_computer_player(
     make_app: Callable[..., FastAPI],
 ) -> None:
@@ -95,6 +98,7 @@ def test_one_clients_guests_never_sit_at_one_table(make_app: Callable[..., FastA
             assert sum(isinstance(entry, PersonSeat) for entry in room.state.seats) == 1
 
 
+@pytest.mark.slow  # waits the queue's rounds
 def test_the_abandonment_penalty_follows_the_client(make_app: Callable[..., FastAPI]) -> None:
     """A player who abandons often waits longer; a new guest from the same address (their
     cookies cleared) waits as long, one from another address does not."""

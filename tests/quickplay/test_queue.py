@@ -96,6 +96,7 @@ def test_after_the_wait_computer_players_take_the_empty_seats(
         assert {first["seat"], second["seat"]} in ({"N", "S"}, {"E", "W"})
 
 
+@pytest.mark.slow  # waits the queue's rounds
 def test_two_tabs_of_one_player_are_one_entry_and_get_the_same_seat(
     make_app: Callable[..., FastAPI],
 ) -> None:
@@ -198,6 +199,7 @@ def _ended_games(app: Any, cookie: str | None, finished: int, abandoned: int) ->
     return str(player.id)
 
 
+@pytest.mark.slow  # waits the queue's rounds
 def test_a_player_who_abandons_often_waits_longer(make_app: Callable[..., FastAPI]) -> None:
     with TestClient(make_app(quick_wait=0.5)) as client:
         app: Any = client.app

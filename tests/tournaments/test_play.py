@@ -183,6 +183,7 @@ def test_a_deal_resumes_in_a_second_browser_of_the_same_player(
     assert shut.status_code == 303
 
 
+@pytest.mark.slow  # a tournament played and closed
 def test_results_and_shared_links_are_hidden_until_closing(
     app: FastAPI, browser: Callable[[], TestClient]
 ) -> None:
@@ -232,6 +233,7 @@ def test_seeds_are_revealed_after_closing_and_check_against_the_commitments(
         assert check.ok, (number, check.problem)
 
 
+@pytest.mark.slow  # the par's expert deals
 def test_the_par_is_worked_out_once_someone_entered(
     app: FastAPI, browser: Callable[[], TestClient]
 ) -> None:
@@ -266,6 +268,7 @@ async def decide_alone(level: str, observation: Observation, seed: int) -> Actio
     return find_player(level).decide(observation, random.Random(seed))
 
 
+@pytest.mark.slow  # a tournament played and closed
 def test_the_ranking_after_closing_ranks_players_with_a_passkey(
     app: FastAPI, browser: Callable[[], TestClient]
 ) -> None:

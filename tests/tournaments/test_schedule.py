@@ -10,6 +10,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -134,6 +135,7 @@ def _wait(check: object, seconds: float = 10.0) -> bool:
     return False
 
 
+@pytest.mark.slow  # a tournament closed by a new site
 def test_a_new_site_on_the_same_database_closes_the_one_due(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'cardavia.db'}"
     first = _site(database)

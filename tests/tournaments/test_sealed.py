@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from tests.tournaments.test_play import TOURNAMENT, app_fixture, browser_fixture, close, play, start
@@ -35,6 +36,7 @@ def my_entry(person: TestClient, game_id: str) -> dict[str, Any]:
     return dict(entry)
 
 
+@pytest.mark.slow  # a tournament played and closed
 def test_a_finished_deal_shows_only_what_its_player_saw_until_the_tournament_closes(
     app: FastAPI, browser: Callable[[], TestClient]
 ) -> None:

@@ -94,6 +94,7 @@ def where(view: View) -> tuple[int, int]:
     return view["deal_number"], view["step"]
 
 
+@pytest.mark.slow  # waits the clock out twice
 def test_the_clock_hands_the_action_to_the_computer_and_twice_makes_the_seat_away(
     make_app: Callable[..., FastAPI],
 ) -> None:
@@ -144,6 +145,7 @@ def test_the_clock_hands_the_action_to_the_computer_and_twice_makes_the_seat_awa
             assert actions_of(app.state.store, code, "N") >= 2
 
 
+@pytest.mark.slow  # waits the clock out
 def test_an_action_after_the_clock_ran_out_is_refused_and_made_once(
     make_app: Callable[..., FastAPI],
 ) -> None:
@@ -178,6 +180,7 @@ def test_an_action_after_the_clock_ran_out_is_refused_and_made_once(
             assert after["step"] == view["step"] + 1
 
 
+@pytest.mark.slow  # waits past the clock
 def test_a_friends_room_has_no_clock(client: TestClient) -> None:
     room = create_room(client, target=1000)
     with client.websocket_connect(room_url(room["room"], room["token"])) as ws:

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -25,6 +26,7 @@ def socket_url(game: dict[str, str], lang: str = "en") -> str:
     return f"/ws/games/{game['game']}?token={game['token']}&lang={lang}"
 
 
+@pytest.mark.slow  # whole deals
 def test_every_deal_is_committed_to_then_revealed(
     client: TestClient, new_game: NewGame, play_out: Settle, settle: Settle
 ) -> None:

@@ -105,6 +105,7 @@ def test_a_burst_of_game_creation_is_cut_off(limited: Callable[..., TestClient])
     assert int(refused.headers["retry-after"]) >= 1
 
 
+@pytest.mark.slow  # whole deals
 def test_a_game_dealt_over_the_socket_counts_as_a_game_created(
     limited: Callable[..., TestClient], play_out: Any
 ) -> None:
@@ -265,6 +266,7 @@ def counting_level() -> Iterator[str]:
     LEVELS.pop("counting", None)
 
 
+@pytest.mark.slow  # searches waiting on one budget
 def test_one_clients_computer_players_wait_for_its_own_budget(
     limited: Callable[..., TestClient], counting_level: str
 ) -> None:

@@ -55,6 +55,7 @@ def test_the_analysis_is_refused_while_the_deal_is_played(
     assert wrong.status_code == 403
 
 
+@pytest.mark.slow  # a deal's analysis
 @pytest.mark.parametrize("lang", ["fr", "ar"])
 def test_a_finished_deal_is_analysed_in_the_players_language(
     client: TestClient, new_game: NewGame, play_out: Settle, lang: str

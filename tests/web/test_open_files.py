@@ -127,6 +127,7 @@ class SlowHeads:
         self.held.close()
 
 
+@pytest.mark.slow  # a server process under thousands of connections
 def test_a_process_limited_to_256_files_answers_under_twelve_addresses_slow_heads(
     low_limit_site: Site,
 ) -> None:

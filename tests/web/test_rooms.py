@@ -280,6 +280,7 @@ def test_room_state_changes_are_new_values() -> None:
 # -- playing ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a whole match
 def test_two_people_and_two_computer_players_play_a_match(
     client: TestClient, database: str
 ) -> None:
@@ -395,6 +396,7 @@ def test_the_computer_players_stop_is_told_to_the_room(client: TestClient) -> No
         store.append_all = real_append_all
 
 
+@pytest.mark.slow  # two whole deals
 def test_four_people_play_two_deals(client: TestClient, database: str) -> None:
     room = create_room(client, "Ana", rules="coinche", target=2000)
     code = room["room"]
@@ -553,6 +555,7 @@ def test_leaving_for_good_hands_the_seat_to_a_computer_player(client: TestClient
 # -- presence --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # waits the grace
 def test_an_away_player_is_replaced_after_the_grace_and_gets_the_seat_back(
     client: TestClient,
 ) -> None:
@@ -856,6 +859,7 @@ def finish_single_deal(players: dict[str, Seated], lead: Seated, rng: random.Ran
     return view
 
 
+@pytest.mark.slow  # two whole deals
 def test_playing_again_after_a_single_deal_keeps_the_same_people_in_the_same_seats(
     client: TestClient, database: str
 ) -> None:
@@ -935,6 +939,7 @@ def test_playing_again_after_a_single_deal_keeps_the_same_people_in_the_same_sea
     assert {old, new["view"]["game"], view["game"], match["view"]["game"]} <= listed
 
 
+@pytest.mark.slow  # waits the grace
 def test_an_away_players_seat_counts_down_to_the_computer_player(client: TestClient) -> None:
     """A player whose connection closed is away: every view and the room say how many
     seconds are left before a computer player takes over their seat, then that one does."""

@@ -103,6 +103,7 @@ def test_a_whole_deal_through_the_socket(
     assert view["next_deal"] == (rules != "cardavia" or view["phase"] == "cancelled")
 
 
+@pytest.mark.slow  # a whole match
 def test_a_match_goes_on_deal_after_deal(
     client: TestClient, new_game: NewGame, play_out: Settle, settle: Settle
 ) -> None:
@@ -151,6 +152,7 @@ def finish_the_game(
     return view
 
 
+@pytest.mark.slow  # two whole deals
 def test_the_next_game_is_dealt_over_the_open_socket(
     client: TestClient,
     new_game: NewGame,
@@ -562,6 +564,7 @@ def test_the_server_answers_while_a_computer_player_thinks(
     pytest.fail("South was always first to bid")
 
 
+@pytest.mark.slow  # a whole match
 def test_the_computer_players_are_told_the_match_score(
     client: TestClient, extra_levels: None, new_game: NewGame, play_out: Settle, settle: Settle
 ) -> None:
@@ -581,6 +584,7 @@ def test_the_computer_players_are_told_the_match_score(
     assert set(_ScoreKeeper.told) == {(scores["NS"], scores["EW"])}
 
 
+@pytest.mark.slow  # whole deals
 def test_a_failing_computer_player_does_not_stop_the_game(
     client: TestClient, extra_levels: None, new_game: NewGame, play_out: Settle
 ) -> None:
@@ -636,6 +640,7 @@ def test_a_failed_save_changes_nothing_and_spares_other_games(
         store.append_all = real_append_all
 
 
+@pytest.mark.slow  # waits the computer players' pauses
 def test_the_computer_players_pause(make_app: Callable[..., FastAPI], settle: Settle) -> None:
     pause = 0.3
     with TestClient(make_app(ai_delay=(pause, pause))) as client:
@@ -671,6 +676,7 @@ def test_json_of_the_protocol_round_trips() -> None:
         assert isinstance(match.deal.history[-1], Play) or match.deal.phase == Phase.CANCELLED
 
 
+@pytest.mark.slow  # searches on a pool of processes
 def test_the_search_levels_think_on_the_decision_pool(
     make_app: Callable[..., FastAPI], play_out: Settle
 ) -> None:
@@ -703,6 +709,7 @@ def test_the_search_levels_think_on_the_decision_pool(
         assert calls == []
 
 
+@pytest.mark.slow  # whole deals until one shows it
 def test_the_result_says_when_the_takers_belote_went_to_the_defenders() -> None:
     """At the Cardavia table (docs/rules.md 8, ``belote_on_failure``: ``to_defenders``) a
     failed contract's belote, held by the takers, is scored by the defenders: the view says

@@ -14,7 +14,7 @@ trump suit put first (:func:`features`): its hand, each card played and how (lea
 to its partner's trick, to the opponents' without taking it, taking it), what each seat is
 known to hold or to lack, the contract. Not the bids: the expert reads them already, by
 the simulation bidding's reading (:class:`cardavia.ai.expert.Reading`), and a network
-that read them too would count them twice (README "Strength" has the measure). Through
+that read them too would count them twice (docs/strength.md has the measure). Through
 one hidden layer it gives for each of the 32 cards how likely each of the three other
 seats is to hold it (:meth:`LocationModel.estimate`). A
 world's likelihood (:meth:`Locations.likelihood`) is then the product, over the hidden

@@ -495,7 +495,7 @@ def next_expert() -> ExpertPlayer:
     """The next expert, measured against :func:`expert_2026_12` before it becomes the
     level's: every candidate world also weighed by where the card-location network, trained
     on the project's self-play, puts the hidden cards after the play so far
-    (:mod:`cardavia.ai.card_location`; README, "Strength": what it adds, and what the
+    (:mod:`cardavia.ai.card_location`; docs/strength.md: what it adds, and what the
     earlier candidates added)."""
     return ExpertPlayer(locations=1.0)
 

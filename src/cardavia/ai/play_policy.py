@@ -1,6 +1,6 @@
 """How a seat plays, learned: how likely a world makes every card the others have played.
 
-The club player is a poor model of a searching player's cards (README "Strength"): a
+The club player is a poor model of a searching player's cards (docs/strength.md): a
 world's weight by the others' plays (policy-based inference, Rebstock et al. 2019) needs a
 model of how the players at the table really choose. This one is learned from the
 project's own self-play (``training/play_policy.py``): a small network that reads a seat's

@@ -66,7 +66,7 @@ DISPLAY_SCALE: Final = 40.0
 to 1830 (expert) at classic, 1220 to 1890 at coinche."""
 COMPUTER_RATINGS_VERSION: Final = "ladder-2026-11-30"
 """The version of :data:`COMPUTER_RATINGS`: the arena's ladder they were derived from (the
-README's "Strength", 500 duplicate pairs a rung) and the derivation (docs/players.md)."""
+docs/strength.md, 500 duplicate pairs a rung) and the derivation (docs/players.md)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,7 +99,7 @@ async def purge_abandoned_games(
     writer: GameWriter | None = None,
 ) -> None:
     """Delete the unfinished games idle for ``days`` (0: never), at start then every hour;
-    finished games are kept (README, "Abandoned games"). ``rooms``: close the rooms nobody
+    finished games are kept (docs/fair-use.md). ``rooms``: close the rooms nobody
     has been at for a day (:meth:`cardavia.web.rooms.RoomService.purge`) too. Guests not seen
     for longer than their cookie lives are erased (docs/players.md, "The guest"). The
     deletions are the site's writes: in ``writer``'s thread when given (the one that writes
