@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from datetime import timedelta
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
@@ -57,6 +58,7 @@ def delete(person: TestClient) -> None:
     assert answer.status_code == 200, answer.text
 
 
+@pytest.mark.slow  # a tournament played and closed
 def test_a_deleted_players_results_stay_in_the_field_and_the_standings_as_a_former_player(
     app: FastAPI, browser: Callable[[], TestClient]
 ) -> None:

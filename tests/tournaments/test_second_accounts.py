@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from tests.tournaments.test_play import (
@@ -58,6 +59,7 @@ def take_and_play(person: TestClient, game: dict[str, str]) -> dict[str, Any]:
     return view
 
 
+@pytest.mark.slow  # the screen's searches over a field
 def test_the_screen_reports_the_accounts_of_one_client_and_a_repeated_line(
     app: FastAPI, browser: Callable[[], TestClient], tmp_path: Path
 ) -> None:
