@@ -61,6 +61,8 @@ BENCHES = (
         ("--decisions", "2", "--rounds", "1", "--skip-workers"),
     ),
     Bench("analysis", "analysis.py", (), ("--deals", "1")),
+    Bench("start", "start.py", ("--no-bytecode",), ("--runs", "1")),
+    Bench("first_visit", "first_visit.py", (), ()),
     Bench("actions", "actions.py", (), ("--deals", "5")),
     Bench("deal_parts", "deal_parts.py", (), ("--deals", "5")),
     Bench(
