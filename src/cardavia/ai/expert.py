@@ -16,8 +16,8 @@ average. ``expert`` changes three things, as the programs that play Skat and bri
    :func:`gift_likelihood`). The deals solved are drawn from them in proportion to their
    weights (:func:`cardavia.ai.resampling.systematic`). A version may also weigh them by
    what was learned from self-play: where the hidden cards lie
-   (:mod:`cardavia.ai.card_location`, ``expert-next``) and how each seat chooses its card
-   (:mod:`cardavia.ai.play_policy`).
+   (:mod:`cardavia.ai.card_location`: ``expert-2026-12b``, the level's) and how each seat
+   chooses its card (:mod:`cardavia.ai.play_policy`).
 2. **The score, not the points.** A contract is made or failed at a threshold, and a point
    on the wrong side of it is worth a whole contract. Each world's exact result of each card
    is turned into the deal's score margin for the seat's team (:func:`score_margin`, by
@@ -486,18 +486,25 @@ class ExpertPlayer(StrongPlayer):
 
 
 def expert_2026_12() -> ExpertPlayer:
-    """The expert as it played in December 2026 (version ``expert-2026-12``): kept to
-    measure the next one against (``cardavia arena --b expert-2026-12``)."""
+    """The expert as it played in December 2026 (version ``expert-2026-12``): the site's
+    until ``expert-2026-12b``, kept for the tournaments made before it and the games played
+    with it, and to measure the next one against (``cardavia arena --b expert-2026-12``)."""
     return ExpertPlayer()
 
 
-def next_expert() -> ExpertPlayer:
-    """The next expert, measured against :func:`expert_2026_12` before it becomes the
-    level's: every candidate world also weighed by where the card-location network, trained
-    on the project's self-play, puts the hidden cards after the play so far
-    (:mod:`cardavia.ai.card_location`; docs/strength.md: what it adds, and what the
-    earlier candidates added)."""
+def expert_2026_12b() -> ExpertPlayer:
+    """The site's expert (version ``expert-2026-12b``, the level ``expert``): every
+    candidate world also weighed by where the card-location network, trained on the
+    project's self-play, puts the hidden cards after the play so far
+    (:mod:`cardavia.ai.card_location`; docs/strength.md: what it adds). Its network's
+    weights are part of the version: new weights make a new version."""
     return ExpertPlayer(locations=1.0)
+
+
+def next_expert() -> ExpertPlayer:
+    """The next expert, measured against the level's before it becomes the level's (version
+    ``expert-next``; for now the same player as :func:`expert_2026_12b`, which it was)."""
+    return expert_2026_12b()
 
 
 __all__ = [
@@ -505,6 +512,7 @@ __all__ = [
     "Reading",
     "bidding_likelihood",
     "expert_2026_12",
+    "expert_2026_12b",
     "gift_likelihood",
     "next_expert",
     "score_margin",

@@ -44,7 +44,7 @@ LEVELS: dict[str, str | PlayerFactory] = {
     "beginner": "cardavia.ai.beginner:BeginnerPlayer",
     "club": "cardavia.ai.club:ClubPlayer",
     "strong": "cardavia.ai.strong:StrongPlayer",
-    "expert": "cardavia.ai.expert:ExpertPlayer",
+    "expert": "cardavia.ai.expert:expert_2026_12b",
 }
 """The levels by name, weakest first: a ``"module:attr"`` path to a factory (imported on
 first use) or the factory itself."""
@@ -54,7 +54,7 @@ LEVEL_VERSIONS: dict[str, str] = {
     "beginner": "beginner-2026-12",
     "club": "club-2026-12",
     "strong": "strong-2026-12",
-    "expert": "expert-2026-12",
+    "expert": "expert-2026-12b",
 }
 """Each level's version: the name of what its decisions are, given the same observation and
 seed. A change to a level that can change one of its decisions (its code, its budgets, the
@@ -64,11 +64,14 @@ played, and every table of it seeds its computer players' decisions with it
 
 VERSIONS: dict[str, str | PlayerFactory] = {
     "expert-2026-12": "cardavia.ai.expert:expert_2026_12",
+    "expert-2026-12b": "cardavia.ai.expert:expert_2026_12b",
     "expert-next": "cardavia.ai.expert:next_expert",
 }
-"""Players by version, beside the levels, for the arena (``cardavia arena``): a level's past
-version kept to measure the next one against, and the next one, measured before it becomes
-its level's (:func:`find_version`). The site's tables play the levels only."""
+"""Players by version, beside the levels (:func:`find_version`): a level's past versions,
+kept for as long as a tournament or a game played with them may still be played or replayed
+(a tournament keeps the version it was made with to its close), and to measure the next one
+against in the arena (``cardavia arena``); and the next one, measured before it becomes its
+level's. A level's current version (:data:`LEVEL_VERSIONS`) is found by its name too."""
 
 _PLAYER_CLASSES: set[type] = set()
 """The classes already seen to make players: checking the protocol (dear: every method of it
@@ -85,7 +88,7 @@ def level_version(level: str) -> str:
     without one is ``<level>-unversioned``); ``ValueError`` for an unknown level.
 
     >>> level_version("Expert")
-    'expert-2026-12'
+    'expert-2026-12b'
     """
     key = level.strip().lower()
     if key not in LEVELS:
@@ -120,10 +123,41 @@ def find_version(name: str) -> Player:
     key = name.strip().lower() if isinstance(name, str) else ""
     if key in VERSIONS:
         return _made(name, VERSIONS[key])
+    return find_player(version_level(key))
+
+
+def version_level(name: str) -> str:
+    """The level a level or a version belongs to (case-insensitive): the level itself, the
+    level whose current version it is, or the level its name starts with
+    (``expert-2026-12``: ``expert``); ``ValueError`` for an unknown name. The site's lanes
+    and cheap-level rules go by it.
+
+    >>> version_level("expert-2026-12"), version_level("club-2026-12"), version_level("Club")
+    ('expert', 'club', 'club')
+    """
+    key = name.strip().lower() if isinstance(name, str) else ""
     if key in LEVELS:
-        return find_player(key)
+        return key
+    for level, version in LEVEL_VERSIONS.items():
+        if key == version and level in LEVELS:
+            return level
+    family = key.partition("-")[0]
+    if key in VERSIONS and family in LEVELS:
+        return family
     known = ", ".join([*LEVELS, *VERSIONS])
     raise ValueError(f"unknown player {name!r}: expected one of {known}")
+
+
+def version_of(name: str) -> str:
+    """The version a level or a version decides as: a level's current version
+    (:func:`level_version`), a version itself; ``ValueError`` for an unknown name.
+
+    >>> version_of("expert-2026-12"), version_of("Expert")
+    ('expert-2026-12', 'expert-2026-12b')
+    """
+    key = name.strip().lower() if isinstance(name, str) else ""
+    level = version_level(key)
+    return key if key != level else level_version(level)
 
 
 def _made(level: str, factory: str | PlayerFactory) -> Player:
