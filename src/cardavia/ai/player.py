@@ -145,7 +145,7 @@ def version_level(name: str) -> str:
     if key in VERSIONS and family in LEVELS:
         return family
     known = ", ".join([*LEVELS, *VERSIONS])
-    raise ValueError(f"unknown player {name!r}: expected one of {known}")
+    raise ValueError(f"unknown level or version {name!r}: expected one of {known}")
 
 
 def version_of(name: str) -> str:
