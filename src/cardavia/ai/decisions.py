@@ -15,7 +15,7 @@ the match score before the deal, ``client`` whoever the work is for (the key of 
 
 The same at every table (docs/tournament-robots.md): the site seeds each decision with
 :func:`decision_seed`, a SHA-256 of the deal's secret seed, the seat, the level's version
-(:func:`~cardavia.ai.player.level_version`) and the deal's public actions so far, never from
+(:func:`~cardavia.ai.player.version_of`) and the deal's public actions so far, never from
 the clock, the process, the worker or the lane. Every lane decides a seed as
 :func:`~cardavia.ai.pool.decide_here` does (a generator seeded with it; the pool's spreading
 of worlds over cores gives the serial result; the budgets of the search levels count the
@@ -68,10 +68,11 @@ from typing import Final
 
 from cardavia.ai.budget import WorkBudget
 from cardavia.ai.environment import DEFAULT_DEADLINE
-from cardavia.ai.player import find_player, level_version, told_the_score
+from cardavia.ai.player import find_version, told_the_score, version_level, version_of
 from cardavia.ai.pool import DecisionPool, Kind
 from cardavia.ai.queue import DecisionQueue, QueueUnreachableError
-from cardavia.belote import Action, Observation, Seat
+from cardavia.ai.shared import MemoryStore, RedisStore, Share, SharedDecisions
+from cardavia.belote import Action, Observation, Rules, Seat
 from cardavia.metrics import deciding, decision_fallback, service_failed
 
 CHEAP_LEVELS: Final = frozenset({"beginner", "club"})
@@ -101,8 +102,9 @@ new name, as a level's new version does."""
 
 def decision_seed(deal_seed: str, seat: Seat, level: str, history: Sequence[Action]) -> int:
     """The seed of a computer decision: the first 8 bytes of the SHA-256 of the deal's secret
-    seed (hexadecimal, as kept), the seat, the level's version and the deal's public actions so
-    far (bids and cards, as the records write them), never a hidden card. Two tables of one
+    seed (hexadecimal, as kept), the seat, the version (``level``: a level's current one,
+    :func:`~cardavia.ai.player.version_of`, or a version named) and the deal's public actions
+    so far (bids and cards, as the records write them), never a hidden card. Two tables of one
     deal where the same actions were made give the same seed; the seed reveals nothing of the
     deal's own (a hash of it).
 
@@ -113,9 +115,54 @@ def decision_seed(deal_seed: str, seat: Seat, level: str, history: Sequence[Acti
     >>> seed == decision_seed("00" * 32, Seat.E, "expert", [Pass(Seat.S)])
     False
     """
-    parts = (SEED_FORMAT, deal_seed.lower(), seat.name, level_version(level))
+    parts = (SEED_FORMAT, deal_seed.lower(), seat.name, version_of(level))
     text = "\x1f".join((*parts, *map(_written, history)))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+KEY_FORMAT: Final = "cardavia-shared-decision/1"
+"""The first part hashed by :func:`decision_key`."""
+
+
+def decision_key(
+    deal_seed: str,
+    observation: Observation,
+    level: str,
+    *,
+    match_scores: tuple[int, int] | None = None,
+) -> str:
+    """The key a computer decision is shared by (:mod:`cardavia.ai.shared`), hexadecimal:
+    the SHA-256 of everything the decision is a function of — what :func:`decision_seed`
+    hashes (the deal's secret seed, the seat, the version, the public actions so far), and the
+    match score, the dealer and the rules, which with the seed make the seat's observation.
+    Nobody who does not know the deal's secret seed can work it out.
+
+    >>> from cardavia.belote import DealState, find_rules
+    >>> state = DealState.deal(find_rules("coinche"), dealer=Seat.W, rng=random.Random(1))
+    >>> one = decision_key("00" * 32, state.observation(Seat.N), "expert")
+    >>> one == decision_key("00" * 32, state.observation(Seat.N), "expert-2026-12b")
+    True
+    >>> one == decision_key("00" * 32, state.observation(Seat.N), "expert", match_scores=(0, 0))
+    False
+    """
+    scores = "-" if match_scores is None else f"{match_scores[0]}:{match_scores[1]}"
+    parts = (
+        KEY_FORMAT,
+        deal_seed.lower(),
+        observation.seat.name,
+        version_of(level),
+        scores,
+        observation.dealer.name,
+        _rules_written(observation.rules),
+    )
+    text = "\x1f".join((*parts, *map(_written, observation.history)))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_written(rules: Rules) -> str:
+    """Every knob of a rule set, once (a rule set is a value: two equal ones write alike)."""
+    return repr(rules)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -149,6 +196,7 @@ class Decisions:
         queue: DecisionQueue | None = None,
         per_client: int = DEFAULT_PER_CLIENT,
         search_levels: Collection[str] = SEARCH_LEVELS,
+        shared: SharedDecisions | None = None,
     ) -> None:
         self.search_levels = frozenset(search_levels)
         """The levels of the search lane (:data:`SEARCH_LEVELS`; a test may add its own)."""
@@ -159,6 +207,9 @@ class Decisions:
         self.budget = WorkBudget(per_client)
         """The one cap per client, for every decision not made at once (and the site's
         other computer work for a client)."""
+        self.shared = shared or SharedDecisions(MemoryStore())
+        """The decisions kept by key (a tournament's: :mod:`cardavia.ai.shared`): on Redis
+        with the workers' queue, else in this process's memory."""
 
     @classmethod
     def from_settings(
@@ -175,7 +226,8 @@ class Decisions:
         url = (redis_url or "").strip()
         queue = DecisionQueue(url, timeout=deadline) if url else None
         pool = DecisionPool(kind=kind, levels=sorted(SEARCH_LEVELS))
-        return cls(pool=pool, queue=queue, per_client=per_client)
+        shared = None if queue is None else SharedDecisions(RedisStore(queue.redis))
+        return cls(pool=pool, queue=queue, per_client=per_client, shared=shared)
 
     @property
     def deadline(self) -> float | None:
@@ -183,8 +235,8 @@ class Decisions:
         return None if self.queue is None else self.queue.timeout
 
     def lane(self, level: str) -> Lane:
-        """Where ``level``'s decisions are made."""
-        key = level.strip().lower()
+        """Where ``level``'s decisions are made (a version's: its level's)."""
+        key = _level_of(level)
         if key in CHEAP_LEVELS:
             return Lane.CHEAP
         if key in self.search_levels:
@@ -205,14 +257,37 @@ class Decisions:
         *,
         match_scores: tuple[int, int] | None = None,
         client: str | None = None,
+        share: Share | None = None,
     ) -> Action:
-        """A legal action of a player of ``level`` for ``observation`` (see the module);
-        ``ValueError`` for an unknown level."""
+        """A legal action of a player of ``level`` (a level, or a version: a tournament's
+        tables play the version it was made with) for ``observation`` (see the module);
+        ``ValueError`` for an unknown one. With ``share`` (a tournament's deal), a decision
+        of the search or thread lane is read from :attr:`shared` if it was made before under
+        that key, and kept there once made by the level's own player."""
         key = level.strip().lower()
-        find_player(key)  # an unknown level fails here, not in a lane
+        find_version(key)  # an unknown level fails here, not in a lane
         lane = self.lane(key)
+
+        async def own() -> tuple[Action, bool]:
+            return await self._own(lane, key, observation, randomness, match_scores, client)
+
+        if share is None or lane is Lane.CHEAP:
+            return (await own())[0]
+        return await self.shared.decide(share, observation, own)
+
+    async def _own(
+        self,
+        lane: Lane,
+        key: str,
+        observation: Observation,
+        randomness: Randomness,
+        match_scores: tuple[int, int] | None,
+        client: str | None,
+    ) -> tuple[Action, bool]:
+        """The decision, and whether it is the level's own (not a fallback's)."""
+        level = _level_of(key)
         try:
-            with deciding(key):
+            with deciding(level):
                 if lane is Lane.CHEAP:
                     action = _decide_now(key, observation, randomness, match_scores)
                 else:
@@ -221,13 +296,14 @@ class Decisions:
                             lane, key, observation, randomness, match_scores
                         )
         except Exception as error:
-            decision_fallback(key, "late" if isinstance(error, TimeoutError) else "failed")
-            return self._fallback(key, observation, randomness, match_scores, _failure(error))
+            decision_fallback(level, "late" if isinstance(error, TimeoutError) else "failed")
+            reason = _failure(error)
+            return self._fallback(key, observation, randomness, match_scores, reason), False
         if action not in observation.legal_actions:
-            decision_fallback(key, "illegal")
+            decision_fallback(level, "illegal")
             reason = f"chose {action}, which is not legal"
-            return self._fallback(key, observation, randomness, match_scores, reason)
-        return action
+            return self._fallback(key, observation, randomness, match_scores, reason), False
+        return action, True
 
     async def _in_lane(
         self,
@@ -268,7 +344,7 @@ class Decisions:
         one, logged in one line; ``RuntimeError`` should none (never an arbitrary action)."""
         failures = [f"{level} {reason}"]
         for fallback in FALLBACK_LEVELS:
-            if fallback == level:
+            if fallback == _level_of(level):
                 continue
             try:
                 action = _decide_now(fallback, observation, randomness, match_scores)
@@ -290,6 +366,15 @@ class Decisions:
         await self.pool.close()
 
 
+def _level_of(name: str) -> str:
+    """The level of a level or a version (:func:`~cardavia.ai.player.version_level`), or the
+    name itself, as given, if it is neither (it fails where it is looked up)."""
+    try:
+        return version_level(name)
+    except ValueError:
+        return name.strip().lower()
+
+
 def _generator(randomness: Randomness) -> random.Random:
     """The generator a decision draws from: the one given, or one seeded with the seed."""
     return random.Random(randomness) if isinstance(randomness, int) else randomness
@@ -301,8 +386,8 @@ def _decide_now(
     randomness: Randomness,
     match_scores: tuple[int, int] | None,
 ) -> Action:
-    """The decision of a new player of ``level``, in the calling thread."""
-    player = find_player(level)
+    """The decision of a new player of ``level`` (or of a version), in the calling thread."""
+    player = find_version(level)
     if match_scores is not None:
         player = told_the_score(player, match_scores)
     return player.decide(observation, _generator(randomness))
@@ -319,10 +404,12 @@ __all__ = [
     "CHEAP_LEVELS",
     "DEFAULT_PER_CLIENT",
     "FALLBACK_LEVELS",
+    "KEY_FORMAT",
     "SEARCH_LEVELS",
     "SEED_FORMAT",
     "Decisions",
     "Lane",
     "Randomness",
+    "decision_key",
     "decision_seed",
 ]

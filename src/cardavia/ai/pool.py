@@ -40,7 +40,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, Literal
 
-from cardavia.ai.player import find_player, told_the_score
+from cardavia.ai.player import find_version, told_the_score
 from cardavia.ai.spread import Cores, lending
 from cardavia.belote import Action, Observation
 
@@ -65,9 +65,9 @@ def decide_here(
     seed: int,
     match_scores: tuple[int, int] | None = None,
 ) -> Action:
-    """The decision of a player of ``level``, in the calling thread: what every lane and
-    every worker computes."""
-    player = find_player(level)
+    """The decision of a player of ``level`` (a level or a version: ``expert-2026-12``), in
+    the calling thread: what every lane and every worker computes."""
+    player = find_version(level)
     if match_scores is not None:
         player = told_the_score(player, match_scores)
     return player.decide(observation, random.Random(seed))
@@ -86,7 +86,7 @@ def _start_process(count: int, condition: Any, counts: Any, levels: tuple[str, .
     parent = os.getppid()
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     for level in levels:  # imported now rather than at the first decision
-        find_player(level)
+        find_version(level)
 
 
 def _exit_with(parent: int) -> None:
@@ -179,10 +179,10 @@ class DecisionPool:
         *,
         match_scores: tuple[int, int] | None = None,
     ) -> Action:
-        """The action of a player of ``level`` for ``observation``: :func:`decide_here`'s,
-        on a core of the pool; ``ValueError`` for an unknown level."""
+        """The action of a player of ``level`` (or of a version) for ``observation``:
+        :func:`decide_here`'s, on a core of the pool; ``ValueError`` for an unknown one."""
         key = level.strip().lower()
-        find_player(key)  # an unknown level fails here, not in a process
+        find_version(key)  # an unknown level fails here, not in a process
         loop = asyncio.get_running_loop()
         if self.kind == "thread":
             return await loop.run_in_executor(

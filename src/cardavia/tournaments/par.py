@@ -1,5 +1,6 @@
 """The par of a tournament deal (docs/tournaments.md, "The par"): the computer players' own
-result on it, from the tournament's seat — four computer players of the tournament's level
+result on it, from the tournament's seat — four computer players of the tournament's
+version (:attr:`~cardavia.tournaments.service.Tournament.players`: the one it was made with)
 play the deal from its seed and dealer, and the result is kept (``tournament_pars``) as the
 datum each player's result is also shown against.
 
@@ -26,7 +27,8 @@ from cardavia.tournaments.deals import PLAYER_SEAT, DealResult, result_of
 from cardavia.tournaments.service import Tournament, dealt
 
 Decide = Callable[[str, Observation, int], Awaitable[Action]]
-"""A computer player's decision: its level, the seat's observation, the decision's seed."""
+"""A computer player's decision: its level or version, the seat's observation, the
+decision's seed."""
 
 MAX_ACTIONS = 200
 """More actions than any deal takes (bids and 32 cards): a guard, never reached."""
@@ -53,8 +55,8 @@ def next_missing(store: GameStore) -> Missing | None:
 
 
 async def play_out(tournament: Tournament, number: int, decide: Decide) -> DealResult:
-    """Deal ``number`` played by four computer players of the tournament's level: its result
-    from :data:`PLAYER_SEAT`'s team."""
+    """Deal ``number`` played by four computer players of the tournament's version: its
+    result from :data:`PLAYER_SEAT`'s team."""
     seed, dealer = dealt(tournament, number)
     rules = find_rules(tournament.preset).replace(target=None)
     match = Match.from_deck(rules, dealer=dealer, deck=deck_from_seed(seed))
@@ -63,8 +65,8 @@ async def play_out(tournament: Tournament, number: int, decide: Decide) -> DealR
         if deal.is_over or deal.to_move is None:
             break
         seat = deal.to_move
-        chance = decision_seed(seed.hex(), seat, tournament.level, deal.history)
-        match = match.apply(await decide(tournament.level, deal.observation(seat), chance))
+        chance = decision_seed(seed.hex(), seat, tournament.players, deal.history)
+        match = match.apply(await decide(tournament.players, deal.observation(seat), chance))
     return result_of(match.deals[0], PLAYER_SEAT.team)
 
 

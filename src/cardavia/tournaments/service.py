@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final, Protocol
 
-from cardavia.ai.player import level_version
+from cardavia.ai.player import level_version, version_level
 from cardavia.belote import Record, Seat
 from cardavia.store.base import hash_token, now
 from cardavia.store.db import GameStore
@@ -102,6 +102,21 @@ class Tournament:
             stored.closed_at,
             tuple(json.loads(stored.seeds)),
         )
+
+    @property
+    def players(self) -> str:
+        """Who its computer seats are, at every table and in its par, from its making to its
+        close: the version it was made with (a tournament made before its level's new
+        version plays the former one), or its level's own should this code no longer have
+        that version (logged: a version is kept while a tournament made with it is open)."""
+        try:
+            version_level(self.version)
+        except ValueError:
+            log.warning(
+                "tournament %s: version %s unknown, played by %s", self.id, self.version, self.level
+            )
+            return self.level
+        return self.version
 
     @property
     def closed(self) -> bool:
