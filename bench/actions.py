@@ -1,5 +1,5 @@
 """Server CPU per action outside the computer players: whole matches' deals played through
-:class:`cardavia.web.tables.TableService` (check, save, views, serialisation) with a table
+:class:`cardavia.live.tables.TableService` (check, save, views, serialisation) with a table
 watched by one connection, the computer seats replaced by a player that takes the first legal
 action (so that their thinking is not counted), on a temporary SQLite file.
 
@@ -20,8 +20,8 @@ from cardavia.ai.player import register_player
 from cardavia.belote import Seat
 from cardavia.belote.actions import Action
 from cardavia.belote.observation import Observation
+from cardavia.live.tables import TableService
 from cardavia.store.db import GameStore
-from cardavia.web.tables import TableService
 from cardavia.words import load_catalogs
 
 PERSON = Seat.S

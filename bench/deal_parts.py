@@ -9,7 +9,7 @@ clients do, the three other seats club players, as at the site:
 - **decisions**: the computer seats' decisions (the club player, seeded by
   :func:`~cardavia.ai.decisions.decision_seed`, as the site seeds them);
 - **views**: South's view after every action, written as the JSON message the socket sends
-  (:func:`~cardavia.web.views.build_view`, the names, :func:`~cardavia.web.protocol.
+  (:func:`~cardavia.live.views.build_view`, the names, :func:`~cardavia.live.protocol.
   dump_message`);
 - **saves**: the game created and its events appended on a temporary SQLite file, in groups of
   ``--group`` events, as the site's writer groups what came in its last 10 ms.
@@ -32,13 +32,13 @@ from pathlib import Path
 from cardavia.ai.decisions import decision_seed
 from cardavia.ai.player import find_player
 from cardavia.belote import Match, Seat, find_rules
+from cardavia.live.protocol import dump_message, state_message
+from cardavia.live.seating import Seating
+from cardavia.live.shuffles import new_commitment
+from cardavia.live.table import record_json
+from cardavia.live.views import build_view, names_of
 from cardavia.store.db import Append, GameStore, new_token
 from cardavia.store.events import action_event
-from cardavia.web.protocol import dump_message, state_message
-from cardavia.web.seating import Seating
-from cardavia.web.shuffles import new_commitment
-from cardavia.web.table import record_json
-from cardavia.web.views import build_view, names_of
 from cardavia.words import load_catalogs
 
 PERSON = Seat.S

@@ -56,7 +56,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
-from cardavia.web.settings import DEFAULT_AI_DELAY
+from cardavia.live.settings import DEFAULT_AI_DELAY
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 

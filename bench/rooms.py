@@ -31,10 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.web.test_rooms import Seated, create_room, join_room, play_deal, room_url
 
+from cardavia.live.limits import Limits
+from cardavia.live.settings import LOOPBACK_HOSTS, Settings
 from cardavia.web.app import create_app
-from cardavia.web.edge import LOOPBACK_HOSTS
-from cardavia.web.limits import Limits
-from cardavia.web.settings import Settings
 
 
 def main() -> None:

@@ -39,7 +39,7 @@ ACTION_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 DECISION_BUCKETS: Final = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 """Seconds, a computer player's decision (the strong and expert levels search for seconds)."""
 GROUP_BUCKETS: Final = (1, 2, 4, 8, 16, 32, 48, 64)
-"""Appends written in one commit (:mod:`cardavia.web.writer` bounds a group at 48)."""
+"""Appends written in one commit (:mod:`cardavia.live.writer` bounds a group at 48)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,8 +25,8 @@ from tests.browser.conftest import READY, Server, Table, shot
 from tests.saved_rooms import actions_of
 
 from cardavia.belote import Seat
+from cardavia.live.room_state import QUICK_GRACE, RoomSettings, RoomState, new_code
 from cardavia.store.db import GameStore, hash_token, new_token
-from cardavia.web.room_state import QUICK_GRACE, RoomSettings, RoomState, new_code
 
 CLOCK = 4.0
 """Seconds per action: long enough to photograph the clock, short enough to wait it out."""

@@ -11,8 +11,9 @@ import pytest
 from playwright.sync_api import Browser, Locator
 
 from cardavia.belote import Coinche, Pass
+from cardavia.live import learn
 from cardavia.teach import learning
-from cardavia.web import learn
+from cardavia.web import problems
 from cardavia.words import load_catalogs, rules_text
 
 if TYPE_CHECKING:
@@ -37,11 +38,11 @@ def test_solve_a_problem(server: Server, browser: Browser, lang: str) -> None:
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{server.url}/{lang}/rules/problems")
     assert page.get_attribute("html", "dir") == ("rtl" if lang == "ar" else "ltr")
-    daily = learn.daily_problem()
+    daily = problems.daily_problem()
     article = page.locator(f"#daily [data-problem='{daily.id}']")
     score = page.locator(".problems-score")
     assert "0" in score.inner_text()
-    solution = learn.problem_data(daily, load_catalogs().wording(lang))
+    solution = problems.problem_data(daily, load_catalogs().wording(lang))
     choices = article.locator(".problem-choice:not([disabled])")
     right = next(c for c in _choices(choices) if _action(c) == solution["solution"])
     wrong = next((c for c in _choices(choices) if _action(c) != solution["solution"]), None)
@@ -96,12 +97,12 @@ def test_a_bidding_problem_as_a_player_sees_it(
     labels = learning.problem_labels(rules_text(lang))
     # The problem of the day is shown once, at the top, not again under its theme.
     ids = page.eval_on_selector_all("[data-problem]", "els => els.map(e => e.dataset.problem)")
-    assert len(ids) == len(set(ids)) == len(learn.problems())
+    assert len(ids) == len(set(ids)) == len(problems.problems())
     wording = load_catalogs().wording(lang)
-    bidding = [p for p in learn.problems() if p.theme == "bidding"]
+    bidding = [p for p in problems.problems() if p.theme == "bidding"]
     assert bidding
     for problem in bidding:
-        data = learn.problem_data(problem, wording)
+        data = problems.problem_data(problem, wording)
         article = page.locator(f"[data-problem='{problem.id}']")
         # The turned card, the key fact, where the table has one.
         if data["view"]["turned"]:

@@ -15,9 +15,9 @@ from tests.multi.conftest import WebProcess
 from tests.multi.test_several_servers import open_socket, settle, start_ai_worker
 
 from cardavia.belote import Action, Record
+from cardavia.live.tables import TableService
 from cardavia.store.db import GameStore
 from cardavia.tournaments.deals import PLAYER_SEAT, dealer_of
-from cardavia.web.tables import TableService
 from cardavia.words import load_catalogs
 
 DEAL_SEED = bytes(range(100, 132))

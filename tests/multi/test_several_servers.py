@@ -20,7 +20,7 @@ from typing import Any
 from tests.multi.conftest import WebProcess
 from websockets.sync.client import ClientConnection, connect
 
-from cardavia.web.bus import RedisBus
+from cardavia.live.bus import RedisBus
 
 View = dict[str, Any]
 READ_SECONDS = 20

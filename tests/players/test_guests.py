@@ -18,12 +18,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from cardavia.live.limits import Limits
+from cardavia.live.settings import LOOPBACK_HOSTS, WEB_DIR, Settings
 from cardavia.players import SETTINGS
 from cardavia.web.app import create_app
-from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.guests import PLAYER_COOKIE
-from cardavia.web.limits import Limits
-from cardavia.web.settings import WEB_DIR, Settings
 
 GAME = {"rules": "cardavia", "level": "beginner", "lang": "en"}
 

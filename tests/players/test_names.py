@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.players.plays import GAME, app_fixture, browser_fixture
 
-from cardavia.web.display_names import clean_name
-from cardavia.web.protocol import ClientError
+from cardavia.live.display_names import clean_name
+from cardavia.live.protocol import ClientError
 
 __all__ = ["app_fixture", "browser_fixture"]
 

@@ -13,11 +13,10 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from cardavia.live.limits import Limits
+from cardavia.live.settings import LOOPBACK_HOSTS, Settings
 from cardavia.web.app import create_app
-from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.guests import PLAYER_COOKIE
-from cardavia.web.limits import Limits
-from cardavia.web.settings import Settings
 
 GAME = {"rules": "cardavia", "level": "beginner", "lang": "en"}
 ANSWER = {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": {}}

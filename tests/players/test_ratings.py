@@ -23,6 +23,9 @@ from tests.players.plays import app_fixture, browser_fixture
 from tests.web.test_rooms import Seated, play_deal, room_url
 
 from cardavia.belote import find_rules
+from cardavia.live.ratings import RoomRatings
+from cardavia.live.room_state import RoomState
+from cardavia.live.rooms import RoomService
 from cardavia.players.ratings import (
     COMPUTER_RATINGS,
     MU,
@@ -39,9 +42,6 @@ from cardavia.players.ratings import (
 )
 from cardavia.store.db import GameStore, new_token
 from cardavia.web.guests import PLAYER_COOKIE
-from cardavia.web.ratings import RoomRatings
-from cardavia.web.room_state import RoomState
-from cardavia.web.rooms import RoomService
 
 __all__ = ["app_fixture", "browser_fixture"]
 

@@ -18,13 +18,12 @@ from sqlalchemy import text
 from tests.players.plays import browser_fixture
 
 from cardavia.belote import Seat
+from cardavia.live.limits import Limits
+from cardavia.live.room_state import RoomSettings, RoomState
+from cardavia.live.safety import hide
+from cardavia.live.settings import LOOPBACK_HOSTS, Settings
 from cardavia.web.app import create_app
-from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.history import room_sitters
-from cardavia.web.limits import Limits
-from cardavia.web.room_state import RoomSettings, RoomState
-from cardavia.web.safety import hide
-from cardavia.web.settings import Settings
 from cardavia.words import load_catalogs
 
 __all__ = ["browser_fixture"]

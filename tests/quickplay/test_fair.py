@@ -21,9 +21,9 @@ from tests.quickplay.conftest import Person, read_until
 from tests.quickplay.test_leaving import deal_over, player_of, soon
 from tests.quickplay.test_queue import _ended_games
 
+from cardavia.live.room_state import QUICK_GRACE, ComputerSeat, PersonSeat
 from cardavia.store.db import GameStore
 from cardavia.store.quickplay import QuickSeatRow
-from cardavia.web.room_state import QUICK_GRACE, ComputerSeat, PersonSeat
 
 SEATS = ("N", "E", "S", "W")
 

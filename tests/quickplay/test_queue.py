@@ -17,9 +17,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from tests.quickplay.conftest import Person, read_until
 
+from cardavia.live.quick_queue import GONE_AFTER
+from cardavia.live.room_state import ComputerSeat, PersonSeat
 from cardavia.store.quickplay import QuickSeatRow
-from cardavia.web.quick_queue import GONE_AFTER
-from cardavia.web.room_state import ComputerSeat, PersonSeat
 
 
 def test_four_people_are_seated_at_one_quick_room(client: TestClient) -> None:

@@ -20,6 +20,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
+from cardavia.live.room import HIDDEN_NAME
+from cardavia.live.settings import Settings
 from cardavia.store.db import GameStore, new_token
 from cardavia.store.leagues import Member
 from cardavia.store.tournaments import DealPlayedRow, EntryRow, TournamentRow
@@ -37,8 +39,6 @@ from cardavia.tournaments.leagues import (
 )
 from cardavia.tournaments.performance import after_close
 from cardavia.web.app import create_app
-from cardavia.web.room import HIDDEN_NAME
-from cardavia.web.settings import Settings
 from cardavia.words import LANGUAGES, glossary, load_catalogs
 
 MONDAY = datetime(2026, 11, 2, tzinfo=UTC)

@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
+from cardavia.live.quickplay import Person, QuickPlay
 from cardavia.players.matching import seating_skill
 from cardavia.store.db import GameStore, new_token
 from cardavia.store.leagues import PerformanceChangeRow
@@ -27,7 +28,6 @@ from cardavia.tournaments.performance import (
     field_mean,
     presets_of,
 )
-from cardavia.web.quickplay import Person, QuickPlay
 
 START = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 

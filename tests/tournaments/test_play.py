@@ -25,6 +25,10 @@ from tests.tournaments.worked import keep_passkey
 from cardavia.ai.player import find_player
 from cardavia.belote import Action, Match, Observation, Pass, Record, find_rules
 from cardavia.belote.fair import check_deal, deck_from_seed
+from cardavia.live.limits import Limits
+from cardavia.live.settings import LOOPBACK_HOSTS, Settings
+from cardavia.live.table import record_json
+from cardavia.live.tournament_schedule import PAR_PAUSE
 from cardavia.store.db import new_token
 from cardavia.tournaments import service
 from cardavia.tournaments.closing import close_one
@@ -33,13 +37,8 @@ from cardavia.tournaments.par import play_out
 from cardavia.tournaments.schedule import Planned
 from cardavia.tournaments.service import Tournaments, dealt
 from cardavia.web.app import create_app
-from cardavia.web.edge import LOOPBACK_HOSTS
 from cardavia.web.guests import PLAYER_COOKIE
 from cardavia.web.history import share_code
-from cardavia.web.limits import Limits
-from cardavia.web.settings import Settings
-from cardavia.web.table import record_json
-from cardavia.web.tournaments import PAR_PAUSE
 
 View = dict[str, Any]
 TOURNAMENT = "short-cardavia-test"

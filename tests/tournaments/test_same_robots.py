@@ -15,10 +15,10 @@ import pytest
 from cardavia.ai.decisions import decision_seed
 from cardavia.ai.player import find_player, level_version
 from cardavia.belote import Action, Pass, Seat
+from cardavia.live.table import Table
+from cardavia.live.tables import TableService
 from cardavia.store.db import GameStore
 from cardavia.tournaments.deals import PLAYER_SEAT, dealer_of
-from cardavia.web.table import Table
-from cardavia.web.tables import TableService
 from cardavia.words import load_catalogs
 
 pytestmark = pytest.mark.slow  # expert and strong decisions

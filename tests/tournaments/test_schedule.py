@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from cardavia.belote import seed_hash
+from cardavia.live.settings import LOOPBACK_HOSTS, Settings
 from cardavia.store.db import GameStore, new_token
 from cardavia.tournaments.closing import close_due
 from cardavia.tournaments.schedule import (
@@ -31,8 +32,6 @@ from cardavia.tournaments.schedule import (
 )
 from cardavia.tournaments.service import Tournaments
 from cardavia.web.app import create_app
-from cardavia.web.edge import LOOPBACK_HOSTS
-from cardavia.web.settings import Settings
 
 WEDNESDAY = datetime(2026, 12, 2, 9, 30, tzinfo=UTC)
 

@@ -28,9 +28,9 @@ from typer.testing import CliRunner
 
 from cardavia.belote import Record
 from cardavia.cli import app as cli
+from cardavia.live.protocol import encode_action
 from cardavia.tournaments.deals import PLAYER_SEAT
 from cardavia.web.guests import PLAYER_COOKIE
-from cardavia.web.protocol import encode_action
 
 __all__ = ["app_fixture", "browser_fixture"]
 

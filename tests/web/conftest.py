@@ -15,10 +15,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from cardavia.belote import DealState, Seat, card_code
+from cardavia.live.limits import Limits
+from cardavia.live.settings import LOOPBACK_HOSTS, Settings
 from cardavia.web.app import create_app
-from cardavia.web.edge import LOOPBACK_HOSTS
-from cardavia.web.limits import Limits
-from cardavia.web.settings import Settings
 
 View = dict[str, Any]
 WATCHDOG_SECONDS = int(__import__("os").environ.get("CARDAVIA_TEST_WATCHDOG", "180"))

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 
 from cardavia.belote.game import Reason
 from cardavia.belote.notation import Record
+from cardavia.live.settings import WEB_DIR
 from cardavia.store.db import GameStore, hash_token
-from cardavia.web.settings import WEB_DIR
 from cardavia.words import LANGUAGE_NAMES, LANGUAGES, load_catalogs
 
 NewGame = Callable[..., dict[str, str]]
@@ -375,7 +375,7 @@ def test_rules_pages_are_included(client: TestClient) -> None:
 def test_tokens_are_hidden_in_the_server_logs() -> None:
     import logging
 
-    from cardavia.web.logs import RedactTokens
+    from cardavia.live.logs import RedactTokens
 
     record = logging.LogRecord(
         "uvicorn.error",

@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from cardavia.web.bus import LocalBus
+from cardavia.live.bus import LocalBus
 
 Settle = Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]]
 

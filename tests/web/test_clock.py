@@ -21,9 +21,9 @@ from tests.web.test_rooms import Seated, create_room, join_room, room_url
 
 from cardavia.belote import Seat
 from cardavia.belote.notation import Record
+from cardavia.live.room_state import Clock, PersonSeat, RoomSettings, RoomState
 from cardavia.store.db import GameStore, new_token
 from cardavia.store.quickplay import Completion
-from cardavia.web.room_state import Clock, PersonSeat, RoomSettings, RoomState
 
 View = dict[str, Any]
 

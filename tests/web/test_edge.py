@@ -18,9 +18,9 @@ from starlette.websockets import WebSocketDisconnect
 from tests.web.test_hardening import _disk_full
 from tests.web.test_rooms import Seated, create_room, room_url
 
+from cardavia.live.limits import Counters, Limits, SiteLimiter
 from cardavia.web.edge import SECURITY_HEADERS
 from cardavia.web.http_helpers import client_of, whole_number
-from cardavia.web.limits import Counters, Limits, SiteLimiter
 
 EVIL = {"Host": "rebind.evil.example", "Origin": "http://rebind.evil.example"}
 

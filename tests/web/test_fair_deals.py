@@ -15,8 +15,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from cardavia.belote import Match, Seat, card_code, check_deal, find_rules, parse_card
+from cardavia.live.table import record_json
 from cardavia.store.db import GameStore
-from cardavia.web.table import record_json
 
 NewGame = Callable[..., dict[str, str]]
 Settle = Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]]

@@ -21,10 +21,10 @@ from starlette.websockets import WebSocketDisconnect
 from cardavia.ai.player import LEVELS, register_player
 from cardavia.belote.actions import Action
 from cardavia.belote.observation import Observation
+from cardavia.live.limits import Limits, RateLimiter
+from cardavia.live.outbox import CLOSE, Listener
 from cardavia.store.db import GameStore
 from cardavia.store.events import action_event
-from cardavia.web.connection import CLOSE, Listener
-from cardavia.web.limits import Limits, RateLimiter
 from cardavia.words import load_catalogs
 
 CATALOGS = load_catalogs()

@@ -21,8 +21,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 from starlette.requests import Request
 
+from cardavia.live.protocol import ClientError, dump_message, printable
 from cardavia.web.http_helpers import origin_allowed, read_json_body
-from cardavia.web.protocol import ClientError, dump_message, printable
 from cardavia.words import load_catalogs
 
 NewGame = Callable[..., dict[str, str]]

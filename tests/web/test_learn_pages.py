@@ -11,7 +11,7 @@ from markupsafe import escape
 
 from cardavia.ai.problems import load_problems
 from cardavia.teach import learning
-from cardavia.web import learn
+from cardavia.web.problems import daily_problem
 from cardavia.words import LANGUAGES, rules_text
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>")
@@ -63,7 +63,7 @@ def test_the_problems_page(client: TestClient, lang: str) -> None:
     problems = load_problems()
     for problem in problems:
         assert f'data-problem="{problem.id}"' in html
-    daily = learn.daily_problem()
+    daily = daily_problem()
     # The problem of the day is shown once, at the top (issue 19: not again in its theme).
     assert html.count(f'data-problem="{daily.id}"') == 1
     assert html.count("data-solution=") == len(problems)

@@ -16,7 +16,8 @@ from fastapi.testclient import TestClient
 from cardavia.ai.problems import load_problems
 from cardavia.belote import DealState, Observation, Seat, find_rules
 from cardavia.belote.game import deal_packets
-from cardavia.web import learn
+from cardavia.live import learn
+from cardavia.web.problems import daily_problem
 from cardavia.words import LANGUAGES, missing_messages
 
 NewGame = Callable[..., dict[str, str]]
@@ -179,7 +180,7 @@ def test_the_problems_as_data(client: TestClient, lang: str) -> None:
     assert leads and all(p["theme"] == "defence" for p in leads)
     assert client.get("/api/problems?theme=nothing").status_code == 400
     today = client.get(f"/api/problems/today?lang={lang}").json()
-    assert today["id"] == learn.daily_problem(today["day"]).id
+    assert today["id"] == daily_problem(today["day"]).id
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

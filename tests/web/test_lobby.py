@@ -20,8 +20,8 @@ from fastapi.testclient import TestClient
 from tests.players.plays import app_fixture, browser_fixture, new_game
 
 from cardavia.belote import PRESETS
-from cardavia.web.presence import Presence
-from cardavia.web.room_state import RoomState
+from cardavia.live.presence import Presence
+from cardavia.live.room_state import RoomState
 
 __all__ = ["app_fixture", "browser_fixture"]
 

@@ -8,20 +8,20 @@ import logging.config
 
 import pytest
 
-from cardavia.web.logs import LOG_CONFIG, OneLine
+from cardavia.live.logs import LOG_CONFIG, OneLine
 from cardavia.web.server import server_options
 
 
 def _record(message: str, *args: object, error: BaseException | None = None) -> logging.LogRecord:
     exc_info = (type(error), error, error.__traceback__) if error is not None else None
     return logging.LogRecord(
-        "cardavia.web.tables", logging.WARNING, "x.py", 1, message, args, exc_info
+        "cardavia.live.tables", logging.WARNING, "x.py", 1, message, args, exc_info
     )
 
 
 def test_a_record_is_one_line_of_keys_and_values() -> None:
     line = OneLine().format(_record("game %s: the database is unavailable (%s)", "abc", "full"))
-    assert " level=WARNING logger=cardavia.web.tables " in line
+    assert " level=WARNING logger=cardavia.live.tables " in line
     assert line.endswith('msg="game abc: the database is unavailable (full)"')
     assert line.startswith("time=") and "\n" not in line
 

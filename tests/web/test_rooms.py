@@ -19,9 +19,7 @@ from tests.web.conftest import cards_seat_may_know
 
 from cardavia.belote import Seat
 from cardavia.belote.notation import Record
-from cardavia.store.db import Append, GameStore
-from cardavia.store.events import ActionEvent, read_event
-from cardavia.web.room_state import (
+from cardavia.live.room_state import (
     CODE_ALPHABET,
     ComputerSeat,
     OpenSeat,
@@ -31,6 +29,8 @@ from cardavia.web.room_state import (
     new_code,
     normal_code,
 )
+from cardavia.store.db import Append, GameStore
+from cardavia.store.events import ActionEvent, read_event
 from cardavia.words import load_catalogs
 
 View = dict[str, Any]
@@ -721,7 +721,7 @@ def test_bad_socket_messages(client: TestClient) -> None:
 def test_limits_on_rooms_per_client_and_code_guessing(
     make_app: Callable[..., FastAPI],
 ) -> None:
-    from cardavia.web.limits import Limits
+    from cardavia.live.limits import Limits
 
     limits = Limits(
         games_per_minute=0, messages_per_second=0, rooms_per_client=2, room_lookups_per_minute=3
@@ -795,7 +795,7 @@ def test_a_hint_in_a_room_is_for_the_askers_own_seat(
 ) -> None:
     """A player of a room who asks a hint gets the one of their own seat, worked out from
     that seat's observation only; a watcher gets none."""
-    from cardavia.web import learn
+    from cardavia.live import learn
 
     given: list[Seat] = []
     real = learn.hint

@@ -13,11 +13,11 @@ from babel.messages.pofile import read_po
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from cardavia.live.settings import Settings
 from cardavia.teach import explain
 from cardavia.teach.examples import LegalResult, legal_results
 from cardavia.web.pages import make_templates
 from cardavia.web.routes import rules
-from cardavia.web.settings import Settings
 from cardavia.words import (
     LANGUAGES,
     RULES,

@@ -14,7 +14,7 @@ from tests.web.conftest import cards_seat_may_know
 
 from cardavia.belote import DealState, Seat
 from cardavia.belote.notation import Record
-from cardavia.web.seating import Computer, Person, Seating
+from cardavia.live.seating import Computer, Person, Seating
 
 CARD_CODE = re.compile(r"^[789TJQKA][SHDC]$")
 

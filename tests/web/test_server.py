@@ -19,6 +19,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
+from cardavia.live.settings import Settings
 from cardavia.web.edge import SECURITY_HEADERS
 from cardavia.web.server import (
     APP,
@@ -28,7 +29,6 @@ from cardavia.web.server import (
     open_connections,
     server_options,
 )
-from cardavia.web.settings import Settings
 
 SLOW_HEAD = b"GET /fr/ HTTP/1.1\r\nHost: x\r\n"
 

@@ -477,7 +477,7 @@ def test_the_view_is_built_from_the_observation_only() -> None:
     give the same view: nothing of the hidden cards reaches it."""
     from cardavia.belote.match import Match
     from cardavia.belote.rules import find_rules
-    from cardavia.web.views import build_view
+    from cardavia.live.views import build_view
 
     rules = find_rules("coinche")
     base = list(range(32))
@@ -659,8 +659,8 @@ def test_json_of_the_protocol_round_trips() -> None:
     """Every legal action of a view can be sent back as it is."""
     from cardavia.belote.match import Match
     from cardavia.belote.rules import find_rules
-    from cardavia.web.protocol import parse_action
-    from cardavia.web.views import build_view
+    from cardavia.live.protocol import parse_action
+    from cardavia.live.views import build_view
 
     rng = random.Random(9)
     for name in ("cardavia", "maison", "coinche", "maghreb"):
@@ -716,7 +716,7 @@ def test_the_result_says_when_the_takers_belote_went_to_the_defenders() -> None:
     so (``belote_moved``), and only then; at the house table the takers keep it."""
     from cardavia.ai.player import find_player
     from cardavia.belote.rules import find_rules
-    from cardavia.web.views import view_of
+    from cardavia.live.views import view_of
 
     wording = CATALOGS.wording("fr")
     club = find_player("club")

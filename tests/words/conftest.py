@@ -7,10 +7,9 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
+from cardavia.live.limits import Limits
+from cardavia.live.settings import LOOPBACK_HOSTS, Settings
 from cardavia.web.app import create_app
-from cardavia.web.edge import LOOPBACK_HOSTS
-from cardavia.web.limits import Limits
-from cardavia.web.settings import Settings
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from babel.messages.pofile import read_po
 from jinja2.ext import babel_extract
 
-from cardavia import web, words
+from cardavia import live, web, words
 from cardavia.belote.cards import parse_card
 from cardavia.belote.game import MESSAGES, Reason
 from cardavia.words import (
@@ -30,6 +30,7 @@ from cardavia.words import (
 from cardavia.words.phrases import ERRORS, PHASE_REFUSALS, PLURALS, REASONS
 
 WEB = Path(web.__file__).parent
+LIVE = Path(live.__file__).parent
 WORDS = Path(words.__file__).parent
 KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "NP_": (1, 2)}
 NPLURALS = {"fr": 2, "en": 2, "ar": 6, "pl": 3, "hi": 2, "es": 2}
@@ -52,10 +53,10 @@ def _key(msgid: str | tuple[str, ...] | list[str]) -> Msgid:
 
 
 def python_msgids() -> dict[Msgid, str]:
-    """Every message the backend's Python marks for translation (the site's modules and the
-    phrasebook of :mod:`cardavia.words`), with where it is."""
+    """Every message the backend's Python marks for translation (the site's modules, the game
+    server's and the phrasebook of :mod:`cardavia.words`), with where it is."""
     found: dict[Msgid, str] = {}
-    for path in sorted([*WEB.rglob("*.py"), *WORDS.rglob("*.py")]):
+    for path in sorted([*WEB.rglob("*.py"), *LIVE.rglob("*.py"), *WORDS.rglob("*.py")]):
         for lineno, message, _, _ in extract_from_file("python", str(path), keywords=KEYWORDS):
             found.setdefault(_key(message), f"{path.name}:{lineno}")
     return found

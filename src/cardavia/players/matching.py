@@ -4,7 +4,7 @@ rules preset sit down together, where, and with which computer players.
 Pure: given the people waiting (:class:`Waiting`: their hidden skill, language, when they
 came, whom they are kept apart from, how much longer they wait) and the time, answer the
 tables to form (:class:`Formed`). The queue itself (memory or Redis) and the rooms made of
-these tables are :mod:`cardavia.web.quickplay`'s.
+these tables are :mod:`cardavia.live.quickplay`'s.
 
 - A table of four people forms as soon as four compatible people wait: the longest waiting
   first, with the three others closest to them in language first, then in skill.

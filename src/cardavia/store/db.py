@@ -150,7 +150,7 @@ class EventRow(Base):
 
 
 class RoomRow(Base):
-    """One room: a table of several people (:mod:`cardavia.web.rooms`), found by its short
+    """One room: a table of several people (:mod:`cardavia.live.rooms`), found by its short
     code. Its ``state`` (JSON: settings, seats with the hashes of their tokens, who is
     away, who is ready, the last quick phrases) is rewritten whole at each change, naming
     the revision it replaces; its game, once dealt, is a row of ``games``."""

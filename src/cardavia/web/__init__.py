@@ -1,3 +1,3 @@
-"""The site and the table (docs/web.md): :func:`cardavia.web.app.create_app` assembles it
-from its settings (:mod:`cardavia.web.settings`), its services (:mod:`cardavia.web.tables`,
-:mod:`cardavia.web.rooms`) and its routes (:mod:`cardavia.web.routes`)."""
+"""The site's HTTP and socket face (docs/web.md): :func:`cardavia.web.app.create_app` builds
+the game server (:mod:`cardavia.live`) from its settings and installs its routes
+(:mod:`cardavia.web.routes`), pages, templates and static files over it."""

@@ -1,5 +1,5 @@
 """The web application (docs/web.md): :func:`create_app` assembles the site from its
-:class:`~cardavia.web.settings.Settings`: the store, the table and room services, the bus
+:class:`~cardavia.live.settings.Settings`: the store, the table and room services, the bus
 between processes, and each route file's installer; ``cardavia serve`` runs it with uvicorn.
 
 Every page's URL starts with its language (``/fr/``, ``/ar/rules/``); ``/`` sends the visitor
@@ -24,31 +24,37 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from cardavia.ai.decisions import Decisions
+from cardavia.live.bus import make_bus
+from cardavia.live.clock import ActionClock
+from cardavia.live.learn import Learning
+from cardavia.live.leaving import SeatsFinished
+from cardavia.live.limits import Counters
+from cardavia.live.lobby import Lobby
+from cardavia.live.logs import reason, redact_tokens_in_logs
+from cardavia.live.presence import Presence
+from cardavia.live.protocol import ClientError
+from cardavia.live.quickplay import QuickPlay
+from cardavia.live.ratings import RoomRatings
+from cardavia.live.rooms import RoomService, is_room_key
+from cardavia.live.safety import Safety
+from cardavia.live.settings import Settings
+from cardavia.live.tables import TableService
+from cardavia.live.tournament_schedule import decide_with
+from cardavia.live.tournament_tables import DealTablesOfService, TournamentTables
+from cardavia.live.writer import GameWriter
 from cardavia.metrics import in_play, process_stopped
 from cardavia.players import Players
 from cardavia.players.ratings import Ratings
 from cardavia.store.db import GameStore, StoreUnavailableError
 from cardavia.tournaments.service import Tournaments
-from cardavia.web.bus import make_bus
-from cardavia.web.clock import ActionClock
 from cardavia.web.edge import Edge
 from cardavia.web.guests import COOKIE_MAX_AGE, Guests
 from cardavia.web.history import History
 from cardavia.web.http_helpers import error_response
 from cardavia.web.i18n import choose_language
 from cardavia.web.leagues import Leagues
-from cardavia.web.learn import Learning
-from cardavia.web.leaving import SeatsFinished
-from cardavia.web.limits import Counters
-from cardavia.web.lobby import Lobby
-from cardavia.web.logs import reason, redact_tokens_in_logs
 from cardavia.web.pages import make_templates
-from cardavia.web.presence import Presence
 from cardavia.web.profile import Profiles
-from cardavia.web.protocol import ClientError
-from cardavia.web.quickplay import QuickPlay
-from cardavia.web.ratings import RoomRatings
-from cardavia.web.rooms import RoomService, is_room_key
 from cardavia.web.routes import history as history_routes
 from cardavia.web.routes import leagues as league_routes
 from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
@@ -58,16 +64,7 @@ from cardavia.web.routes import quickplay as quick_routes
 from cardavia.web.routes import rooms as room_routes
 from cardavia.web.routes import safety as safety_routes
 from cardavia.web.routes import tournaments as tournament_routes
-from cardavia.web.safety import Safety
-from cardavia.web.settings import Settings
-from cardavia.web.tables import TableService
-from cardavia.web.tournaments import (
-    DealTablesOfService,
-    TournamentTables,
-    decide_with,
-    keep_scheduling,
-)
-from cardavia.web.writer import GameWriter
+from cardavia.web.tournaments import keep_scheduling
 from cardavia.words import Catalogs, load_catalogs
 
 log = logging.getLogger(__name__)
@@ -100,7 +97,7 @@ async def purge_abandoned_games(
 ) -> None:
     """Delete the unfinished games idle for ``days`` (0: never), at start then every hour;
     finished games are kept (docs/fair-use.md). ``rooms``: close the rooms nobody
-    has been at for a day (:meth:`cardavia.web.rooms.RoomService.purge`) too. Guests not seen
+    has been at for a day (:meth:`cardavia.live.rooms.RoomService.purge`) too. Guests not seen
     for longer than their cookie lives are erased (docs/players.md, "The guest"). The
     deletions are the site's writes: in ``writer``'s thread when given (the one that writes
     the games, which the site's stop waits for: a purge under way never outlives the store)."""

@@ -1,7 +1,7 @@
-"""One open connection, a table's or a room's: its outbox and its serve loop.
+"""One open socket, a table's or a room's: the loop that pumps its outbox
+(:class:`~cardavia.live.outbox.Listener`, filled by the game server) into it, and the one
+that reads it.
 
-- :class:`Listener`: a connection's language, seat and bounded queue of messages (a single
-  writer per connection keeps them in order; a connection that cannot keep up is dropped).
 - :func:`pump` sends a connection's queue; :func:`serve_connection` runs it until it closes,
   each message received handed on within the client's rate.
 """
@@ -11,73 +11,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Final
+from collections.abc import Awaitable, Callable
+from typing import Final
 
 from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from cardavia.belote import Seat
-from cardavia.web.limits import Limits, RateLimiter
-from cardavia.web.protocol import ClientError, dump_message
-from cardavia.words import Wording
+from cardavia.live.limits import Limits, RateLimiter
+from cardavia.live.outbox import CLOSE, Listener
+from cardavia.live.protocol import ClientError
 
 log = logging.getLogger(__name__)
 
-TOO_SLOW_CLOSE: Final = 4408
-"""The WebSocket close code of a connection that could not keep up."""
 RATE_LIMITED_CLOSE: Final = 1008
 """The WebSocket close code of a connection that flooded the site with messages."""
-
-CLOSE: Final = ""
-"""What a connection's queue holds last when it must be closed (it could not keep up)."""
-
-
-@dataclass(slots=True, eq=False)
-class Listener:
-    """One open connection to a game: its language and the queue of messages to send it (a
-    single writer per connection keeps them in order). The queue is bounded: a connection
-    that lets it fill (too slow, or not reading) is sent ``too_slow`` and closed, rather than
-    have its messages pile up in the server's memory."""
-
-    wording: Wording
-    limit: int = 256
-    client: str = ""
-    seat: Seat | None = None
-    """The seat this connection plays (its token's); ``None``: a watcher, sent only what is
-    public."""
-    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
-    dropped: bool = False
-    close_code: int = TOO_SLOW_CLOSE
-    """The WebSocket close code sent when :data:`CLOSE` is reached (4408: too slow)."""
-
-    def send(self, message: Mapping[str, Any]) -> None:
-        """Queue a message for this connection."""
-        self.send_text(dump_message(message))
-
-    def send_text(self, text: str) -> None:
-        """Queue a message already written as JSON (:func:`dump_message`)."""
-        if self.dropped:
-            return
-        if self.limit > 0 and self.queue.qsize() >= self.limit:
-            self.drop()
-            return
-        self.queue.put_nowait(text)
-
-    def drop(self) -> None:
-        """Give up on this connection: what it has not been sent is forgotten; it is sent
-        ``too_slow``, then closed."""
-        self.dropped = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(dump_message(ClientError("too_slow").message(self.wording, "")))
-        self.queue.put_nowait(CLOSE)
-
-    def close(self, code: int) -> None:
-        """Close the connection once what is queued has been sent."""
-        self.close_code = code
-        self.queue.put_nowait(CLOSE)
 
 
 async def pump(websocket: WebSocket, listener: Listener) -> None:
@@ -150,4 +97,4 @@ async def serve_connection(
                 await websocket.close()
 
 
-__all__ = ["CLOSE", "Listener", "pump", "serve_connection"]
+__all__ = ["RATE_LIMITED_CLOSE", "pump", "serve_connection"]

@@ -19,13 +19,11 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cardavia.live.settings import LOOPBACK_HOSTS
 from cardavia.metrics import refused
 
 log = logging.getLogger(__name__)
 
-LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1", "[::1]")
-"""The names a site answers to by default: its own machine's (``CARDAVIA_ALLOWED_HOSTS``
-adds the site's public name)."""
 ANY_HOST: Final = "*"
 """In the allowed hosts: every ``Host`` is answered (a proxy in front checks it)."""
 CONTENT_SECURITY_POLICY: Final = (
@@ -170,7 +168,6 @@ __all__ = [
     "ANY_HOST",
     "BAD_HOST_CLOSE",
     "CONTENT_SECURITY_POLICY",
-    "LOOPBACK_HOSTS",
     "SECURITY_HEADERS",
     "Edge",
     "host_allowed",

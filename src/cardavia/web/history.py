@@ -4,7 +4,7 @@ the contract, the result and the deal's score; each finished deal's analysis, an
 that shares it.
 
 What a deal in play would give away is never shown: its hands, its seed, its analysis and
-its shared link exist only once it is over (:func:`cardavia.web.views.deal_record`). A
+its shared link exist only once it is over (:func:`cardavia.live.views.deal_record`). A
 player's history and a deal's analysis here are only ever the player's own (their links);
 a shared link names one finished deal and carries a code only the site can make (an
 HMAC keyed by the game's own secret: the hash of its seat token, never shown).
@@ -21,16 +21,16 @@ from typing import Any, Final
 from urllib.parse import urlencode
 
 from cardavia.belote import Match, Seat, card_code
+from cardavia.live.learn import Learning
+from cardavia.live.protocol import ClientError
+from cardavia.live.room import HIDDEN_NAME
+from cardavia.live.room_state import ComputerSeat, PersonSeat, RoomState
+from cardavia.live.shuffles import commitment_of
+from cardavia.live.table import restore_match
+from cardavia.live.views import deal_record
 from cardavia.store.db import GameStore, StoredGame
 from cardavia.store.events import deal_seeds
 from cardavia.store.players import Played
-from cardavia.web.learn import Learning
-from cardavia.web.protocol import ClientError
-from cardavia.web.room import HIDDEN_NAME
-from cardavia.web.room_state import ComputerSeat, PersonSeat, RoomState
-from cardavia.web.shuffles import commitment_of
-from cardavia.web.table import restore_match
-from cardavia.web.views import deal_record
 from cardavia.words import LANGUAGES, N_, Catalogs
 
 GAMES_PER_PAGE: Final = 10

@@ -16,9 +16,10 @@ from urllib.parse import urlsplit
 from fastapi import Request, WebSocket
 from fastapi.responses import JSONResponse
 
+from cardavia.live.outbox import TOO_SLOW_CLOSE
+from cardavia.live.protocol import ClientError, decode_message, dump_message
 from cardavia.store.db import StoreUnavailableError
-from cardavia.web.connection import RATE_LIMITED_CLOSE, TOO_SLOW_CLOSE
-from cardavia.web.protocol import ClientError, decode_message, dump_message
+from cardavia.web.connection import RATE_LIMITED_CLOSE
 from cardavia.words import Wording
 
 HTTP_STATUS: Final[Mapping[str, int]] = {

@@ -14,6 +14,7 @@ from typing import Any, Final
 from babel.dates import format_date
 from babel.numbers import format_decimal
 
+from cardavia.live.room import HIDDEN_NAME
 from cardavia.store.db import GameStore
 from cardavia.store.leagues import NamedMember
 from cardavia.tournaments.leagues import (
@@ -23,7 +24,6 @@ from cardavia.tournaments.leagues import (
     group_outcomes,
     week_of,
 )
-from cardavia.web.room import HIDDEN_NAME
 from cardavia.words import N_, Wording
 
 MOVEMENTS: Final = {

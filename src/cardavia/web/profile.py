@@ -17,16 +17,16 @@ from babel.dates import format_date
 from babel.numbers import format_decimal
 
 from cardavia.belote import Seat
+from cardavia.live.protocol import ClientError
+from cardavia.live.room_state import ComputerSeat, PersonSeat, RoomState
+from cardavia.live.rooms import RoomService
 from cardavia.players.ratings import FAMILIES, PROVISIONAL_DEALS, Ratings
 from cardavia.players.settings import read_settings
 from cardavia.store.db import GameStore
 from cardavia.store.quickplay import Completion
 from cardavia.tournaments.performance import WINDOW_DAYS, WINDOW_DEALS
 from cardavia.web.history import FORMER_PLAYER, History
-from cardavia.web.protocol import ClientError
 from cardavia.web.rating_chart import draw
-from cardavia.web.room_state import ComputerSeat, PersonSeat, RoomState
-from cardavia.web.rooms import RoomService
 from cardavia.words import Catalogs
 
 log = logging.getLogger(__name__)

@@ -34,11 +34,11 @@ from typing import Any, Final
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from cardavia.live.logs import LOG_CONFIG
+from cardavia.live.settings import Settings
 from cardavia.metrics import refused
 from cardavia.web.http_helpers import client_of, is_trusted_proxy
-from cardavia.web.logs import LOG_CONFIG
 from cardavia.web.open_files import connection_capacity, raise_file_limit
-from cardavia.web.settings import Settings
 
 APP: Final = "cardavia.web.app:create_app"
 """The site's factory, as uvicorn imports it in each process."""
@@ -284,7 +284,7 @@ def server_options(host: str = "127.0.0.1", port: int = 8000, workers: int = 1) 
     """uvicorn's options for the site, the same for one process or ``workers`` of them:
     :class:`EdgeProtocol`, WebSocket frames of :data:`WS_MAX_SIZE` at most without deflate,
     and no ``X-Forwarded-For`` read by uvicorn (the site reads it from its trusted proxies
-    only: :attr:`~cardavia.web.settings.Settings.trusted_proxies`). Asked once as the site
+    only: :attr:`~cardavia.live.settings.Settings.trusted_proxies`). Asked once as the site
     starts (``cardavia serve``), before uvicorn makes its worker processes, it first raises
     this process's open-file limit to its hard limit where the system allows (the workers
     inherit it: :func:`~cardavia.web.open_files.raise_file_limit`)."""

@@ -9,6 +9,8 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from starlette.responses import Response
 
+from cardavia.live.protocol import ClientError
+from cardavia.live.settings import Settings
 from cardavia.store.db import StoreUnavailableError
 from cardavia.web.guests import Guests
 from cardavia.web.history import History
@@ -20,8 +22,6 @@ from cardavia.web.http_helpers import (
 )
 from cardavia.web.i18n import choose_language
 from cardavia.web.pages import not_found_page, page_context
-from cardavia.web.protocol import ClientError
-from cardavia.web.settings import Settings
 from cardavia.words import Catalogs, is_language
 
 NO_STORE = {"Cache-Control": "no-store"}

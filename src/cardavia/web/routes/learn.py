@@ -10,6 +10,9 @@ from typing import Final
 from fastapi import FastAPI, Request
 from starlette.responses import Response
 
+from cardavia.live.learn import Learning
+from cardavia.live.protocol import ClientError
+from cardavia.live.tables import TableService
 from cardavia.teach.learning import THEMES, labels
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
@@ -18,9 +21,7 @@ from cardavia.web.http_helpers import (
     whole_number,
 )
 from cardavia.web.i18n import choose_language
-from cardavia.web.learn import Learning, daily_problem, problem_data, problems_data, today
-from cardavia.web.protocol import ClientError
-from cardavia.web.tables import TableService
+from cardavia.web.problems import daily_problem, problem_data, problems_data, today
 from cardavia.words import Catalogs, is_language, rules_text
 
 DAY: Final = 86_400

@@ -1,6 +1,6 @@
 """The lobby (docs/players.md, "The lobby"): the page ``/{lang}/lobby`` and ``GET /api/lobby``
 (how many play now, the public tables, each preset's "Play now"). Thin: the figures are
-:class:`~cardavia.web.lobby.Lobby`'s."""
+:class:`~cardavia.live.lobby.Lobby`'s."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from starlette.responses import Response
 
+from cardavia.live.lobby import Lobby
+from cardavia.live.protocol import ClientError
 from cardavia.store.db import StoreUnavailableError
 from cardavia.web.http_helpers import SafeJSONResponse, refusal
 from cardavia.web.i18n import choose_language
-from cardavia.web.lobby import Lobby
 from cardavia.web.pages import not_found_page, page_context
-from cardavia.web.protocol import ClientError
 from cardavia.words import Catalogs, is_language
 
 

@@ -10,10 +10,13 @@ from typing import Any, Final
 from fastapi import FastAPI, Request
 from starlette.responses import Response
 
+from cardavia.live.display_names import clean_name
+from cardavia.live.limits import Counters
+from cardavia.live.protocol import ClientError, check_fields
+from cardavia.live.settings import Settings
 from cardavia.players import Players, SettingError, clean_settings
 from cardavia.players.service import NOBODY
 from cardavia.store.db import StoreUnavailableError
-from cardavia.web.display_names import clean_name
 from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
@@ -24,9 +27,6 @@ from cardavia.web.http_helpers import (
     refusal,
 )
 from cardavia.web.i18n import choose_language
-from cardavia.web.limits import Counters
-from cardavia.web.protocol import ClientError, check_fields
-from cardavia.web.settings import Settings
 from cardavia.words import Catalogs, is_language
 
 ME_FIELDS: Final = ("name", "lang", "settings")

@@ -13,10 +13,10 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
+from cardavia.live.protocol import ClientError
 from cardavia.web.http_helpers import error_response
 from cardavia.web.i18n import LANGUAGE_COOKIE, choose_language, visitor_language
 from cardavia.web.pages import not_found_page, page_context
-from cardavia.web.protocol import ClientError
 from cardavia.words import DEFAULT_LANGUAGE, Catalogs, is_language
 
 log = logging.getLogger(__name__)

@@ -13,6 +13,9 @@ from typing import Any, Final
 from fastapi import FastAPI, Request
 from starlette.responses import Response
 
+from cardavia.live.limits import Counters, SiteLimiter
+from cardavia.live.protocol import ClientError, check_fields, require
+from cardavia.live.settings import Settings
 from cardavia.players import PasskeyRefusedError, Player, Players, RelyingParty
 from cardavia.players.service import NOBODY
 from cardavia.store.db import StoreUnavailableError
@@ -26,9 +29,6 @@ from cardavia.web.http_helpers import (
     read_json_body,
 )
 from cardavia.web.i18n import choose_language
-from cardavia.web.limits import Counters, SiteLimiter
-from cardavia.web.protocol import ClientError, check_fields, require
-from cardavia.web.settings import Settings
 from cardavia.words import Catalogs
 
 ATTEMPTS_PER_MINUTE: Final = 20

@@ -15,6 +15,9 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from starlette.responses import Response
 
+from cardavia.live.limits import Counters
+from cardavia.live.protocol import ClientError, check_fields, require
+from cardavia.live.settings import Settings
 from cardavia.store.db import StoreUnavailableError
 from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import (
@@ -25,12 +28,9 @@ from cardavia.web.http_helpers import (
     refusal,
 )
 from cardavia.web.i18n import choose_language
-from cardavia.web.limits import Counters
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.profile import Profiles
-from cardavia.web.protocol import ClientError, check_fields, require
 from cardavia.web.routes.me import CHANGES_BURST, CHANGES_PER_MINUTE
-from cardavia.web.settings import Settings
 from cardavia.words import N_, Catalogs, is_language
 
 EXPORT_FILE: Final = "cardavia-player.json"

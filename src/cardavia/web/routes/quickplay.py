@@ -1,6 +1,6 @@
 """Quick play's routes (docs/players.md, "Quick play"): the waiting page, joining a preset's
 queue, and the waiting person's WebSocket. Thin: the work is
-:class:`~cardavia.web.quickplay.QuickPlay`'s.
+:class:`~cardavia.live.quickplay.QuickPlay`'s.
 
 The transport is one WebSocket per waiting tab (``/ws/quick/{preset}``): it is how the site
 already talks to its pages, it carries the seat the moment a table forms (no poll's delay),
@@ -20,7 +20,11 @@ from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
 
 from cardavia.belote import PRESETS
-from cardavia.web.connection import Listener, serve_connection
+from cardavia.live.outbox import Listener
+from cardavia.live.protocol import ClientError, check_fields
+from cardavia.live.quickplay import Person, QuickPlay, check_preset
+from cardavia.live.settings import Settings
+from cardavia.web.connection import serve_connection
 from cardavia.web.guests import Guests, player_token
 from cardavia.web.http_helpers import (
     client_key,
@@ -31,9 +35,6 @@ from cardavia.web.http_helpers import (
 )
 from cardavia.web.i18n import choose_language
 from cardavia.web.pages import not_found_page, page_context
-from cardavia.web.protocol import ClientError, check_fields
-from cardavia.web.quickplay import Person, QuickPlay, check_preset
-from cardavia.web.settings import Settings
 from cardavia.words import Catalogs, is_language
 
 

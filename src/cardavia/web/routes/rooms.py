@@ -1,6 +1,6 @@
 """The rooms' routes (docs/web.md, "Rooms"): create a room, join it, read it, its WebSocket,
-and its pages. Thin: the work is :class:`~cardavia.web.rooms.RoomService`'s, a connection's
-messages :class:`~cardavia.web.room_messages.RoomMessages`'."""
+and its pages. Thin: the work is :class:`~cardavia.live.rooms.RoomService`'s, a connection's
+messages :class:`~cardavia.live.room_messages.RoomMessages`'."""
 
 from __future__ import annotations
 
@@ -15,9 +15,16 @@ from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
 
 from cardavia.belote import Seat
+from cardavia.live.display_names import clean_name
+from cardavia.live.protocol import ClientError
+from cardavia.live.room import Room
+from cardavia.live.room_connections import RoomConnections
+from cardavia.live.room_messages import RoomMessages
+from cardavia.live.room_state import normal_code
+from cardavia.live.rooms import Joined, RoomService
+from cardavia.live.settings import Settings
 from cardavia.store.db import StoreUnavailableError, hash_token
 from cardavia.web.connection import serve_connection
-from cardavia.web.display_names import clean_name
 from cardavia.web.guests import Guests, RoomSeat, player_token
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
@@ -30,12 +37,6 @@ from cardavia.web.http_helpers import (
 )
 from cardavia.web.i18n import LANGUAGE_COOKIE, choose_language, visitor_language
 from cardavia.web.pages import not_found_page, page_context
-from cardavia.web.protocol import ClientError
-from cardavia.web.room import Room
-from cardavia.web.room_messages import RoomMessages
-from cardavia.web.room_state import normal_code
-from cardavia.web.rooms import Joined, RoomService
-from cardavia.web.settings import Settings
 from cardavia.words import Catalogs, is_language
 
 
@@ -75,7 +76,7 @@ def _visitors_language(request: Request, lang: str) -> str:
 
 Arrived = Callable[[Room, Seat, str | None], Awaitable[None]]
 """Told that the person of a player token (``None``: none) opened their seat in a room (a
-reported name of theirs hidden there too: :meth:`cardavia.web.safety.Safety.arrived`)."""
+reported name of theirs hidden there too: :meth:`cardavia.live.safety.Safety.arrived`)."""
 
 
 async def _tell(arrived: Arrived | None, room: Room, seat: Seat | None, token: str | None) -> None:
@@ -213,6 +214,7 @@ def install_socket(
 ) -> None:
     """``/ws/rooms/{code}``: a room's connection, a player's (``token``) or a watcher's."""
     messages = RoomMessages(rooms, settings.limits, max_message_bytes=settings.max_message_bytes)
+    connections = RoomConnections(rooms)
 
     @app.websocket("/ws/rooms/{code}")
     async def room_socket(websocket: WebSocket, code: str) -> None:
@@ -225,7 +227,7 @@ def install_socket(
                 raise ClientError("bad_origin")
             room = await rooms.open(code, client=client_key(websocket, settings.trusted_proxies))
             token = websocket.query_params.get("token")
-            listener = rooms.connect(
+            listener = connections.connect(
                 room, token, wording, client=client_key(websocket, settings.trusted_proxies)
             )
         except ClientError as error:
@@ -241,8 +243,8 @@ def install_socket(
             listener,
             settings.limits,
             handle=handle,
-            depart=lambda: rooms.depart(room, listener),
-            arrive=lambda: rooms.arrive(room, listener),
+            depart=lambda: connections.depart(room, listener),
+            arrive=lambda: connections.arrive(room, listener),
         )
 
 

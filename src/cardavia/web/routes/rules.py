@@ -26,7 +26,7 @@ from cardavia.belote import ALIASES, PRESETS
 from cardavia.teach import learning, pages
 from cardavia.teach.explain import preset_title
 from cardavia.teach.pictures import card_svg
-from cardavia.web import learn
+from cardavia.web import problems
 from cardavia.web.pages import page_context
 from cardavia.words import LANGUAGES, Catalogs, Wording, rules_text
 
@@ -214,9 +214,9 @@ def install(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) -> Non
 def _problems_page(text: Wording, catalogs: Catalogs) -> dict[str, Any]:
     lang = text.lang
     wording = catalogs.wording(lang)
-    problems = learn.problems_data(wording)
-    daily = learn.problem_data(learn.daily_problem(), wording)
-    for problem in [daily, *problems]:
+    listed = problems.problems_data(wording)
+    daily = problems.problem_data(problems.daily_problem(), wording)
+    for problem in [daily, *listed]:
         deck = problem["view"]["deck"]
         problem["pictures"] = {
             code: Markup(card_svg(code, lang=lang, deck=deck))
@@ -235,11 +235,11 @@ def _problems_page(text: Wording, catalogs: Catalogs) -> dict[str, Any]:
                 "key": theme,
                 "title": learning.theme_title(text, theme),
                 # The problem of the day is shown once, at the top.
-                "problems": [p for p in problems if p["theme"] == theme and p["id"] != daily["id"]],
+                "problems": [p for p in listed if p["theme"] == theme and p["id"] != daily["id"]],
             }
             for theme in learning.THEMES
         ],
-        "total": len(problems),
+        "total": len(listed),
     }
 
 

@@ -1,6 +1,6 @@
 """Blocks and reports (docs/players.md, "Safety"): ``POST /api/blocks``, ``GET /api/blocks``,
 ``DELETE /api/blocks/{key}``, ``POST /api/reports``. Thin: the work is
-:class:`~cardavia.web.safety.Safety`'s. Each changing route checks ``Origin`` and takes JSON
+:class:`~cardavia.live.safety.Safety`'s. Each changing route checks ``Origin`` and takes JSON
 only; the person is their player cookie's."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from typing import Any
 from fastapi import FastAPI, Request
 from starlette.responses import Response
 
+from cardavia.live.protocol import ClientError
+from cardavia.live.safety import Safety
+from cardavia.live.settings import Settings
 from cardavia.players import Player
 from cardavia.store.db import StoreUnavailableError
 from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import SafeJSONResponse, origin_allowed, read_json_body, refusal
 from cardavia.web.i18n import choose_language
-from cardavia.web.protocol import ClientError
-from cardavia.web.safety import Safety
-from cardavia.web.settings import Settings
 from cardavia.words import Catalogs, is_language
 
 NO_STORE = {"Cache-Control": "no-store"}

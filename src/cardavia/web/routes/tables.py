@@ -1,6 +1,6 @@
 """The single-player table's routes (docs/web.md, "API"): create a game, read its view, and
 its WebSocket, where the next game is dealt too (``again``). Thin: the work is
-:class:`~cardavia.web.tables.TableService`'s."""
+:class:`~cardavia.live.tables.TableService`'s."""
 
 from __future__ import annotations
 
@@ -13,7 +13,14 @@ from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
 from cardavia.belote import Seat
-from cardavia.web.connection import Listener, serve_connection
+from cardavia.live.limits import Counters, SiteLimiter
+from cardavia.live.outbox import Listener
+from cardavia.live.protocol import ClientError, Dispatcher, Message, check_fields, seat_field
+from cardavia.live.settings import Settings
+from cardavia.live.table import Seated, Table
+from cardavia.live.table_messages import handle_text
+from cardavia.live.tables import TableService
+from cardavia.web.connection import serve_connection
 from cardavia.web.guests import Guests, player_token
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
@@ -25,12 +32,6 @@ from cardavia.web.http_helpers import (
     request_token,
 )
 from cardavia.web.i18n import choose_language
-from cardavia.web.limits import Counters, SiteLimiter
-from cardavia.web.protocol import ClientError, Dispatcher, Message, check_fields, seat_field
-from cardavia.web.settings import Settings
-from cardavia.web.table import Seated, Table
-from cardavia.web.table_messages import handle_text
-from cardavia.web.tables import TableService
 from cardavia.words import Catalogs, is_language
 
 GAME_FIELDS: Final = ("rules", "level", "lang", "deck", "seat")

@@ -16,6 +16,9 @@ from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
 
 from cardavia.belote import PRESETS
+from cardavia.live.limits import Counters, SiteLimiter
+from cardavia.live.protocol import ClientError, check_fields
+from cardavia.live.settings import Settings
 from cardavia.tournaments.deals import PLAYER_SEAT
 from cardavia.tournaments.service import (
     DealingError,
@@ -32,10 +35,7 @@ from cardavia.web.http_helpers import (
     whole_number,
 )
 from cardavia.web.i18n import choose_language
-from cardavia.web.limits import Counters, SiteLimiter
 from cardavia.web.pages import not_found_page, page_context
-from cardavia.web.protocol import ClientError, check_fields
-from cardavia.web.settings import Settings
 from cardavia.web.tournaments import Pages, contract_words
 from cardavia.words import Catalogs, Wording, is_language
 

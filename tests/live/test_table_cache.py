@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 
 from cardavia.belote import Seat
+from cardavia.live.tables import TableService
 from cardavia.store.db import GameStore
-from cardavia.web.tables import TableService
 from cardavia.words import load_catalogs
 
 

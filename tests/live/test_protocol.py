@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from cardavia.web.protocol import ClientError, Dispatcher, Message, echo
+from cardavia.live.protocol import ClientError, Dispatcher, Message, echo
 
 
 def _code(dispatcher: Dispatcher[list[str]], text: str) -> str:

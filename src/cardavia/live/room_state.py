@@ -8,7 +8,7 @@ changing nothing when the change is not allowed. The state is saved as one JSON 
 before these types existed still loads (:meth:`RoomState.from_json`).
 
 Also here: what a client sends to make a room or take a seat, checked (:func:`clean_name`,
-from :mod:`cardavia.web.display_names`; :meth:`RoomSettings.from_request`,
+from :mod:`cardavia.live.display_names`; :meth:`RoomSettings.from_request`,
 :func:`normal_code`).
 """
 
@@ -21,9 +21,9 @@ from typing import Any, Final
 
 from cardavia.ai.player import player_levels
 from cardavia.belote import DECKS, PRESETS, Seat
-from cardavia.web.display_names import MAX_NAME, clean_name
-from cardavia.web.protocol import ClientError, echo
-from cardavia.web.seating import Computer, Person, Seating
+from cardavia.live.display_names import MAX_NAME, clean_name
+from cardavia.live.protocol import ClientError, echo
+from cardavia.live.seating import Computer, Person, Seating
 from cardavia.words import N_
 
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ"

@@ -14,13 +14,13 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from cardavia.belote import Match, Record, Seat
+from cardavia.live.logs import reason
+from cardavia.live.outbox import Listener
+from cardavia.live.protocol import ClientError
+from cardavia.live.seating import Seating
+from cardavia.live.shuffles import Commitment, commitment_of
 from cardavia.store.db import GameStore, StoredGame, StoreUnavailableError, token_matches
 from cardavia.store.events import apply_event, deal_seeds, event_seed
-from cardavia.web.connection import Listener
-from cardavia.web.logs import reason
-from cardavia.web.protocol import ClientError
-from cardavia.web.seating import Seating
-from cardavia.web.shuffles import Commitment, commitment_of
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class Table:
     rng: random.Random
     seating: Seating
     """Who plays each seat: the table service reads it, its owner replaces it
-    (:meth:`cardavia.web.tables.TableService.reseat`)."""
+    (:meth:`cardavia.live.tables.TableService.reseat`)."""
     token_seat: Seat | None
     """The seat the game's own token plays (the person's at a single-player table);
     ``None`` for a room's game, whose people hold the room's tokens."""

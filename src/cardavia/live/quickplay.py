@@ -3,7 +3,7 @@ their rules preset's queue; tables are formed from it (:mod:`cardavia.players.ma
 each becomes a room dealt at once (:meth:`RoomService.create_quick`), its people seated with
 their own seat tokens, the other seats played by computer players.
 
-The queue is :mod:`cardavia.web.quick_queue`'s (memory, or Redis shared by every process).
+The queue is :mod:`cardavia.live.quick_queue`'s (memory, or Redis shared by every process).
 Each process runs :meth:`QuickPlay.run`: every :data:`TICK` (and at once after a join or a
 connection here) it marks its waiting people's connections as seen, and those closed as
 gone, sends them the seats given (by whichever process formed their table), forms the tables
@@ -28,15 +28,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from cardavia.belote import PRESETS, Seat
-from cardavia.players.matching import Formed, Waiting, extra_wait, form_tables, seating_skill
-from cardavia.players.ratings import family_of
-from cardavia.store.db import GameStore, StoreUnavailableError, hash_token, new_token
-from cardavia.web.connection import Listener
-from cardavia.web.limits import Counters
-from cardavia.web.logs import reason
-from cardavia.web.protocol import ClientError, decode_message, echo
-from cardavia.web.quick_queue import Entry, Queue, Seated, make_queue
-from cardavia.web.room_state import (
+from cardavia.live.limits import Counters
+from cardavia.live.logs import reason
+from cardavia.live.outbox import Listener
+from cardavia.live.protocol import ClientError, decode_message, echo
+from cardavia.live.quick_queue import Entry, Queue, Seated, make_queue
+from cardavia.live.room_state import (
     QUICK_GRACE,
     OpenSeat,
     PersonSeat,
@@ -45,8 +42,11 @@ from cardavia.web.room_state import (
     RoomState,
     clean_name,
 )
-from cardavia.web.rooms import RoomService
-from cardavia.web.settings import Settings
+from cardavia.live.rooms import RoomService
+from cardavia.live.settings import Settings
+from cardavia.players.matching import Formed, Waiting, extra_wait, form_tables, seating_skill
+from cardavia.players.ratings import family_of
+from cardavia.store.db import GameStore, StoreUnavailableError, hash_token, new_token
 from cardavia.words import N_, Catalogs
 
 log = logging.getLogger(__name__)

@@ -3,13 +3,13 @@
 
 At a room whose settings have a ``clock`` (seconds per action; a friends' room has none),
 each action a person is to make is timed: when their turn begins, the room's state is given
-a :class:`~cardavia.web.room_state.Clock` (the seat, the action it waits for — the game and
+a :class:`~cardavia.live.room_state.Clock` (the seat, the action it waits for — the game and
 its revision — and until when), saved with the room like any change, so that every process
 holding the room shows the same countdown and arms the same timer. When it runs out, the
 first process to save the clock's lapse (the room's revision check lets one through) hands
 that one action to a computer player of the room's level: the seating says so, and the
 computer seats are played, as always, by the process holding the table's lease. Two
-expiries in a row and the person is away (:data:`~cardavia.web.room_state.IDLE_MISSES`):
+expiries in a row and the person is away (:data:`~cardavia.live.room_state.IDLE_MISSES`):
 the computer player plays their seat until they act or say they are back.
 
 An action arriving once the clock has run out is refused (``too_late``): it is not their
@@ -26,11 +26,11 @@ from collections.abc import Coroutine
 from typing import Any, Final
 
 from cardavia.belote import Seat
-from cardavia.web.protocol import ClientError
-from cardavia.web.room import Room
-from cardavia.web.room_state import Clock, PersonSeat, RoomState
-from cardavia.web.rooms import RoomService
-from cardavia.web.table import Table
+from cardavia.live.protocol import ClientError
+from cardavia.live.room import Room
+from cardavia.live.room_state import Clock, PersonSeat, RoomState
+from cardavia.live.rooms import RoomService
+from cardavia.live.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def refuse_late(state: RoomState, table: Table, seat: Seat, now: float) -> None:
 class ActionClock:
     """The action clocks of this process's quick-play rooms: each set when a person's turn
     begins, and armed as a timer wherever the room is held (:attr:`RoomService.followers
-    <cardavia.web.rooms.RoomService.followers>`)."""
+    <cardavia.live.rooms.RoomService.followers>`)."""
 
     def __init__(self, rooms: RoomService) -> None:
         self.rooms = rooms

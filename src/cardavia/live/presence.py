@@ -18,8 +18,8 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
+from cardavia.live.logs import reason
 from cardavia.metrics import service_failed
-from cardavia.web.logs import reason
 
 log = logging.getLogger(__name__)
 

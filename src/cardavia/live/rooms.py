@@ -6,10 +6,10 @@ seat token; friends open the link, type a display name and take a free seat, eac
 of their own (only its SHA-256 is kept). Before the first deal the creator may swap seats,
 free them, remove a player; at the start the empty seats go to computer players.
 
-The room's state is a :class:`~cardavia.web.room_state.RoomState` (typed, frozen), saved as
+The room's state is a :class:`~cardavia.live.room_state.RoomState` (typed, frozen), saved as
 one JSON row of ``rooms``, rewritten at each change under a revision check and announced on
 the bus (``room:<code>``) like a game's. The game itself is an ordinary game of
-:class:`~cardavia.web.table.TableService`: the room gives it a seating (who plays each seat,
+:class:`~cardavia.live.table.TableService`: the room gives it a seating (who plays each seat,
 :meth:`RoomState.seating`), hears each change of it through the table's observer, and sends
 its own connections their views, with the room's names and who is ready.
 """
@@ -28,6 +28,28 @@ from datetime import timedelta
 from typing import Any, Final, TypeVar
 
 from cardavia.belote import Seat
+from cardavia.live.bus import LocalBus
+from cardavia.live.limits import Counters, Limits
+from cardavia.live.logs import reason
+from cardavia.live.protocol import (
+    ClientError,
+    check_fields,
+    dump_message,
+    seat_field,
+    state_message,
+)
+from cardavia.live.room import Room
+from cardavia.live.room_state import (
+    PersonSeat,
+    RoomSettings,
+    RoomState,
+    clean_name,
+    new_code,
+    normal_code,
+)
+from cardavia.live.table import Table, TableObserver
+from cardavia.live.tables import TableService
+from cardavia.live.writer import GameWriter
 from cardavia.store.db import (
     GameStore,
     RoomCodeTakenError,
@@ -36,24 +58,6 @@ from cardavia.store.db import (
     hash_token,
     new_token,
 )
-from cardavia.web.bus import LocalBus
-from cardavia.web.connection import Listener
-from cardavia.web.limits import Counters, Limits
-from cardavia.web.logs import reason
-from cardavia.web.protocol import ClientError, check_fields, dump_message, seat_field, state_message
-from cardavia.web.room import Room
-from cardavia.web.room_state import (
-    PersonSeat,
-    RoomSettings,
-    RoomState,
-    clean_name,
-    new_code,
-    normal_code,
-)
-from cardavia.web.table import Table, TableObserver
-from cardavia.web.tables import TableService
-from cardavia.web.writer import GameWriter
-from cardavia.words import Wording
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +121,7 @@ class RoomService:
         """What is told when a deal of a quick-play room is over (:data:`DealListener`)."""
         self.followers: list[Callable[[Room, Table], None]] = []
         """Told after each change of a dealt room or of its game, as this process hears of
-        it (the action clock, :mod:`cardavia.web.clock`)."""
+        it (the action clock, :mod:`cardavia.live.clock`)."""
 
     def background(self, job: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run a coroutine on a task of its own, kept until it ends, even when the connection
@@ -334,77 +338,6 @@ class RoomService:
             await self._save(room, state)
         return Joined(room.code, token, seat.name)
 
-    # -- connections --
-
-    def connect(self, room: Room, token: str | None, wording: Wording, *, client: str) -> Listener:
-        """A connection to a room: a player's (their token's seat) or a watcher's (no token,
-        if the room allows them)."""
-        if token:
-            seat = room.seat_of_token(token)
-            if seat is None:
-                raise ClientError("bad_token")
-        elif room.settings.watchers:
-            seat = None
-        else:
-            raise ClientError("missing_token")
-        if self._crowded(room, seat):
-            raise ClientError("too_many_sockets")
-        listener = Listener(wording, limit=self.limits.queue_messages, client=client, seat=seat)
-        room.connections[listener] = hash_token(token) if token and seat is not None else None
-        return listener
-
-    def _crowded(self, room: Room, seat: Seat | None) -> bool:
-        """Whether ``seat`` (``None``: the watchers) has all its connections open here: each
-        seat's are its player's own, the watchers' are capped apart, so that no crowd of
-        watchers can keep a player out of their room."""
-        limit = self.limits.watchers_per_room if seat is None else self.limits.sockets_per_seat
-        open_here = sum(1 for listener in room.connections if listener.seat == seat)
-        return limit > 0 and open_here >= limit
-
-    async def arrive(self, room: Room, listener: Listener) -> None:
-        """A connection opened: it is sent the room (and its view of the game); a player
-        back from away takes their seat back."""
-        async with room.lock:
-            seat = listener.seat
-            state = room.state.awake(seat) if seat is not None else room.state
-            if state is not room.state:
-                with contextlib.suppress(ClientError):
-                    await self._save(room, state)
-        room.send_room()
-        table = await self.table(room)
-        if table is not None:
-            if client := listener.client:
-                table.client = client
-            listener.send(
-                state_message(self.view(room, table, listener.wording.lang, listener.seat))
-            )
-            self.tables.ensure_runner(table)
-
-    def depart(self, room: Room, listener: Listener) -> None:
-        """A connection closed: when it was its player's last one here, they are away (a
-        computer player takes the seat after the grace period), saved in the background."""
-        token = room.connections.pop(listener, None)
-        if not room.connections and room.game_id is not None:
-            self.background(self._unobserved(room))
-        seat = room.state.seat_of(token)
-        if seat is None or room.is_connected(seat):
-            return
-        self.background(self._away(room, seat))
-
-    async def _unobserved(self, room: Room) -> None:
-        """The last connection here closed: the room stops hearing its table."""
-        with contextlib.suppress(ClientError):
-            await self.table(room)
-
-    async def _away(self, room: Room, seat: Seat) -> None:
-        if room.is_connected(seat):
-            return
-        async with room.lock:
-            state = room.state.away(seat, time.time())
-            if state is not room.state:
-                with contextlib.suppress(ClientError):
-                    await self._save(room, state)
-
     # -- the game's views --
 
     def view(self, room: Room, table: Table, lang: str, seat: Seat | None) -> dict[str, Any]:
@@ -583,7 +516,7 @@ def is_room_key(key: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class _Following:
-    """A room following its table (:class:`~cardavia.web.table.TableObserver`): each change
+    """A room following its table (:class:`~cardavia.live.table.TableObserver`): each change
     sent to the room's connections, and the computer players' stop told to them."""
 
     service: RoomService

@@ -1,46 +1,39 @@
-"""Learning from the site's deals (docs/learning.md): the analysis of a finished deal, hints
-during play, the training problems (as data), worded in the player's language.
+"""Learning from the site's deals (docs/learning.md): the analysis of a finished deal and
+hints during play, worded in the player's language (the training problems' pages are the
+site's: :mod:`cardavia.web.problems`).
 
 - :meth:`Learning.analysis`: the analysis of one deal of a game, only once that deal is over
   (before, it would show the hidden hands: it is refused), computed in a worker thread under
   the client's share of the computer players' work, and kept per deal (a deal over never
   changes);
 - :meth:`Learning.hint`: the ``expert`` level's choice for the asking seat's decision, from its
-  :class:`Observation` only (:func:`cardavia.ai.hints.hint`), with one sentence why;
-- :func:`problems_data`: the training problems, each as the seat sees it (the view of
-  :func:`cardavia.web.views.view_of`, never the other hands), with its solution.
+  :class:`Observation` only (:func:`cardavia.ai.hints.hint`), with one sentence why.
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
-from functools import cache
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from cardavia.ai.analysis import analyse, analysis_data, deal_worth
 from cardavia.ai.hints import hint, hint_data
-from cardavia.ai.problems import Problem, load_problems
 from cardavia.belote import (
     Action,
     Bid,
-    Coinche,
     Match,
     Observation,
-    Pass,
     Play,
     Record,
     Seat,
     card_code,
 )
 from cardavia.belote import parse_action as parse_notation
+from cardavia.live.protocol import ClientError, encode_action
+from cardavia.live.table import Table
+from cardavia.live.tables import TableService
 from cardavia.teach import learning
-from cardavia.web.protocol import ClientError, encode_action
-from cardavia.web.table import Table
-from cardavia.web.tables import TableService
-from cardavia.web.views import view_of
 from cardavia.words import Wording, rules_text
 
 ANALYSIS_CACHE: Final = 128
@@ -113,7 +106,7 @@ class Learning:
         """The last hints given, by game, deal and step: asking again costs nothing."""
         self.sealed: Callable[[str], Awaitable[bool]] | None = None
         """Whether a game's analysis waits (``tournament_sealed``: a deal of a tournament not
-        yet closed, :meth:`cardavia.web.tournaments.TournamentTables.is_sealed`)."""
+        yet closed, :meth:`cardavia.live.tournament_tables.TournamentTables.is_sealed`)."""
 
     async def analysis(self, table: Table, number: int | None, lang: str) -> dict[str, Any]:
         """The analysis of deal ``number`` of a game (``None``: the current deal), in
@@ -204,103 +197,4 @@ class Learning:
         }
 
 
-# -- training problems ------------------------------------------------------------------------
-
-
-@cache
-def problems() -> tuple[Problem, ...]:
-    """The committed training problems (read once)."""
-    return tuple(load_problems())
-
-
-def today() -> int:
-    """Days since 1970-01-01, in UTC: the problem of the day changes at midnight UTC."""
-    return (datetime.datetime.now(datetime.UTC).date() - datetime.date(1970, 1, 1)).days
-
-
-def problem_data(problem: Problem, wording: Wording) -> dict[str, Any]:
-    """A problem as its seat sees it, with its solution and why."""
-    state = problem.state()
-    observation = state.observation(problem.seat)
-    deck = state.rules.deck
-    text = rules_text(wording.lang, deck)
-    reason = dict(problem.arguments)
-    view = view_of(observation, wording)
-    solution = problem.solution
-    legal = observation.legal_actions
-    explanation = learning.reason_text(text, problem.explanation, reason)
-    if problem.theme == "bidding" and problem.made:
-        explanation += " " + _odds(problem, wording, text)
-    elif problem.theme == "bidding" and problem.values:
-        # Why, from the simulation: each action's average, the best first.
-        averages = sorted(problem.values, key=lambda pair: -pair[1])
-        said = [(action_text(action, wording, deck), value) for action, value in averages]
-        explanation += " " + learning.simulation_text(text, said)
-    return {
-        "id": problem.id,
-        "theme": problem.theme,
-        "theme_title": learning.theme_title(text, problem.theme),
-        "rules": problem.rules,
-        "seat": problem.seat.name,
-        "view": view,
-        "solution": encode_action(solution),
-        "solution_card": card_code(solution.card) if isinstance(solution, Play) else None,
-        "solution_text": action_text(solution, wording, deck),
-        "explanation": explanation,
-        "only_bids": not any(isinstance(a, Play) for a in legal),
-        "margin": problem.margin,
-        "seat_names": {code: wording.seat(code) for code in "NESW"},
-        "legal_cards": sorted({card_code(a.card) for a in legal if isinstance(a, Play)}),
-        "legal_bids": [
-            {"action": encode_action(a), "text": action_text(a, wording, deck)}
-            for a in legal
-            if not isinstance(a, Play)
-        ],
-    }
-
-
-def _odds(problem: Problem, wording: Wording, text: Wording) -> str:
-    """A bidding problem's why, from the simulation's count: how often the contract is made
-    after the bid (after the runner-up when the answer is to pass), and the averages of the
-    answer and the runner-up."""
-    deck = problem.state().rules.deck
-    values = dict(problem.values)
-    best, second = sorted(values, key=lambda a: -values[a])[:2]
-    told, other = (second, best) if isinstance(best, Pass) else (best, second)
-    shares = {action: (ours, theirs) for action, ours, theirs in problem.made}
-    against = isinstance(told, Coinche)
-    return learning.odds_text(
-        text,
-        action=action_text(told, wording, deck),
-        made=shares[told][1 if against else 0],
-        value=values[told],
-        alternative=action_text(other, wording, deck),
-        other=values[other],
-        against=against,
-    )
-
-
-def problems_data(
-    wording: Wording, theme: str | None = None, given: Sequence[Problem] | None = None
-) -> list[dict[str, Any]]:
-    """The problems (of a theme, or all) in ``wording``'s language."""
-    chosen = problems() if given is None else given
-    return [problem_data(p, wording) for p in chosen if theme is None or p.theme == theme]
-
-
-def daily_problem(day: int | None = None) -> Problem:
-    """The problem of the day."""
-    by_id = {p.id: p for p in problems()}
-    return by_id[learning.problem_of_the_day(list(by_id), today() if day is None else day)]
-
-
-__all__ = [
-    "Learning",
-    "action_text",
-    "daily_problem",
-    "problem_data",
-    "problems",
-    "problems_data",
-    "today",
-    "word_analysis",
-]
+__all__ = ["Learning", "action_text", "word_analysis"]

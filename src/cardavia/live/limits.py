@@ -19,14 +19,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Final
 
+from cardavia.live.logs import reason
 from cardavia.metrics import service_failed
-from cardavia.web.logs import reason
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES: Final = 4096
 """The longest client message accepted (a WebSocket message, a request's body); a real one
-is under 200 bytes (:attr:`cardavia.web.settings.Settings.max_message_bytes`)."""
+is under 200 bytes (:attr:`cardavia.live.settings.Settings.max_message_bytes`)."""
 MAX_KEYS: Final = 100_000
 """The most keys a limiter remembers (the least recently seen are forgotten first)."""
 

@@ -1,7 +1,7 @@
 """The computer players at a table: whenever a computer seat is to act, a task of the table
 plays it (and the next ones) one action at a time, with a short pause, its decision made by
 the table service from that seat's observation only (:meth:`TableService.decide
-<cardavia.web.tables.TableService.decide>`)."""
+<cardavia.live.tables.TableService.decide>`)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import random
 from collections.abc import Awaitable, Callable, Iterable
 
 from cardavia.belote import Action, Match, Observation, Seat
+from cardavia.live.bus import LocalBus
+from cardavia.live.protocol import ClientError
+from cardavia.live.table import Table
+from cardavia.live.turns import PeopleFirst, on_beat, sleep_until
 from cardavia.store.events import action_event
-from cardavia.web.bus import LocalBus
-from cardavia.web.protocol import ClientError
-from cardavia.web.table import Table
-from cardavia.web.turns import PeopleFirst, on_beat, sleep_until
 
 log = logging.getLogger(__name__)
 

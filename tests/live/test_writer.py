@@ -1,6 +1,6 @@
-"""The site's writer (:mod:`cardavia.web.writer`): every table's actions saved from one thread
+"""The site's writer (:mod:`cardavia.live.writer`): every table's actions saved from one thread
 in group commits, a failing game never costing another its move; and people first
-(:mod:`cardavia.web.turns`): a computer player's move waits while a person's action is
+(:mod:`cardavia.live.turns`): a computer player's move waits while a person's action is
 handled, never longer than its patience."""
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from cardavia.live.turns import BEAT, PeopleFirst, on_beat, sleep_until
+from cardavia.live.writer import GROUP, GameWriter
 from cardavia.store.db import (
     Append,
     GameStore,
@@ -18,8 +20,6 @@ from cardavia.store.db import (
     StoreUnavailableError,
 )
 from cardavia.store.events import action_event
-from cardavia.web.turns import BEAT, PeopleFirst, on_beat, sleep_until
-from cardavia.web.writer import GROUP, GameWriter
 
 
 class CountingStore(GameStore):

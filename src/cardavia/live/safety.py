@@ -5,7 +5,7 @@ room and the seat only: the server finds the player behind the seat, and no play
 ever shown to another. Both are limited per player and per hour.
 
 A name reported is hidden in the rooms its player sat in under it (the seat's
-:attr:`~cardavia.web.room_state.PersonSeat.hidden`, saved with the room: every process shows
+:attr:`~cardavia.live.room_state.PersonSeat.hidden`, saved with the room: every process shows
 it so), and again in any room they take a seat in under it (:meth:`Safety.arrived`), where a
 quick-play room also stops taking watchers if that player does not allow them.
 """
@@ -22,13 +22,13 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from cardavia.belote import Seat
+from cardavia.live.limits import Counters, Limits, SiteLimiter
+from cardavia.live.protocol import ClientError, check_fields, require, seat_field
+from cardavia.live.room import HIDDEN_NAME, Room
+from cardavia.live.room_state import ComputerSeat, PersonSeat, RoomState, normal_code
+from cardavia.live.rooms import RoomService
 from cardavia.players import Player, Players
 from cardavia.store.db import GameStore
-from cardavia.web.limits import Counters, Limits, SiteLimiter
-from cardavia.web.protocol import ClientError, check_fields, require, seat_field
-from cardavia.web.room import HIDDEN_NAME, Room
-from cardavia.web.room_state import ComputerSeat, PersonSeat, RoomState, normal_code
-from cardavia.web.rooms import RoomService
 from cardavia.words import Wording
 
 FIELDS: Final = frozenset({"room", "seat", "lang"})

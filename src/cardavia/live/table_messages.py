@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
 from cardavia.belote import Action, Seat
-from cardavia.web.connection import Listener
-from cardavia.web.protocol import ClientError, Dispatcher, Message, parse_action, state_message
-from cardavia.web.table import Seated, Table
+from cardavia.live.outbox import Listener
+from cardavia.live.protocol import ClientError, Dispatcher, Message, parse_action, state_message
+from cardavia.live.table import Seated, Table
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ C = TypeVar("C")
 
 class Play(Protocol):
     """What the table's messages ask of the table service
-    (:class:`~cardavia.web.tables.TableService`)."""
+    (:class:`~cardavia.live.tables.TableService`)."""
 
     hints: Callable[[Table, str, Seat], Awaitable[dict[str, Any]]] | None
 

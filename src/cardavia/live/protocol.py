@@ -40,8 +40,8 @@ from cardavia.belote import (
     parse_bid_value,
     parse_card,
 )
+from cardavia.live.limits import MAX_MESSAGE_BYTES
 from cardavia.metrics import refused
-from cardavia.web.limits import MAX_MESSAGE_BYTES
 from cardavia.words import Wording
 
 ECHO_LENGTH: Final = 24

@@ -2,7 +2,7 @@
 
 - A disconnection is never leaving: a computer player plays the seat meanwhile, and the seat
   is given back when its player returns (:meth:`RoomState.seating
-  <cardavia.web.room_state.RoomState.seating>`); it is never counted against them.
+  <cardavia.live.room_state.RoomState.seating>`); it is never counted against them.
 - Leaving for good once the game has started ("Leave the table", confirmed) is a loss for
   that player only: their quick-play seat is ``abandoned`` (:func:`abandon`), the deal in
   play is rated at once for them alone as lost by the widest margin (:func:`forfeited_deal`:
@@ -20,14 +20,14 @@ import logging
 from dataclasses import replace
 
 from cardavia.belote import Seat
+from cardavia.live.logs import reason
+from cardavia.live.room import Room
+from cardavia.live.room_state import PersonSeat
+from cardavia.live.rooms import RoomService
+from cardavia.live.table import Table
+from cardavia.live.writer import GameWriter
 from cardavia.players.ratings import MARGIN_SPREAD, RatedDeal, Ratings, family_of
 from cardavia.store.db import GameStore, StoreUnavailableError
-from cardavia.web.logs import reason
-from cardavia.web.room import Room
-from cardavia.web.room_state import PersonSeat
-from cardavia.web.rooms import RoomService
-from cardavia.web.table import Table
-from cardavia.web.writer import GameWriter
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ async def _forfeit(rooms: RoomService, room: Room, seat: Seat) -> RatedDeal | No
 
 
 class SeatsFinished:
-    """A deal listener (:data:`~cardavia.web.rooms.DealListener`): once a quick-play room's
+    """A deal listener (:data:`~cardavia.live.rooms.DealListener`): once a quick-play room's
     game is over, each of its seats still played is finished (written once, whoever writes
     it first: a seat already ended stays as it is)."""
 

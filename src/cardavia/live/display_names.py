@@ -16,7 +16,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-from cardavia.web.protocol import ClientError
+from cardavia.live.protocol import ClientError
 
 MAX_NAME: Final = 24
 """The longest display name, in characters."""

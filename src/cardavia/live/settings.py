@@ -10,14 +10,17 @@ from pathlib import Path
 from typing import Final
 
 from cardavia.ai.environment import DEFAULT_DEADLINE, REDIS_URL_VARIABLE, deadline_from_env
-from cardavia.web.edge import LOOPBACK_HOSTS
-from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits
+from cardavia.live.limits import MAX_MESSAGE_BYTES, Limits
 
-WEB_DIR: Final = Path(__file__).parent
+WEB_DIR: Final = Path(__file__).parents[1] / "web"
+"""The site's face: its templates and static files (:mod:`cardavia.web`)."""
+LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1", "[::1]")
+"""The names a site answers to by default: its own machine's (``CARDAVIA_ALLOWED_HOSTS``
+adds the site's public name)."""
 DEFAULT_AI_DELAY: Final = (0.05, 0.1)
 """The computer players' pause before each action, in seconds (a range: it varies). Short:
 the page shows each move at the player's chosen pace (table.js, at least 0.2 s a card), and
-the move then waits for the process's next beat (:data:`cardavia.web.turns.BEAT`, 0.1 s), so
+the move then waits for the process's next beat (:data:`cardavia.live.turns.BEAT`, 0.1 s), so
 that the two together stay within the fastest pace and are never what a player waits for."""
 BODY_TIMEOUT: Final = 10.0
 """Seconds a request body may take to arrive (a slow client holds no worker longer)."""
@@ -55,7 +58,7 @@ class Settings:
     body_timeout: float = BODY_TIMEOUT
     limits: Limits = DEFAULT_LIMITS
     """Fair use: rate limits, queues, the computer players' budget per client, abandoned
-    games (:class:`cardavia.web.limits.Limits`)."""
+    games (:class:`cardavia.live.limits.Limits`)."""
     quick_wait: float = 20.0
     """Seconds a person waits in quick play's queue before sitting down with computer
     players in the empty seats (``CARDAVIA_QUICK_WAIT``; docs/players.md, "Quick play")."""
@@ -108,4 +111,4 @@ def _listed(variable: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in os.environ.get(variable, "").split(",") if item.strip())
 
 
-__all__ = ["BODY_TIMEOUT", "DEFAULT_AI_DELAY", "WEB_DIR", "Settings"]
+__all__ = ["BODY_TIMEOUT", "DEFAULT_AI_DELAY", "LOOPBACK_HOSTS", "WEB_DIR", "Settings"]

@@ -2,7 +2,7 @@
 being played — quick-play rooms under way, their rules, players (a reported name as "a
 player"), score, and whether they may be watched — and a "Play now" for each preset.
 
-Each process tells the :class:`~cardavia.web.presence.Presence` every few seconds who plays on
+Each process tells the :class:`~cardavia.live.presence.Presence` every few seconds who plays on
 it and the quick-play tables it holds in memory (the rooms with a connection open here: every
 table under way has one somewhere); the lobby reads the site's sum, kept a moment so that many
 people polling make one read.
@@ -17,11 +17,11 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from cardavia.belote import PRESETS, Seat
-from cardavia.web.presence import Presence
-from cardavia.web.room import HIDDEN_NAME, Room
-from cardavia.web.room_state import ComputerSeat, PersonSeat
-from cardavia.web.rooms import RoomService
-from cardavia.web.tables import TableService
+from cardavia.live.presence import Presence
+from cardavia.live.room import HIDDEN_NAME, Room
+from cardavia.live.room_state import ComputerSeat, PersonSeat
+from cardavia.live.rooms import RoomService
+from cardavia.live.tables import TableService
 from cardavia.words import Wording
 
 log = logging.getLogger(__name__)

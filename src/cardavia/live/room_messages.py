@@ -5,9 +5,9 @@ is dealt) with the room's added — ``start``, ``swap``, ``free``, ``remove``, `
 people in the same seats, once the room's game is over), ``back`` (a person the action clock
 made away says they are back). At a quick-play table an action that comes once its clock
 ran out is refused (``too_late``), and leaving for good once the game started is counted
-(:mod:`cardavia.web.leaving`). Each message is decoded and its
-fields checked once (:class:`~cardavia.web.protocol.Dispatcher`); the changes themselves are
-:class:`~cardavia.web.room_state.RoomState`'s, saved by :class:`RoomService`.
+(:mod:`cardavia.live.leaving`). Each message is decoded and its
+fields checked once (:class:`~cardavia.live.protocol.Dispatcher`); the changes themselves are
+:class:`~cardavia.live.room_state.RoomState`'s, saved by :class:`RoomService`.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import time
 from dataclasses import dataclass
 
 from cardavia.belote import Seat
-from cardavia.web.clock import refuse_late
-from cardavia.web.connection import Listener
-from cardavia.web.leaving import leave
-from cardavia.web.limits import Limits, RateLimiter
-from cardavia.web.protocol import (
+from cardavia.live.clock import refuse_late
+from cardavia.live.leaving import leave
+from cardavia.live.limits import Limits, RateLimiter
+from cardavia.live.outbox import Listener
+from cardavia.live.protocol import (
     ClientError,
     Dispatcher,
     Message,
@@ -30,10 +30,10 @@ from cardavia.web.protocol import (
     seat_field,
     state_message,
 )
-from cardavia.web.room import Room
-from cardavia.web.room_state import phrase_code
-from cardavia.web.rooms import RoomService
-from cardavia.web.table import Seated
+from cardavia.live.room import Room
+from cardavia.live.room_state import phrase_code
+from cardavia.live.rooms import RoomService
+from cardavia.live.table import Seated
 
 log = logging.getLogger(__name__)
 

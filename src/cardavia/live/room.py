@@ -12,10 +12,9 @@ import time
 from typing import Any, Final
 
 from cardavia.belote import Seat
-from cardavia.store.db import StoredRoom, token_matches
-from cardavia.web.connection import Listener
-from cardavia.web.protocol import ClientError
-from cardavia.web.room_state import (
+from cardavia.live.outbox import Listener
+from cardavia.live.protocol import ClientError
+from cardavia.live.room_state import (
     PHRASES,
     ComputerSeat,
     OpenSeat,
@@ -25,6 +24,7 @@ from cardavia.web.room_state import (
     RoomState,
     Said,
 )
+from cardavia.store.db import StoredRoom, token_matches
 from cardavia.words import N_, Wording
 
 HIDDEN_NAME: Final = N_("a player")

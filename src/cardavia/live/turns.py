@@ -18,7 +18,7 @@ rounded up to the next :data:`BEAT` of the process's clock. Nobody sees it (the 
 each move at the player's own pace, slower than the beat), but the moves of every table of
 the process whose pauses end within one beat are then made in one turn of the event loop:
 saved in one transaction (one trip to the writer's thread,
-:class:`~cardavia.web.writer.GameWriter`) and sent together. At a person's pace each move
+:class:`~cardavia.live.writer.GameWriter`) and sent together. At a person's pace each move
 otherwise woke the process, the writer's thread and the database on its own, which made a
 deal cost twice the CPU it costs when tables play flat out (``bench/load.py --think 2-4``).
 With no pause (``CARDAVIA_AI_DELAY=0``) there is nothing to round.

@@ -1,10 +1,10 @@
 """The table service (docs/web.md): the games of this server process, created, loaded from
 the store, played through the engine on the server.
 
-:class:`TableService` is given who plays each seat (a :class:`~cardavia.web.seating.Seating`:
+:class:`TableService` is given who plays each seat (a :class:`~cardavia.live.seating.Seating`:
 the single-player table's, or a room's) and never assumes a seat. It applies a person's
 actions (checked by the engine, saved, then sent to every open connection of the game as
-each seat's view), lets the computer players answer (:class:`~cardavia.web.computer_seats.
+each seat's view), lets the computer players answer (:class:`~cardavia.live.computer_seats.
 ComputerSeats`), and follows the changes other processes make (the bus). Actions on one
 game are serialised by its lock; an error in one game is reported to that game's players
 only.
@@ -37,6 +37,28 @@ from cardavia.belote import (
     card_code,
     find_rules,
 )
+from cardavia.live.bus import LocalBus
+from cardavia.live.computer_seats import ComputerSeats
+from cardavia.live.limits import MAX_MESSAGE_BYTES, Limits
+from cardavia.live.logs import reason
+from cardavia.live.outbox import Listener
+from cardavia.live.protocol import ClientError, dump_message, echo, state_message
+from cardavia.live.seating import Computer, Seating
+from cardavia.live.settings import DEFAULT_AI_DELAY
+from cardavia.live.shuffles import SEED_BYTES, new_commitment
+from cardavia.live.table import (
+    NewGame,
+    Table,
+    TableObserver,
+    catch_up,
+    commitments_of,
+    record_json,
+    restore_match,
+)
+from cardavia.live.table_messages import table_kinds
+from cardavia.live.turns import PeopleFirst
+from cardavia.live.views import build_view, names_of
+from cardavia.live.writer import GameWriter
 from cardavia.metrics import person_acted
 from cardavia.store.db import (
     Append,
@@ -47,28 +69,6 @@ from cardavia.store.db import (
     new_token,
 )
 from cardavia.store.events import action_event, deal_event
-from cardavia.web.bus import LocalBus
-from cardavia.web.computer_seats import ComputerSeats
-from cardavia.web.connection import Listener
-from cardavia.web.limits import MAX_MESSAGE_BYTES, Limits
-from cardavia.web.logs import reason
-from cardavia.web.protocol import ClientError, dump_message, echo, state_message
-from cardavia.web.seating import Computer, Seating
-from cardavia.web.settings import DEFAULT_AI_DELAY
-from cardavia.web.shuffles import SEED_BYTES, new_commitment
-from cardavia.web.table import (
-    NewGame,
-    Table,
-    TableObserver,
-    catch_up,
-    commitments_of,
-    record_json,
-    restore_match,
-)
-from cardavia.web.table_messages import table_kinds
-from cardavia.web.turns import PeopleFirst
-from cardavia.web.views import build_view, names_of
-from cardavia.web.writer import GameWriter
 from cardavia.words import Catalogs, Wording, is_language
 
 log = logging.getLogger(__name__)
@@ -117,7 +117,7 @@ class TableService:
         """The one cap on each client's computer work (decisions, analyses, hints)."""
         self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
         self.hints: Callable[[Table, str, Seat], Awaitable[dict[str, Any]]] | None = None
-        """What answers a ``hint`` message (:meth:`cardavia.web.learn.Learning.hint`)."""
+        """What answers a ``hint`` message (:meth:`cardavia.live.learn.Learning.hint`)."""
         self.opening: Callable[[Table], Awaitable[None]] | None = None
         """Told of each table opened, before its views (a tournament's deal is sealed)."""
         self._tables: OrderedDict[str, Table] = OrderedDict()
@@ -133,9 +133,9 @@ class TableService:
             ai_delay=ai_delay,
         )
         self.messages = table_kinds(self, limit=max_message_bytes)
-        """The table's kinds of message (:mod:`cardavia.web.table_messages`); a room's
+        """The table's kinds of message (:mod:`cardavia.live.table_messages`); a room's
         dispatcher and the single-player table's include them
-        (:meth:`cardavia.web.protocol.Dispatcher.include`)."""
+        (:meth:`cardavia.live.protocol.Dispatcher.include`)."""
 
     @property
     def bus(self) -> LocalBus:

@@ -1,5 +1,5 @@
 """Rating the deals of quick-play rooms (docs/players.md, "Ratings"): a deal listener of the
-rooms (:attr:`cardavia.web.rooms.RoomService.deal_listeners`) that reads a finished deal's
+rooms (:attr:`cardavia.live.rooms.RoomService.deal_listeners`) that reads a finished deal's
 scores and who sat where — a person's seat is their player's (``player_rooms``), any other
 a computer player of the room's level — and has the players' ratings changed once
 (:class:`cardavia.players.ratings.Ratings`). A room that quick play did not form (friends'
@@ -11,12 +11,12 @@ import logging
 from dataclasses import replace
 
 from cardavia.belote import Seat
+from cardavia.live.logs import reason
+from cardavia.live.room import Room
+from cardavia.live.room_state import PersonSeat
+from cardavia.live.table import Table
 from cardavia.players.ratings import RatedDeal, Ratings, family_of
 from cardavia.store.db import StoreUnavailableError
-from cardavia.web.logs import reason
-from cardavia.web.room import Room
-from cardavia.web.room_state import PersonSeat
-from cardavia.web.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ class RoomRatings:
         )
 
     async def deal_over(self, room: Room, table: Table) -> None:
-        """Rate the room's deal just over (a :data:`cardavia.web.rooms.DealListener`)."""
+        """Rate the room's deal just over (a :data:`cardavia.live.rooms.DealListener`)."""
         deal = self.finished_deal(room, table)
         if deal is None:
             return

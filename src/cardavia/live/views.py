@@ -28,9 +28,9 @@ from cardavia.belote import (
     best_announcements,
     card_code,
 )
-from cardavia.web.protocol import SEAT_CODES, bid_value_json, encode_action
-from cardavia.web.seating import Person, Seating
-from cardavia.web.shuffles import FAIR_ALGORITHM, Commitment
+from cardavia.live.protocol import SEAT_CODES, bid_value_json, encode_action
+from cardavia.live.seating import Person, Seating
+from cardavia.live.shuffles import FAIR_ALGORITHM, Commitment
 from cardavia.words import Wording
 
 TEAM_CODES: Final = ("NS", "EW")

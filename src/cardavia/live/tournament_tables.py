@@ -1,0 +1,132 @@
+"""The tournaments' tables (docs/tournaments.md): a tournament's deal is a single-deal game of
+the table service, dealt from the tournament's seed (:class:`DealTablesOfService`), and played
+inside the tournament's window (:class:`TournamentTables`): no action once it has closed, no
+hint, no next deal, its finished deal sealed until the close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final
+
+from cardavia.live.protocol import ClientError, Message
+from cardavia.live.table import Seated, Table
+from cardavia.live.tables import TableService
+from cardavia.tournaments.deals import PLAYER_SEAT
+from cardavia.tournaments.service import Tournament, Tournaments, dealt
+
+
+class DealTablesOfService:
+    """The tournament deals' tables: single-deal games of the table service."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.on_deal: Callable[[], object] = lambda: None
+        """Told when a deal is started here (a tournament may have been entered: the par's
+        worker looks at once rather than on its next round)."""
+
+    async def deal(self, tournament: Tournament, number: int, *, lang: str, client: str) -> str:
+        """A new single-deal game dealt from deal ``number``'s seed and dealer."""
+        self.on_deal()
+        game = await self.service.create_game(
+            tournament.preset,
+            tournament.level,
+            lang,
+            seat=PLAYER_SEAT,
+            target=None,
+            dealt=dealt(tournament, number),
+            client=client,
+        )
+        return game.game_id
+
+    def keyed(self, game_id: str, token_hash: str) -> None:
+        """The game's seat was keyed to its player: so is its table held here."""
+        table = self.service.held().get(game_id)
+        if table is not None:
+            table.token_hash = token_hash
+
+
+KNOWN_TABLES: Final = 10_000
+"""Games whose tournament (or none) a process remembers, the least recently asked forgotten."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealWindow:
+    """A tournament deal's table: its tournament, and when that tournament closes."""
+
+    tournament_id: str
+    closes_at: datetime
+
+
+class TournamentTables:
+    """Which games are tournament deals, and the window each is played in (docs/tournaments.md,
+    "Fair play"). A tournament deal's table takes actions only while its tournament is open
+    (``tournament_closed`` after: its seeds, so every hand, are public then), never answers a
+    hint (``tournament_no_hints``: the field is ranked against computer players, and a hint is
+    theirs), and deals no next deal (``match_over``). Each game is looked up once per process
+    (it is a tournament's deal before its seat can be opened, and a tournament's close never
+    moves), so that the other tables' messages cost nothing after their first."""
+
+    def __init__(self, tournaments: Tournaments, *, size: int = KNOWN_TABLES) -> None:
+        self.tournaments = tournaments
+        self.size = size
+        self._windows: OrderedDict[str, DealWindow | None] = OrderedDict()
+
+    def install(self, service: TableService) -> None:
+        """Guard the table service's messages (a room's, which include them, too), and seal
+        each tournament deal's table it opens."""
+        service.messages.guard(("action", "hint", "next_deal"), self._check)
+        service.opening = self.seal
+
+    async def seal(self, table: Table) -> None:
+        """A tournament deal's table, opened: its finished deal shows only what its seat saw
+        until the tournament closes (no replay of the four hands, no seed, no deck)."""
+        window = await self.window(table.game_id)
+        table.sealed_until = None if window is None else window.closes_at
+
+    async def is_sealed(self, game_id: str) -> bool:
+        """Whether ``game_id`` is a deal of a tournament not yet closed (its analysis waits)."""
+        return await asyncio.to_thread(self.tournaments.sealed, game_id)
+
+    async def window(self, game_id: str) -> DealWindow | None:
+        """The window of the game's tournament (``None``: no tournament's deal)."""
+        if game_id in self._windows:
+            self._windows.move_to_end(game_id)
+            return self._windows[game_id]
+        found = await asyncio.to_thread(self._read, game_id)
+        self.know(game_id, found)
+        return found
+
+    def know(self, game_id: str, window: DealWindow | None) -> None:
+        """Remember the game's window (a deal dealt here is known at once)."""
+        self._windows[game_id] = window
+        self._windows.move_to_end(game_id)
+        while len(self._windows) > self.size:
+            self._windows.popitem(last=False)
+
+    def _read(self, game_id: str) -> DealWindow | None:
+        deal = self.tournaments.store.tournaments.of_game(game_id)
+        tournament = None if deal is None else self.tournaments.get(deal.tournament_id)
+        return None if tournament is None else DealWindow(tournament.id, tournament.closes_at)
+
+    def is_closed(self, window: DealWindow) -> bool:
+        """Whether the tournament of that window has closed (its ``closes_at`` is past)."""
+        return self.tournaments.clock() >= window.closes_at
+
+    async def _check(self, seated: Seated, message: Message) -> None:
+        window = await self.window(seated.table.game_id)
+        if window is None:
+            return
+        if message.kind == "next_deal":
+            raise ClientError("match_over")
+        if self.is_closed(window):
+            raise ClientError("tournament_closed")
+        if message.kind == "hint":
+            raise ClientError("tournament_no_hints")
+
+
+__all__ = ["KNOWN_TABLES", "DealTablesOfService", "DealWindow", "TournamentTables"]
