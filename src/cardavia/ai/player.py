@@ -66,6 +66,7 @@ VERSIONS: dict[str, str | PlayerFactory] = {
     "expert-2026-12": "cardavia.ai.expert:expert_2026_12",
     "expert-2026-12b": "cardavia.ai.expert:expert_2026_12b",
     "expert-next": "cardavia.ai.expert:next_expert",
+    "fast-2026-12": "cardavia.ai.fast:fast_2026_12",
 }
 """Players by version, beside the levels (:func:`find_version`): a level's past versions,
 kept for as long as a tournament or a game played with them may still be played or replayed
