@@ -97,7 +97,7 @@ def test_a_decisions_seed_follows_the_deal_the_seat_the_level_and_the_history() 
 
 
 def test_each_level_has_one_version() -> None:
-    assert level_version("expert") == "expert-2026-12"
+    assert level_version("expert") == "expert-2026-12b"
     assert len({level_version(level) for level in ("beginner", "club", "strong", "expert")}) == 4
     with pytest.raises(ValueError, match="unknown level"):
         level_version("grandmaster")
