@@ -17,7 +17,15 @@ from cardavia.ai.decisions import Decisions, decision_key, decision_seed
 from cardavia.ai.player import LEVELS, register_player
 from cardavia.ai.pool import DecisionPool
 from cardavia.ai.shared import MemoryStore, Share, SharedDecisions
-from cardavia.belote import Action, DealState, Observation, Seat, deck_from_seed, find_rules
+from cardavia.belote import (
+    Action,
+    DealState,
+    Observation,
+    Seat,
+    deck_from_seed,
+    find_rules,
+    parse_action,
+)
 from cardavia.tournaments.deals import PLAYER_SEAT, dealer_of
 
 KEEP = 3600.0
@@ -129,6 +137,11 @@ def test_a_second_table_replaying_a_line_computes_nothing(counted: Counted) -> N
     assert second == first
     assert shared.made == shared.kept == computer
     assert shared.read == computer
+    # Each kept with the time it took, which its reader waits (no sooner where shared).
+    assert isinstance(shared.store, MemoryStore)
+    for text in shared.store.texts():
+        action, took = text.split("\t")
+        assert parse_action(action).seat != PLAYER_SEAT and 0 <= float(took) < 1
 
 
 def test_the_same_decision_asked_at_once_is_made_once(counted: Counted) -> None:

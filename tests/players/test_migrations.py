@@ -30,6 +30,8 @@ from cardavia.store.migrate import current_revision, head, upgrade
 
 ADDED_BY_HAND = ("finished", "first_seed", "seat")
 """The columns of ``games`` the site added with ``ALTER TABLE``, in their order."""
+LEVELS_THEN = ("club", "expert", "registered-by-a-test")
+"""The levels of the games saved before the games kept their players' version."""
 
 
 def todays_schema(dialect: str, columns: Sequence[str], *, rooms: bool = True) -> list[str]:
@@ -84,7 +86,7 @@ def fill(url: str, columns: Sequence[str], *, rooms: bool = True) -> dict[str, l
             values: dict[str, Any] = {
                 "id": f"game{number}",
                 "rules": "maison",
-                "level": "club",
+                "level": LEVELS_THEN[number],
                 "lang": "fr",
                 "token_hash": f"{number:064d}",
                 "record": RECORD,
@@ -153,6 +155,8 @@ def check_upgraded(url: str, before: dict[str, list[Any]], columns: Sequence[str
         assert json.loads(game.record)["deals"][0]["actions"] == ["N pass", "E pass"]
         assert game.seat == ("NEWS"[number] if "seat" in columns else "S")
         assert game.first_seed == (f"{number:x}" * 8 if "first_seed" in columns else None)
+        # Played by its level's version of then (none known for a level of a test's).
+        assert game.version == ("club-2026-12", "expert-2026-12", None)[number]
     with store.engine.connect() as connection:
         finished = connection.execute(text("SELECT id, finished FROM games ORDER BY id")).all()
     assert [bool(flag) for _, flag in finished] == [

@@ -22,7 +22,11 @@ What it never does:
   player would take anyway;
 - answer an action that is not legal for the observation asking (a kept text that does not
   read as one of its legal actions is a miss, and the decision is made again);
-- fail a decision: a store out of reach is a miss, and a write that fails is dropped.
+- fail a decision: a store out of reach is a miss, and a write that fails is dropped;
+- answer sooner than the decision took to make: a decision read is given after as long as it
+  took the first time (kept with it: :attr:`SharedDecisions.paced`), so that a table's
+  computer players do not answer faster where someone else has played the same line, which
+  would tell its player so. The wait costs no CPU.
 
 Decisions asked at once for the same key in one process are made once (the later ones wait
 for the first: :meth:`SharedDecisions.decide`).
@@ -51,6 +55,10 @@ MEMORY_LIMIT: Final = 100_000
 """The most decisions :class:`MemoryStore` keeps (about 20 MB): the least recently used go
 first."""
 
+LONGEST_WAIT: Final = 60.0
+"""The longest a decision read waits (the time it took to make, as kept: a kept time beyond
+it is not believed)."""
+
 log = logging.getLogger(__name__)
 
 
@@ -64,8 +72,8 @@ class Share:
 
 
 class DecisionStore(Protocol):
-    """Where the shared decisions are kept: their text (as the records write an action) by
-    key."""
+    """Where the shared decisions are kept: their text (the action as the records write it,
+    a tab, the seconds it took to make) by key."""
 
     async def get(self, key: str) -> str | None:
         """The text kept under ``key``, or ``None``."""
@@ -89,6 +97,10 @@ class MemoryStore:
 
     def __len__(self) -> int:
         return len(self._kept)
+
+    def texts(self) -> list[str]:
+        """What is kept now, the least recently used first."""
+        return [text for _, text in self._kept.values()]
 
     async def get(self, key: str) -> str | None:
         found = self._kept.get(key)
@@ -146,8 +158,11 @@ class SharedDecisions:
     """The decisions kept by key in ``store`` (see the module), with what became of each
     asked (:attr:`read`, :attr:`made`, :attr:`kept`)."""
 
-    def __init__(self, store: DecisionStore) -> None:
+    def __init__(self, store: DecisionStore, *, paced: bool = True) -> None:
         self.store = store
+        self.paced = paced
+        """Whether a decision read is given after as long as it took to make (the site's
+        tables); a benchmark counting CPU alone waits nothing."""
         self.read = 0
         """Decisions found in the store (or made once for several askers): not computed."""
         self.made = 0
@@ -162,10 +177,11 @@ class SharedDecisions:
         """The decision kept under ``share``'s key if there is one and it is legal here; else
         ``make``'s, kept if it is the level's own. Asked again for a key while it is being
         made in this process, the later askers wait for it."""
-        text = await self.store.get(share.key)
-        found = _legal(text, observation)
+        found, took = _read(await self.store.get(share.key), observation)
         if found is not None:
             self.read += 1
+            if self.paced and took > 0:
+                await asyncio.sleep(took)
             return found
         flying = self._flying.get(share.key)
         if flying is not None:
@@ -178,10 +194,12 @@ class SharedDecisions:
         future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
         self._flying[share.key] = future
         try:
+            started = time.perf_counter()
             action, own = await make()
+            took = time.perf_counter() - started
             self.made += 1
             if own:
-                await self.store.put(share.key, str(action), share.keep)
+                await self.store.put(share.key, f"{action}\t{took:.3f}", share.keep)
                 self.kept += 1
                 future.set_result(action)
             else:
@@ -196,19 +214,25 @@ class SharedDecisions:
                 future.exception()  # retrieved: an unawaited failure is no warning
 
 
-def _legal(text: str | None, observation: Observation) -> Action | None:
-    """The action ``text`` writes, if it is one of ``observation``'s legal actions."""
+def _read(text: str | None, observation: Observation) -> tuple[Action | None, float]:
+    """The action a kept ``text`` writes, if it is one of ``observation``'s legal actions,
+    and the seconds it took to make (0 if not kept or not believed)."""
     if text is None:
-        return None
+        return None, 0.0
+    written, _, seconds = text.partition("\t")
     try:
-        action = parse_action(text)
-    except InvalidActionError:
-        return None
-    return action if action in observation.legal_actions else None
+        action = parse_action(written)
+        took = float(seconds or 0)
+    except (InvalidActionError, ValueError):
+        return None, 0.0
+    if action not in observation.legal_actions:
+        return None, 0.0
+    return action, took if 0 <= took <= LONGEST_WAIT else 0.0
 
 
 __all__ = [
     "KEY_PREFIX",
+    "LONGEST_WAIT",
     "MEMORY_LIMIT",
     "DecisionStore",
     "MemoryStore",

@@ -1,7 +1,7 @@
 """The computer players at a table: whenever a computer seat is to act, a task of the table
 plays it (and the next ones) one action at a time, with a short pause, its decision made by
 the table service from that seat's observation only (:meth:`TableService.decide
-<cardavia.live.tables.TableService.decide>`)."""
+<cardavia.live.tables.TableService.decide>`: :func:`decide_at`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable, Iterable
+from datetime import UTC, datetime
 
+from cardavia.ai.decisions import Decisions, decision_key, decision_seed
+from cardavia.ai.shared import Share
 from cardavia.belote import Action, Match, Observation, Seat
 from cardavia.live.bus import LocalBus
 from cardavia.live.protocol import ClientError
@@ -133,4 +136,30 @@ class ComputerSeats:
                 await runner
 
 
-__all__ = ["ComputerSeats"]
+async def decide_at(
+    decisions: Decisions, table: Table, seat: Seat, observation: Observation
+) -> Action:
+    """The computer player's legal action for ``seat`` at ``table``, from its observation
+    only: a player of the table's version (:attr:`~cardavia.live.table.Table.players`),
+    seeded by the deal, the seat, the version and the actions
+    (:func:`~cardavia.ai.decisions.decision_seed`: every table); while the table shares its
+    decisions (a tournament's deal, until the tournament closes), read from the other
+    tables' if one of them met it (:func:`~cardavia.ai.decisions.decision_key`)."""
+    dealt, history = table.commitment, table.match.deal.history
+    scores, players = table.match.scores, table.players
+    if dealt is None:  # an old game, dealt before deals were committed to
+        return await decisions.decide(
+            players, observation, table.rng, match_scores=scores, client=table.client
+        )
+    seed = decision_seed(dealt.seed, seat, players, history)
+    share = None
+    if table.shared_until is not None:
+        keep = (table.shared_until - datetime.now(UTC)).total_seconds()
+        key = decision_key(dealt.seed, observation, players, match_scores=scores)
+        share = Share(key, keep) if keep > 0 else None
+    return await decisions.decide(
+        players, observation, seed, match_scores=scores, client=table.client, share=share
+    )
+
+
+__all__ = ["ComputerSeats", "decide_at"]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
+from cardavia.ai.player import level_version
 from cardavia.belote import Match, Record, Seat
 from cardavia.live.logs import reason
 from cardavia.live.outbox import Listener
@@ -76,10 +77,23 @@ class Table:
     sealed_until: datetime | None = None
     """Until when a finished deal is shown only as its seat saw it — no other hand, seed nor
     deck (a tournament's deal: until the tournament closes); ``None``: never."""
+    version: str = ""
+    """The version of :attr:`level` the game was made with (a tournament's deal: its
+    tournament's), kept with the game (``games.version``); empty: the level's current one
+    (:attr:`players`)."""
+    shared_until: datetime | None = None
+    """Until when its computer players' decisions are shared with the other tables of the
+    same deal (:mod:`cardavia.ai.shared`; a tournament's deal: until the tournament closes);
+    ``None``: never."""
 
     def is_sealed(self) -> bool:
         """Whether a finished deal is shown only as its seat saw it, now."""
         return self.sealed_until is not None and datetime.now(UTC) < self.sealed_until
+
+    @property
+    def players(self) -> str:
+        """Who its computer seats are: :attr:`version`, or its level's current version."""
+        return self.version or level_version(self.level)
 
     def person_plays(self, seat: Seat) -> bool:
         """Whether a person plays ``seat`` now (else a computer player does)."""

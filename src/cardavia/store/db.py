@@ -133,6 +133,9 @@ class GameRow(Base):
     """The seat the game's token plays (``N``, ``E``, ``S``, ``W``): the person's at a
     single-player table; ``None`` for a room's game (its people hold the room's tokens).
     Games saved before seats could be chosen were played from South."""
+    version: Mapped[str | None] = mapped_column(String(32), nullable=True, default=None)
+    """The version of its computer players (:func:`cardavia.ai.player.version_of`: a
+    tournament's deal, its tournament's); ``None`` for a level registered without one."""
 
 
 class EventRow(Base):
@@ -201,6 +204,8 @@ class StoredGame:
     """The first deal's secret seed (:attr:`GameRow.first_seed`)."""
     seat: str | None = None
     """The seat the game's token plays (:attr:`GameRow.seat`)."""
+    version: str | None = None
+    """The version of its computer players (:attr:`GameRow.version`)."""
 
     def token_matches(self, token: str | None) -> bool:
         """Whether ``token`` is this game's seat token (compared in constant time)."""
@@ -222,6 +227,7 @@ class StoredGame:
             updated_at=_utc(row.updated_at),
             first_seed=row.first_seed,
             seat=row.seat,
+            version=row.version,
         )
 
 
@@ -458,10 +464,11 @@ class GameStore:
         record: str,
         first_seed: str | None = None,
         seat: str | None = None,
+        version: str | None = None,
     ) -> StoredGame:
         """Save a new game under a fresh random id; only the token's hash is kept (and the
         first deal's secret seed, if it was dealt from one; ``seat``: the seat the token
-        plays, if any)."""
+        plays, if any; ``version``: its computer players' version)."""
         game = StoredGame(
             id=secrets.token_urlsafe(GAME_ID_BYTES),
             rules=rules,
@@ -474,6 +481,7 @@ class GameStore:
             updated_at=now,
             first_seed=first_seed,
             seat=seat,
+            version=version,
         )
         # SQLAlchemy Core (one statement compiled once): a new game per deal at the
         # single-deal tables, so its cost counts.

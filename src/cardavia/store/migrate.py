@@ -17,7 +17,7 @@ other (the second finds nothing to do).
 >>> from sqlalchemy import create_engine, inspect
 >>> engine = create_engine("sqlite://")
 >>> upgrade(engine)
-Upgrade(before=None, after='0010_tournament_fairness')
+Upgrade(before=None, after='0011_game_versions')
 >>> sorted(inspect(engine).get_table_names())  # doctest: +NORMALIZE_WHITESPACE
 ['alembic_version', 'game_events', 'games', 'league_members', 'league_seasons',
  'name_reports', 'passkey_ceremonies', 'passkeys', 'performance_changes', 'player_blocks',
@@ -25,7 +25,7 @@ Upgrade(before=None, after='0010_tournament_fairness')
  'rating_changes', 'ratings', 'rooms', 'tournament_deals', 'tournament_entries',
  'tournament_pars', 'tournaments']
 >>> upgrade(engine)
-Upgrade(before='0010_tournament_fairness', after='0010_tournament_fairness')
+Upgrade(before='0011_game_versions', after='0011_game_versions')
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS: Final = Path(__file__).with_name("migrations")
 """The folder of the revisions (``versions/``), inside the package."""
-LATEST: Final = "0010_tournament_fairness"
+LATEST: Final = "0011_game_versions"
 """The latest revision, written out so that a database already at it is known without
 loading Alembic (a second of a process's start; tests/players/test_migrations.py checks it
 is :func:`head`)."""
