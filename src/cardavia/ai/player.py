@@ -157,6 +157,8 @@ def version_of(name: str) -> str:
     ('expert-2026-12', 'expert-2026-12b')
     """
     key = name.strip().lower() if isinstance(name, str) else ""
+    if key in VERSIONS:
+        return key
     level = version_level(key)
     return key if key != level else level_version(level)
 
