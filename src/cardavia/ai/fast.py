@@ -1,8 +1,8 @@
-"""The ``fast`` level: the expert's choices distilled into two small networks, a decision in
-about a millisecond.
+"""The ``fast`` level: the expert's choices distilled into two small networks, and the
+last tricks solved exactly: a decision in about a millisecond.
 
 The expert searches (a tenth of a second a decision on average, seconds at worst); the
-fast player does not. It was taught by the expert's own decisions in self-play
+fast player mostly does not. It was taught by the expert's own decisions in self-play
 (``training/self_play.py --player expert``: every card of every deal, and the bids of the
 deals the expert bid), as Colver's network player was taught by its search player (it tied
 it at a fiftieth of the cost): ``training/fast.py`` fits the networks and writes their
@@ -13,11 +13,17 @@ weights, :data:`WEIGHTS` (numbers only; numpy alone reads them and runs them).
   what each seat is known to hold or lack, the contract; the trump suit first) and scores
   each of the 32 cards; the legal card scored highest is played, with every announcement and
   belote the rules let it say (:func:`~cardavia.ai.player.with_declarations`).
+- **The endgame.** From :attr:`FastPlayer.endgame_tricks` tricks left, where the solver
+  answers in a fraction of a millisecond, the card is ``strong``'s: the best mean over a
+  few worlds consistent with what the seat has seen, each solved exactly (the network's
+  choice among the cards as good). The network alone lost 12 card points a deal to the
+  club player; with the last four tricks solved, as many as it (docs/strength.md).
 - **Bidding.** The bid network reads the seat's hand, the turned card and the auction so far
   (:func:`bid_features`) and scores each bid (:data:`BID_CLASSES`: pass, take a strain, a
   value in a strain, coinche, surcoinche); the legal bid scored highest is made.
 
-Its decisions draw nothing from the generator: the same observation, the same action.
+Only the endgame's worlds are drawn from the generator: a decision is the same for the same
+observation and seed, as every level's.
 
 >>> import random
 >>> from cardavia.belote import DealState, Seat, find_rules
@@ -42,9 +48,12 @@ import numpy.typing as npt
 
 from cardavia.ai.card_location import FEATURES, features, suit_order
 from cardavia.ai.player import with_declarations
+from cardavia.ai.strong import card_values
+from cardavia.ai.worlds import sample_worlds
 from cardavia.belote import (
     Action,
     Bid,
+    Card,
     Coinche,
     Observation,
     Pass,
@@ -239,6 +248,12 @@ class FastPlayer:
 
     model: FastModel | None = None
     """The networks (the trained ones, :func:`trained`, if none)."""
+    endgame_tricks: int = 4
+    """From this many tricks left, the card is chosen by search rather than by the play
+    network: the endgame is solved exactly in :attr:`endgame_worlds` worlds (a fraction of
+    a millisecond each; 0: never)."""
+    endgame_worlds: int = 12
+    """The worlds drawn for an endgame decision (consistent with the seat's view, alike)."""
 
     def decide(self, observation: Observation, rng: random.Random) -> Action:
         legal = observation.legal_actions
@@ -254,8 +269,17 @@ class FastPlayer:
             return max(named, key=lambda pair: scores[pair[0]])[1]
         order = suit_order(observation)
         scores = model.play.scores(features(observation)).tolist()
-        cards = {action.card for action in legal if isinstance(action, Play)}
-        card = max(sorted(cards), key=lambda c: scores[order[c >> 3] * 8 + (c & 7)])
+        cards = sorted({action.card for action in legal if isinstance(action, Play)})
+        means: dict[Card, float] = {}
+        if len(cards) > 1 and 8 - len(observation.tricks) <= self.endgame_tricks:
+            worlds = sample_worlds(observation, rng, self.endgame_worlds)
+            means = card_values(observation, worlds, order="masters")
+        # The best mean in the endgame; the network's choice among the cards as good, and
+        # before the endgame.
+        card = max(
+            cards,
+            key=lambda c: (round(means.get(c, 0.0), 6), scores[order[c >> 3] * 8 + (c & 7)]),
+        )
         return with_declarations(observation, card)
 
 
