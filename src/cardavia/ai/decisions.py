@@ -123,6 +123,10 @@ def decision_seed(deal_seed: str, seat: Seat, level: str, history: Sequence[Acti
 KEY_FORMAT: Final = "cardavia-shared-decision/1"
 """The first part hashed by :func:`decision_key`."""
 
+KEY_LENGTH: Final = 32
+"""The hexadecimal digits of a key kept (128 bits: no two of a tournament's decisions ever
+share one, and Redis keeps half as much)."""
+
 
 def decision_key(
     deal_seed: str,
@@ -132,10 +136,11 @@ def decision_key(
     match_scores: tuple[int, int] | None = None,
 ) -> str:
     """The key a computer decision is shared by (:mod:`cardavia.ai.shared`), hexadecimal:
-    the SHA-256 of everything the decision is a function of — what :func:`decision_seed`
-    hashes (the deal's secret seed, the seat, the version, the public actions so far), and the
-    match score, the dealer and the rules, which with the seed make the seat's observation.
-    Nobody who does not know the deal's secret seed can work it out.
+    the first :data:`KEY_LENGTH` digits of the SHA-256 of everything the decision is a
+    function of — what :func:`decision_seed` hashes (the deal's secret seed, the seat, the
+    version, the public actions so far), and the match score, the dealer and the rules,
+    which with the seed make the seat's observation. Nobody who does not know the deal's
+    secret seed can work it out.
 
     >>> from cardavia.belote import DealState, find_rules
     >>> state = DealState.deal(find_rules("coinche"), dealer=Seat.W, rng=random.Random(1))
@@ -156,7 +161,7 @@ def decision_key(
         _rules_written(observation.rules),
     )
     text = "\x1f".join((*parts, *map(_written, observation.history)))
-    return hashlib.sha256(text.encode()).hexdigest()
+    return hashlib.sha256(text.encode()).hexdigest()[:KEY_LENGTH]
 
 
 @functools.lru_cache(maxsize=64)
@@ -405,6 +410,7 @@ __all__ = [
     "DEFAULT_PER_CLIENT",
     "FALLBACK_LEVELS",
     "KEY_FORMAT",
+    "KEY_LENGTH",
     "SEARCH_LEVELS",
     "SEED_FORMAT",
     "Decisions",
