@@ -174,7 +174,7 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
         _T("carre", "kareta"),
         _T("capot", "kapot"),
         _T("litige", "litige", (r"(?<!pełnym )(?<!pełny )(?<!Pełny )\b[Rr]emis\w*",)),
-        _T("grain", "Ziarnistość", (r"\bZiarno\b",)),
+        _T("grain", "Ziarnistość", (r"\bZiarno\b",), where=r"^Grain$"),
         # Coinching is "kontra" (the game keeps its name, coinche).
         _T(
             "coinche_act",
