@@ -228,7 +228,7 @@ def test_the_quick_play_queue_reads_the_performance(store: GameStore) -> None:
     a, b = players(store, 2)
     closed_tournament(store, "t1", {a: [70.0]}, closes_at=START)
     assert after_close(store, "t1", now=START) == 1
-    quick = QuickPlay(cast(Any, None), store, cast(Any, None))
+    quick = QuickPlay(cast(Any, None), store, cast(Any, None), writer=cast(Any, None))
     # How the queue sees a person: the performance of the preset's family counts.
     seen = quick._read_waiting(Person(a, None, "fr"), "maison", 0.0, client="a", players=[a])
     assert seen.skill == pytest.approx(seating_skill(None, 0, 70.0, 1)) and seen.skill > 25.0

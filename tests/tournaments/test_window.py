@@ -47,7 +47,8 @@ def test_a_late_action_or_hint_is_refused_once_the_tournament_has_closed(
     before = play(person, game, random.Random(5), moves=1)
     assert before["phase"] not in ("over", "cancelled")
     tournament = app.state.tournaments.get(TOURNAMENT)
-    app.state.tournaments.clock = lambda: tournament.closes_at + timedelta(seconds=25)
+    # The tables' clock (the tournaments' own) past the close.
+    app.state.tournament_tables.clock = lambda: tournament.closes_at + timedelta(seconds=25)
     path = f"/ws/games/{game['game']}?token={game['token']}&lang=fr"
     with person.websocket_connect(path) as ws:
         view = settle(ws)

@@ -14,7 +14,10 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from cardavia.ai.decisions import Decisions
 from cardavia.belote import DealState, Seat, card_code
+from cardavia.live.bus import LocalBus
+from cardavia.live.game_server import GameServer
 from cardavia.live.limits import Limits
 from cardavia.live.settings import LOOPBACK_HOSTS, Settings
 from cardavia.web.app import create_app
@@ -42,9 +45,12 @@ def database(tmp_path: Path) -> str:
 def make_app(database: str) -> Callable[..., FastAPI]:
     """Make an app on the test database (the same file each time: a restart), with the
     computer players answering at once unless ``ai_delay`` says otherwise, and no rate
-    limits unless ``limits`` says otherwise."""
+    limits unless ``limits`` says otherwise; ``bus`` or ``decisions``: the game server's,
+    given when it is built (:meth:`~cardavia.live.game_server.GameServer.build`)."""
 
-    def make(**overrides: Any) -> FastAPI:
+    def make(
+        *, bus: LocalBus | None = None, decisions: Decisions | None = None, **overrides: Any
+    ) -> FastAPI:
         options: dict[str, Any] = {
             "database_url": database,
             "ai_delay": (0.0, 0.0),
@@ -56,7 +62,10 @@ def make_app(database: str) -> Callable[..., FastAPI]:
             "allowed_hosts": (*LOOPBACK_HOSTS, "testserver"),
         }
         options.update(overrides)
-        return create_app(Settings(**options))
+        settings = Settings(**options)
+        if bus is None and decisions is None:
+            return create_app(settings)
+        return create_app(live=GameServer.build(settings, bus=bus, decisions=decisions))
 
     return make
 

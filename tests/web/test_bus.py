@@ -39,9 +39,8 @@ def socket_url(game: dict[str, str]) -> str:
 def test_a_lease_given_up_slowly_leaves_no_table_waiting(
     make_app: Callable[..., FastAPI], play_out: Settle
 ) -> None:
-    app = make_app()
     bus = SlowBus()
-    app.state.tables.bus = bus
+    app = make_app(bus=bus)
     with TestClient(app) as client:
         game = client.post("/api/games", json={"rules": "coinche", "level": "club"}).json()
         with client.websocket_connect(socket_url(game)) as ws:
@@ -59,8 +58,7 @@ def test_a_change_from_another_process_reaches_the_connections(
     from cardavia.store.db import GameStore
     from cardavia.store.events import action_event
 
-    app = make_app()
-    app.state.tables.bus = SlowBus()
+    app = make_app(bus=SlowBus())
     with TestClient(app) as client:
         game = client.post("/api/games", json={"rules": "coinche", "level": "club"}).json()
         with client.websocket_connect(socket_url(game)) as ws:

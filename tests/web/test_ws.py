@@ -691,9 +691,8 @@ def test_the_search_levels_think_on_the_decision_pool(
             calls.append((level, observation.seat.name))
             return await super().decide(level, observation, seed, **options)
 
-    app = make_app()
+    app = make_app(decisions=Decisions(pool=CountingPool(kind="thread", cores=2)))
     with TestClient(app) as client:
-        app.state.tables.decisions = Decisions(pool=CountingPool(kind="thread", cores=2))
         created = client.post("/api/games", json={"rules": "coinche", "level": "strong"})
         game = created.json()
         with client.websocket_connect(socket_url(game)) as ws:

@@ -77,13 +77,12 @@ def refuse_late(state: RoomState, table: Table, seat: Seat, now: float) -> None:
 
 class ActionClock:
     """The action clocks of this process's quick-play rooms: each set when a person's turn
-    begins, and armed as a timer wherever the room is held (:attr:`RoomService.followers
-    <cardavia.live.rooms.RoomService.followers>`)."""
+    begins, and armed as a timer wherever the room is held. A follower of the rooms
+    (:data:`~cardavia.live.rooms.Follower`), given to the room service when it is built:
+    told of each change with the service that holds the room."""
 
-    def __init__(self, rooms: RoomService) -> None:
-        self.rooms = rooms
+    def __init__(self) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
-        rooms.followers.append(self.follow)
 
     def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(job)
@@ -95,25 +94,25 @@ class ActionClock:
         if not task.cancelled() and task.exception() is not None:
             log.error("a room's clock failed", exc_info=task.exception())
 
-    def follow(self, room: Room, table: Table) -> None:
+    def follow(self, rooms: RoomService, room: Room, table: Table) -> None:
         """After a change of the room or its game: set (or clear) the clock when it is
         due, else arm its timer."""
         if room.settings.clock <= 0 or room.game_id != table.game_id:
             return
         if due(room.state, table, time.time()) != room.state.clock:
-            self._spawn(self._set(room, table))
+            self._spawn(self._set(rooms, room, table))
         else:
-            self._arm(room, table)
+            self._arm(rooms, room, table)
 
-    async def _set(self, room: Room, table: Table) -> None:
+    async def _set(self, rooms: RoomService, room: Room, table: Table) -> None:
         """Save the clock due (under the room's lock: whoever saves it first, the others
         find it there)."""
         with contextlib.suppress(ClientError):
-            await self.rooms.change(
+            await rooms.change(
                 room, lambda state: state.timed(due(state, table, time.time())), human=False
             )
 
-    def _arm(self, room: Room, table: Table) -> None:
+    def _arm(self, rooms: RoomService, room: Room, table: Table) -> None:
         """The timer of the room's clock, if it times the action the game waits for."""
         old = room.timers.pop(TIMER, None)
         if old is not None:
@@ -124,19 +123,19 @@ class ActionClock:
 
         def run() -> None:
             room.timers.pop(TIMER, None)
-            self._spawn(self._over(room, clock))
+            self._spawn(self._over(rooms, room, clock))
 
         delay = max(0.0, clock.ends - time.time()) + SLACK
         room.timers[TIMER] = asyncio.get_running_loop().call_later(delay, run)
 
-    async def _over(self, room: Room, clock: Clock) -> None:
+    async def _over(self, rooms: RoomService, room: Room, clock: Clock) -> None:
         """``clock`` ran out: if the game still waits for that action, a computer player
         makes it (the room's lapse saved once; its seating then hands the seat over)."""
         with contextlib.suppress(ClientError):
-            table = await self.rooms.table(room)
+            table = await rooms.table(room)
             if table is None or not clock.waits_for(table.game_id, table.revision):
                 return
-            await self.rooms.change(room, lambda state: state.lapse(clock), human=False)
+            await rooms.change(room, lambda state: state.lapse(clock), human=False)
 
 
 __all__ = ["ActionClock", "due", "refuse_late"]

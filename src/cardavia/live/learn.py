@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from cardavia.ai.analysis import analyse, analysis_data, deal_worth
+from cardavia.ai.budget import WorkBudget
 from cardavia.ai.hints import hint, hint_data
 from cardavia.belote import (
     Action,
@@ -32,9 +33,8 @@ from cardavia.belote import (
 from cardavia.belote import parse_action as parse_notation
 from cardavia.live.protocol import ClientError, encode_action
 from cardavia.live.table import Table
-from cardavia.live.tables import TableService
 from cardavia.teach import learning
-from cardavia.words import Wording, rules_text
+from cardavia.words import Catalogs, Wording, rules_text
 
 ANALYSIS_CACHE: Final = 128
 """How many deals' analyses a server keeps."""
@@ -96,15 +96,24 @@ def _hint(observation: Observation, seed: int) -> dict[str, Any]:
 class Learning:
     """The analyses and hints of a server's games."""
 
-    def __init__(self, service: TableService, *, cache_size: int = ANALYSIS_CACHE) -> None:
-        self.service = service
+    def __init__(
+        self,
+        budget: WorkBudget,
+        catalogs: Catalogs,
+        *,
+        sealed: Callable[[str], Awaitable[bool]] | None = None,
+        cache_size: int = ANALYSIS_CACHE,
+    ) -> None:
+        self.budget = budget
+        """The one cap on each client's computer work (the decisions' own)."""
+        self.catalogs = catalogs
         self.cache_size = cache_size
         self._analyses: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any] | None]] = (
             OrderedDict()
         )
         self._hints: OrderedDict[tuple[str, int, int, Seat], dict[str, Any]] = OrderedDict()
         """The last hints given, by game, deal and step: asking again costs nothing."""
-        self.sealed: Callable[[str], Awaitable[bool]] | None = None
+        self.sealed = sealed
         """Whether a game's analysis waits (``tournament_sealed``: a deal of a tournament not
         yet closed, :meth:`cardavia.live.tournament_tables.TournamentTables.is_sealed`)."""
 
@@ -140,7 +149,7 @@ class Learning:
             while len(self._analyses) > self.cache_size:
                 self._analyses.popitem(last=False)
             try:
-                async with self.service.ai_budget.slot(client):
+                async with self.budget.slot(client):
                     data = await asyncio.to_thread(_analyse, match, number)
             except BaseException as error:
                 future.set_exception(error)
@@ -153,7 +162,7 @@ class Learning:
         data = await asyncio.shield(future)
         if data is None:
             raise ClientError("not_found")
-        wording = self.service.wording(lang)
+        wording = self.catalogs.wording(lang)
         return word_analysis(data, wording, deck) | {"deal": number, "game": game_id}
 
     async def hint(self, table: Table, lang: str, seat: Seat) -> dict[str, Any]:
@@ -169,13 +178,13 @@ class Learning:
         data = self._hints.get(key)
         if data is None:
             seed = len(match.deals) * 1000 + step
-            async with self.service.ai_budget.slot(table.client):
+            async with self.budget.slot(table.client):
                 data = await asyncio.to_thread(_hint, observation, seed)
             self._hints[key] = data
             while len(self._hints) > self.cache_size:
                 self._hints.popitem(last=False)
         action: Action = data["action"]
-        wording = self.service.wording(lang)
+        wording = self.catalogs.wording(lang)
         text = rules_text(lang, table.deck)
         reason = data["reason"]
         args = dict(reason["args"])

@@ -90,15 +90,21 @@ class Lobby:
     """The lobby's figures: counted here, summed for the site by the presence."""
 
     def __init__(
-        self, tables: TableService, rooms: RoomService, presence: Presence, *, kept: float = KEPT
+        self,
+        tables: TableService,
+        rooms: RoomService,
+        presence: Presence,
+        *,
+        waiting: Waiting = frozenset,
+        kept: float = KEPT,
     ) -> None:
         self.tables = tables
         self.rooms = rooms
         self.presence = presence
         self.kept = kept
         """Seconds the figures are kept (:data:`KEPT`; tests: 0)."""
-        self.waiting: list[Waiting] = []
-        """Who waits in quick play here (quick play's queue appends its own)."""
+        self.waiting = waiting
+        """Who waits in quick play here (:meth:`cardavia.live.quickplay.QuickPlay.waiting_here`)."""
         self._kept: tuple[float, int, list[dict[str, Any]]] | None = None
 
     def here(self) -> tuple[set[str], dict[str, dict[str, Any]]]:
@@ -118,8 +124,7 @@ class Lobby:
                 continue
             if room.connections:
                 public[room.code] = table_entry(room, game.match.scores, len(game.match.deals))
-        for source in self.waiting:
-            members.update(source())
+        members.update(self.waiting())
         return members, public
 
     async def beat(self) -> None:

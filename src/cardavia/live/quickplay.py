@@ -44,6 +44,7 @@ from cardavia.live.room_state import (
 )
 from cardavia.live.rooms import RoomService
 from cardavia.live.settings import Settings
+from cardavia.live.writer import GameWriter
 from cardavia.players.matching import Formed, Waiting, extra_wait, form_tables, seating_skill
 from cardavia.players.ratings import family_of
 from cardavia.store.db import GameStore, StoreUnavailableError, hash_token, new_token
@@ -102,7 +103,8 @@ class _Watch:
 class QuickPlay:
     """The quick play of this process: joins, the waiting people's connections, the tables
     formed. Given the rooms (to form tables as rooms), the store (ratings, completion, blocks,
-    the seats noted), the catalogs (default names), the queue and its settings."""
+    the seats noted) and the one thread that writes it, the catalogs (default names), the
+    queue and its settings."""
 
     def __init__(
         self,
@@ -110,6 +112,7 @@ class QuickPlay:
         store: GameStore,
         catalogs: Catalogs,
         *,
+        writer: GameWriter,
         queue: Queue | None = None,
         wait: float = 20.0,
         clock: float = 30.0,
@@ -119,6 +122,7 @@ class QuickPlay:
     ) -> None:
         self.rooms = rooms
         self.store = store
+        self.writer = writer
         self.catalogs = catalogs
         self.queue = queue or make_queue(None)
         self.wait = wait
@@ -136,7 +140,6 @@ class QuickPlay:
         self.counts: dict[str, int] = {}
         """The size of each preset's queue, as last read here."""
         self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
         self.tables_formed = 0
 
     @classmethod
@@ -147,12 +150,15 @@ class QuickPlay:
         catalogs: Catalogs,
         settings: Settings,
         counters: Counters,
+        *,
+        writer: GameWriter,
     ) -> QuickPlay:
         """The quick play of a site's settings: its queue in Redis when the site has it."""
         return cls(
             rooms,
             store,
             catalogs,
+            writer=writer,
             queue=make_queue(settings.redis_url),
             wait=settings.quick_wait,
             clock=settings.quick_clock,
@@ -164,7 +170,7 @@ class QuickPlay:
 
     async def _write(self, call: Callable[[], Any]) -> Any:
         """A write of the store, in the thread that writes the site's games."""
-        return await self.rooms.writer.call(call)
+        return await self.writer.call(call)
 
     def _read_waiting(
         self, person: Person, preset: str, now: float, *, client: str, players: list[str]
@@ -431,18 +437,14 @@ class QuickPlay:
 
     # -- life --
 
-    def start(self) -> None:
-        """Begin the rounds (on the running loop)."""
-        if self._task is None:
-            self._task = asyncio.create_task(self.run())
+    def waiting_here(self) -> set[str]:
+        """Who waits in quick play on this process now, as the lobby counts them: one member
+        each (``queue:<player>``), from their waiting connections here."""
+        return {f"queue:{watch.player}" for watch in self.watches}
 
     async def close(self) -> None:
-        """Stop the rounds; close the queue's connection."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-            self._task = None
+        """Close the queue's connection (the rounds, :meth:`run`, are the game server's
+        background work: stopped before)."""
         await self.queue.close()
 
 

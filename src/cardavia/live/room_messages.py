@@ -5,7 +5,7 @@ is dealt) with the room's added — ``start``, ``swap``, ``free``, ``remove``, `
 people in the same seats, once the room's game is over), ``back`` (a person the action clock
 made away says they are back). At a quick-play table an action that comes once its clock
 ran out is refused (``too_late``), and leaving for good once the game started is counted
-(:mod:`cardavia.live.leaving`). Each message is decoded and its
+(:class:`cardavia.live.leaving.Leaving`). Each message is decoded and its
 fields checked once (:class:`~cardavia.live.protocol.Dispatcher`); the changes themselves are
 :class:`~cardavia.live.room_state.RoomState`'s, saved by :class:`RoomService`.
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from cardavia.belote import Seat
 from cardavia.live.clock import refuse_late
-from cardavia.live.leaving import leave
+from cardavia.live.leaving import Leaving
 from cardavia.live.limits import Limits, RateLimiter
 from cardavia.live.outbox import Listener
 from cardavia.live.protocol import (
@@ -72,8 +72,12 @@ class InRoom:
 class RoomMessages:
     """The messages of the rooms' connections, answered through the room service."""
 
-    def __init__(self, rooms: RoomService, limits: Limits, *, max_message_bytes: int) -> None:
+    def __init__(
+        self, rooms: RoomService, limits: Limits, *, leaving: Leaving, max_message_bytes: int
+    ) -> None:
         self.rooms = rooms
+        self.leaving = leaving
+        """What leaving for good does (:class:`~cardavia.live.leaving.Leaving`)."""
         self.phrases = RateLimiter(limits.phrases_per_minute / 60.0, limits.phrases_burst)
         """Quick phrases per seat of a room."""
         messages: Dispatcher[InRoom] = Dispatcher(limit=max_message_bytes)
@@ -172,7 +176,7 @@ class RoomMessages:
         await asyncio.shield(self.rooms.background(self._leave(where.room, mine)))
 
     async def _leave(self, room: Room, mine: Seat) -> None:
-        await leave(self.rooms, room, mine)
+        await self.leaving.leave(self.rooms, room, mine)
 
     async def _on_phrase(self, where: InRoom, message: Message) -> None:
         mine = where.player()

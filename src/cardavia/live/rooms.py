@@ -22,7 +22,7 @@ import functools
 import json
 import logging
 import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Final, TypeVar
@@ -66,10 +66,13 @@ CREATE_FIELDS: Final = frozenset(
 )
 JOIN_FIELDS: Final = frozenset({"name", "seat", "lang"})
 T = TypeVar("T")
-DealListener = Callable[["Room", Table], Coroutine[Any, Any, None]]
+DealListener = Callable[[Room, Table], Coroutine[Any, Any, None]]
 """Told once a deal of a quick-play room is over (its rating, its players' seats): in this
 process, once per deal; another process holding the room may tell its own, so what a
 listener writes must be written once whoever writes it first."""
+Follower = Callable[["RoomService", Room, Table], None]
+"""Told after each change of a dealt room or of its game, as this process hears of it, with
+the room service that holds the room (the action clock, :mod:`cardavia.live.clock`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +88,8 @@ class Joined:
 class RoomService:
     """The rooms of this process: created, joined, opened, connected, changed. Given
     what it works with: the table service (public calls only), the store and the one writer
-    thread that writes it, the bus, the limits."""
+    thread that writes it, the bus, the limits; and who is told of what happens in them
+    (``deal_listeners``, ``followers``)."""
 
     def __init__(
         self,
@@ -96,6 +100,8 @@ class RoomService:
         bus: LocalBus,
         limits: Limits,
         counters: Counters | None = None,
+        deal_listeners: Sequence[DealListener] = (),
+        followers: Sequence[Follower] = (),
     ) -> None:
         self.tables = tables
         self.store = store
@@ -117,11 +123,10 @@ class RoomService:
         )
         """Failed code lookups per client, site-wide: guessing codes is slow."""
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.deal_listeners: list[DealListener] = []
+        self.deal_listeners = tuple(deal_listeners)
         """What is told when a deal of a quick-play room is over (:data:`DealListener`)."""
-        self.followers: list[Callable[[Room, Table], None]] = []
-        """Told after each change of a dealt room or of its game, as this process hears of
-        it (the action clock, :mod:`cardavia.live.clock`)."""
+        self.followers = tuple(followers)
+        """Told after each change of a dealt room or of its game (:data:`Follower`)."""
 
     def background(self, job: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run a coroutine on a task of its own, kept until it ends, even when the connection
@@ -367,7 +372,7 @@ class RoomService:
             room.send_room()  # the players may play again (or no longer)
         self.send_views(room, table)
         for follow in self.followers:
-            follow(room, table)
+            follow(self, room, table)
         if match.deal.is_over and room.settings.quick:
             self._tell_deal_over(room, table)
         key = "next_deal"

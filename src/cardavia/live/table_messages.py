@@ -4,13 +4,15 @@ them); ``again`` at a single-player table, whose next game is dealt over the ope
 connection.
 
 Each kind is handled by the table service (:class:`Play` is what these handlers need of
-it); an error goes back to the one connection it came from and changes nothing.
+it); an error goes back to the one connection it came from and changes nothing. A kind of
+table may add its rules (:class:`TableRules`: a tournament's deal refuses what its window
+forbids), given to the table service when it is built.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol, TypeVar
 
 from cardavia.belote import Action, Seat
@@ -23,11 +25,35 @@ log = logging.getLogger(__name__)
 C = TypeVar("C")
 
 
+Hints = Callable[[Table, str, Seat], Awaitable[dict[str, Any]]]
+"""What answers a ``hint`` message: the table, the asker's language and seat
+(:meth:`cardavia.live.learn.Learning.hint`)."""
+
+
+class TableRules(Protocol):
+    """What a kind of table adds to every table's rules (a tournament's deal:
+    :class:`~cardavia.live.tournament_tables.TournamentTables`), given to the table service
+    when it is built: told of each table opened, before its views, and asked about each
+    message of the kinds it guards before that message is handled (a refusal is a
+    :class:`ClientError`)."""
+
+    @property
+    def guarded(self) -> Iterable[str]:
+        """The kinds of message :meth:`check` is asked about."""
+        ...
+
+    async def opened(self, table: Table) -> None:
+        """A table was opened (from memory or the store), before its views are built."""
+
+    async def check(self, seated: Seated, message: Message) -> None:
+        """Refuse ``message`` at ``seated``'s table (:class:`ClientError`), or let it be."""
+
+
 class Play(Protocol):
     """What the table's messages ask of the table service
     (:class:`~cardavia.live.tables.TableService`)."""
 
-    hints: Callable[[Table, str, Seat], Awaitable[dict[str, Any]]] | None
+    hints: Hints | None
 
     async def act(self, table: Table, action: Action) -> None: ...
 
@@ -38,8 +64,9 @@ class Play(Protocol):
     def ensure_runner(self, table: Table) -> None: ...
 
 
-def table_kinds(play: Play, *, limit: int) -> Dispatcher[Seated]:
-    """The table's kinds of message: ``action``, ``next_deal``, ``hint``, ``sync``."""
+def table_kinds(play: Play, *, limit: int, rules: Iterable[TableRules] = ()) -> Dispatcher[Seated]:
+    """The table's kinds of message: ``action``, ``next_deal``, ``hint``, ``sync``, each
+    checked first by the ``rules`` that guard it."""
 
     async def action(seated: Seated, message: Message) -> None:
         seat = seated.listener.seat
@@ -67,6 +94,8 @@ def table_kinds(play: Play, *, limit: int) -> Dispatcher[Seated]:
     messages.on("next_deal", next_deal)
     messages.on("hint", hint)
     messages.on("sync", sync)
+    for rule in rules:
+        messages.guard(rule.guarded, rule.check)
     return messages
 
 
@@ -85,4 +114,4 @@ async def handle_text(
         listener.send(ClientError("internal").message(listener.wording, table.deck))
 
 
-__all__ = ["Play", "handle_text", "table_kinds"]
+__all__ = ["Hints", "Play", "TableRules", "handle_text", "table_kinds"]

@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import itertools
 import logging
 import random
 import secrets
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
-from typing import Any, Final
+from typing import Any
 
+from cardavia.ai.budget import WorkBudget
 from cardavia.ai.decisions import Decisions, decision_seed
 from cardavia.ai.player import player_levels
 from cardavia.belote import (
@@ -39,6 +38,7 @@ from cardavia.belote import (
 )
 from cardavia.live.bus import LocalBus
 from cardavia.live.computer_seats import ComputerSeats
+from cardavia.live.held_tables import CACHE_SIZE, HeldTables
 from cardavia.live.limits import MAX_MESSAGE_BYTES, Limits
 from cardavia.live.logs import reason
 from cardavia.live.outbox import Listener
@@ -55,7 +55,7 @@ from cardavia.live.table import (
     record_json,
     restore_match,
 )
-from cardavia.live.table_messages import table_kinds
+from cardavia.live.table_messages import Hints, TableRules, table_kinds
 from cardavia.live.turns import PeopleFirst
 from cardavia.live.views import build_view, names_of
 from cardavia.live.writer import GameWriter
@@ -72,9 +72,6 @@ from cardavia.store.events import action_event, deal_event
 from cardavia.words import Catalogs, Wording, is_language
 
 log = logging.getLogger(__name__)
-
-CACHE_SIZE: Final = 256
-"""Tables kept in memory past their last connection (they load again when asked for)."""
 
 
 class PresetTarget(Enum):
@@ -97,15 +94,21 @@ class TableService:
         max_message_bytes: int = MAX_MESSAGE_BYTES,
         cache_size: int = CACHE_SIZE,
         limits: Limits | None = None,
+        writer: GameWriter | None = None,
         bus: LocalBus | None = None,
         decisions: Decisions | None = None,
+        hints: Hints | None = None,
+        rules: Sequence[TableRules] = (),
     ) -> None:
         self.store = store
         self.catalogs = catalogs
         self.max_message_bytes = max_message_bytes
-        self.cache_size = cache_size
         self.limits = limits or Limits()
-        self.writer = GameWriter(store)
+        self._made = (writer is None, decisions is None)
+        """Whether this service made its writer and its decisions itself, for want of them
+        being given (a test's service): it closes them then; else their owner does
+        (:class:`~cardavia.live.game_server.GameServer`)."""
+        self.writer = writer or GameWriter(store)
         """The thread that saves the games, every action in a group commit: apart from the
         computer players' decisions, so that a move is never saved behind a queue of them."""
         self.decisions = decisions or Decisions.from_settings(
@@ -113,38 +116,36 @@ class TableService:
         )
         """Where the computer players think (:mod:`cardavia.ai.decisions`): the cheap levels at
         once, the search levels on every core or the AI workers."""
-        self.ai_budget = self.decisions.budget
-        """The one cap on each client's computer work (decisions, analyses, hints)."""
+        self.bus = bus or LocalBus()
+        """How the other web processes of the site hear of this one's changes."""
         self._seeds: random.Random | None = random.Random(seed) if seed is not None else None
-        self.hints: Callable[[Table, str, Seat], Awaitable[dict[str, Any]]] | None = None
-        """What answers a ``hint`` message (:meth:`cardavia.live.learn.Learning.hint`)."""
-        self.opening: Callable[[Table], Awaitable[None]] | None = None
-        """Told of each table opened, before its views (a tournament's deal is sealed)."""
-        self._tables: OrderedDict[str, Table] = OrderedDict()
-        self._remembered = 0
-        """How many times a table was opened or created: each table's last stay."""
+        self.hints = hints
+        """What answers a ``hint`` message (:meth:`cardavia.live.learn.Learning.hint`;
+        ``None``: no hints)."""
+        self.rules = tuple(rules)
+        """What kinds of table add to every table's rules: told of each table opened,
+        asked about the messages they guard (:class:`~cardavia.live.table_messages.
+        TableRules`: a tournament's deal)."""
+        self._tables = HeldTables(cache_size)
+        """The tables held in memory (:class:`~cardavia.live.held_tables.HeldTables`)."""
         self.people_first = PeopleFirst()
         """The computer players' moves wait while a person's action is handled."""
         self.computers = ComputerSeats(
             decide=self.decide,
             commit=self._commit,
-            bus=bus or LocalBus(),
+            bus=self.bus,
             people_first=self.people_first,
             ai_delay=ai_delay,
         )
-        self.messages = table_kinds(self, limit=max_message_bytes)
-        """The table's kinds of message (:mod:`cardavia.live.table_messages`); a room's
-        dispatcher and the single-player table's include them
-        (:meth:`cardavia.live.protocol.Dispatcher.include`)."""
+        self.messages = table_kinds(self, limit=max_message_bytes, rules=self.rules)
+        """The table's kinds of message (:mod:`cardavia.live.table_messages`), each checked
+        by the rules that guard it; a room's dispatcher and the single-player table's include
+        them (:meth:`cardavia.live.protocol.Dispatcher.include`)."""
 
     @property
-    def bus(self) -> LocalBus:
-        """How the other web processes of the site hear of this one's changes."""
-        return self.computers.bus
-
-    @bus.setter
-    def bus(self, bus: LocalBus) -> None:
-        self.computers.bus = bus
+    def ai_budget(self) -> WorkBudget:
+        """The one cap on each client's computer work (decisions, analyses, hints)."""
+        return self.decisions.budget
 
     # -- randomness --
 
@@ -248,7 +249,7 @@ class TableService:
         table = self._table(stored, match, rng, seating)
         table.commitments[1] = commitment
         table.client = client
-        self._remember(table)
+        self._tables.remember(table)
         return NewGame(stored.id, token, stored.seat)
 
     def _table(
@@ -291,9 +292,9 @@ class TableService:
             self._check_token(table.token_matches, token)
         else:
             table.seating = seating
-        if self.opening is not None:
-            await self.opening(table)
-        self._remember(table)
+        for rule in self.rules:
+            await rule.opened(table)
+        self._tables.remember(table)
         return table
 
     async def _load(self, game_id: str, token: str | None, seating: Seating | None) -> Table:
@@ -351,8 +352,7 @@ class TableService:
         if table.is_idle:
             # Nobody watches it here: forget it rather than follow it (it is loaded afresh,
             # as it stands, when asked for).
-            if self._tables.get(game_id) is table:
-                del self._tables[game_id]
+            self._tables.forget(table)
             return
         async with table.lock:
             changed = await catch_up(self.store, table)
@@ -378,26 +378,6 @@ class TableService:
             raise ClientError("missing_token")
         if not matches(token):
             raise ClientError("bad_token")
-
-    def _remember(self, table: Table) -> None:
-        """Keep the table in memory (most recent last), dropping idle ones past the cache
-        size: they are saved, and load again when asked for. The ``cache_size`` tables
-        remembered last are kept, and only the oldest 16 are looked at, a table in play going
-        to the back: with more tables in play than the cache holds, looking at every one on
-        each open cost O(tables), and dropped the games just created (idle until their page
-        connects), loaded again from the store at once."""
-        self._remembered += 1
-        table.remembered = self._remembered
-        self._tables[table.game_id] = table
-        self._tables.move_to_end(table.game_id)
-        excess = len(self._tables) - self.cache_size
-        for game_id, old in list(itertools.islice(self._tables.items(), max(0, min(excess, 16)))):
-            if not old.is_idle:
-                self._tables.move_to_end(game_id)  # in play: not one to drop
-            elif old.remembered > self._remembered - self.cache_size:
-                break  # remembered lately (a game just created): kept
-            else:
-                del self._tables[game_id]
 
     # -- views and connections --
 
@@ -579,10 +559,14 @@ class TableService:
         )
 
     async def close(self) -> None:
-        """Stop every computer player (the games are saved after each action)."""
+        """Stop every computer player (the games are saved after each action), and close
+        what this service made itself."""
         await self.computers.close(self._tables.values())
-        self.writer.shutdown()
-        await self.decisions.close()
+        made_writer, made_decisions = self._made
+        if made_writer:
+            self.writer.shutdown()
+        if made_decisions:
+            await self.decisions.close()
 
 
 def _created_then(

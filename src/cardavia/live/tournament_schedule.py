@@ -12,9 +12,9 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Final
 
+from cardavia.ai.decisions import Decisions
 from cardavia.belote import Action, Observation
 from cardavia.live.logs import reason
-from cardavia.live.tables import TableService
 from cardavia.store.base import now
 from cardavia.store.db import StoreUnavailableError
 from cardavia.tournaments.closing import close_due
@@ -92,12 +92,12 @@ async def work_out_pars(
         await pause(stop, PAR_PAUSE, wake)
 
 
-def decide_with(service: TableService) -> Decide:
-    """The par's computer players: the table service's (:class:`~cardavia.ai.decisions.
+def decide_with(decisions: Decisions) -> Decide:
+    """The par's computer players: the game server's (:class:`~cardavia.ai.decisions.
     Decisions`: the lane of their level, on this process's cores or the AI workers)."""
 
     async def decide(level: str, observation: Observation, seed: int) -> Action:
-        return await service.decisions.decide(level, observation, seed, client="tournament-par")
+        return await decisions.decide(level, observation, seed, client="tournament-par")
 
     return decide
 

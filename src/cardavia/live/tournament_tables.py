@@ -16,6 +16,8 @@ from typing import Final
 from cardavia.live.protocol import ClientError, Message
 from cardavia.live.table import Seated, Table
 from cardavia.live.tables import TableService
+from cardavia.store.base import now
+from cardavia.store.db import GameStore
 from cardavia.tournaments.deals import PLAYER_SEAT
 from cardavia.tournaments.service import Tournament, Tournaments, dealt
 
@@ -23,9 +25,11 @@ from cardavia.tournaments.service import Tournament, Tournaments, dealt
 class DealTablesOfService:
     """The tournament deals' tables: single-deal games of the table service."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(
+        self, service: TableService, *, on_deal: Callable[[], object] = lambda: None
+    ) -> None:
         self.service = service
-        self.on_deal: Callable[[], object] = lambda: None
+        self.on_deal = on_deal
         """Told when a deal is started here (a tournament may have been entered: the par's
         worker looks at once rather than on its next round)."""
 
@@ -69,20 +73,29 @@ class TournamentTables:
     hint (``tournament_no_hints``: the field is ranked against computer players, and a hint is
     theirs), and deals no next deal (``match_over``). Each game is looked up once per process
     (it is a tournament's deal before its seat can be opened, and a tournament's close never
-    moves), so that the other tables' messages cost nothing after their first."""
+    moves), so that the other tables' messages cost nothing after their first.
 
-    def __init__(self, tournaments: Tournaments, *, size: int = KNOWN_TABLES) -> None:
-        self.tournaments = tournaments
+    The rules of every table (:class:`~cardavia.live.table_messages.TableRules`), given to
+    the table service when it is built: read from the store and the clock alone, so that
+    they stand before the tournaments' service, whose deals that table service deals."""
+
+    guarded: Final = ("action", "hint", "next_deal")
+    """The kinds of message a tournament's deal may refuse (:meth:`check`)."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        clock: Callable[[], datetime] = now,
+        size: int = KNOWN_TABLES,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        """Now, as the tournaments' service reads it (the same clock)."""
         self.size = size
         self._windows: OrderedDict[str, DealWindow | None] = OrderedDict()
 
-    def install(self, service: TableService) -> None:
-        """Guard the table service's messages (a room's, which include them, too), and seal
-        each tournament deal's table it opens."""
-        service.messages.guard(("action", "hint", "next_deal"), self._check)
-        service.opening = self.seal
-
-    async def seal(self, table: Table) -> None:
+    async def opened(self, table: Table) -> None:
         """A tournament deal's table, opened: its finished deal shows only what its seat saw
         until the tournament closes (no replay of the four hands, no seed, no deck)."""
         window = await self.window(table.game_id)
@@ -90,7 +103,7 @@ class TournamentTables:
 
     async def is_sealed(self, game_id: str) -> bool:
         """Whether ``game_id`` is a deal of a tournament not yet closed (its analysis waits)."""
-        return await asyncio.to_thread(self.tournaments.sealed, game_id)
+        return await asyncio.to_thread(Tournaments(self.store).sealed, game_id)
 
     async def window(self, game_id: str) -> DealWindow | None:
         """The window of the game's tournament (``None``: no tournament's deal)."""
@@ -109,15 +122,16 @@ class TournamentTables:
             self._windows.popitem(last=False)
 
     def _read(self, game_id: str) -> DealWindow | None:
-        deal = self.tournaments.store.tournaments.of_game(game_id)
-        tournament = None if deal is None else self.tournaments.get(deal.tournament_id)
+        deal = self.store.tournaments.of_game(game_id)
+        tournament = None if deal is None else Tournaments(self.store).get(deal.tournament_id)
         return None if tournament is None else DealWindow(tournament.id, tournament.closes_at)
 
     def is_closed(self, window: DealWindow) -> bool:
         """Whether the tournament of that window has closed (its ``closes_at`` is past)."""
-        return self.tournaments.clock() >= window.closes_at
+        return self.clock() >= window.closes_at
 
-    async def _check(self, seated: Seated, message: Message) -> None:
+    async def check(self, seated: Seated, message: Message) -> None:
+        """Refuse what a tournament deal's table may not do now (see the class)."""
         window = await self.window(seated.table.game_id)
         if window is None:
             return

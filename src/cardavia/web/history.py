@@ -111,11 +111,18 @@ def contract_text(record: Mapping[str, Any]) -> str | None:
 class History:
     """The players' histories, read from the store (any process answers the same)."""
 
-    def __init__(self, store: GameStore, learning: Learning, catalogs: Catalogs) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        learning: Learning,
+        catalogs: Catalogs,
+        *,
+        sealed: Callable[[str], bool] | None = None,
+    ) -> None:
         self.store = store
         self.learning = learning
         self.catalogs = catalogs
-        self.sealed: Callable[[str], bool] | None = None
+        self.sealed = sealed
         """Whether a game's deals are sealed (a deal of a tournament still open: its shared
         link is refused, :meth:`cardavia.tournaments.service.Tournaments.sealed`)."""
         self.former = frozenset(

@@ -1,7 +1,7 @@
 """The tournaments' pages (docs/tournaments.md): what the list, a tournament's page and a
-deal's comparison show (:class:`Pages`), a contract in the reader's words; and, for now, the
-scheduler and the par's worker run for the site's life (:func:`keep_scheduling`). Their
-tables are the game server's (:mod:`cardavia.live.tournament_tables`).
+deal's comparison show (:class:`Pages`), a contract in the reader's words. Their tables,
+their schedule and their pars are the game server's (:mod:`cardavia.live.tournament_tables`,
+:mod:`cardavia.live.tournament_schedule`).
 
 What a tournament deal gives away stays its player's while the tournament is open: its
 shared link is refused (:meth:`~cardavia.web.history.History.shared` asks
@@ -12,22 +12,14 @@ after closing.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlencode
 
-from fastapi import FastAPI
-
 from cardavia.belote import card_code
 from cardavia.live.shuffles import new_commitment
-from cardavia.live.tournament_schedule import SCHEDULE_INTERVAL, run_schedule, work_out_pars
-from cardavia.live.tournament_tables import DealTablesOfService
 from cardavia.tournaments import standings
-from cardavia.tournaments.par import Decide
 from cardavia.tournaments.service import Progress, Tournament, Tournaments
 from cardavia.web.history import share_code
 from cardavia.words import N_, Wording
@@ -36,35 +28,6 @@ log = logging.getLogger(__name__)
 
 RANKING_SIZE: Final = 50
 """Lines on a page of a tournament's ranking."""
-
-
-def keep_scheduling(
-    app: FastAPI,
-    tournaments: Tournaments,
-    interval: float = SCHEDULE_INTERVAL,
-    decide: Decide | None = None,
-    tables: DealTablesOfService | None = None,
-) -> None:
-    """Run the scheduler (and, given ``decide``, the par's worker, woken when ``tables``
-    deals a tournament's deal) for the site's life, inside the rest of it."""
-    outer = app.router.lifespan_context
-
-    @contextlib.asynccontextmanager
-    async def with_schedule(app: FastAPI) -> AsyncIterator[None]:
-        async with outer(app):
-            stop = asyncio.Event()
-            tasks = [asyncio.create_task(run_schedule(tournaments, stop, interval=interval))]
-            if decide is not None:
-                wake = asyncio.Event()
-                if tables is not None:
-                    tables.on_deal = wake.set
-                work = work_out_pars(tournaments, decide, stop, wake)
-                tasks.append(asyncio.create_task(work))
-            yield
-            stop.set()  # each ends its round: a write in a thread is never left running
-            await asyncio.gather(*tasks, return_exceptions=True)
-
-    app.router.lifespan_context = with_schedule
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +173,5 @@ __all__ = [
     "SAID",
     "Pages",
     "contract_words",
-    "keep_scheduling",
     "results_shown",
 ]

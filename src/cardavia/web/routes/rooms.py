@@ -94,6 +94,8 @@ def install(
     catalogs: Catalogs,
     templates: Jinja2Templates,
     *,
+    messages: RoomMessages,
+    connections: RoomConnections,
     guests: Guests | None = None,
     arrived: Arrived | None = None,
 ) -> None:
@@ -101,7 +103,7 @@ def install(
     each seat taken is linked to its person's player (``guests``), and ``arrived`` told."""
     install_pages(app, catalogs, templates)
     install_api(app, rooms, settings, catalogs, guests, arrived)
-    install_socket(app, rooms, settings, catalogs, arrived)
+    install_socket(app, rooms, messages, connections, settings, catalogs, arrived)
 
 
 def install_pages(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) -> None:
@@ -208,13 +210,14 @@ def install_api(
 def install_socket(
     app: FastAPI,
     rooms: RoomService,
+    messages: RoomMessages,
+    connections: RoomConnections,
     settings: Settings,
     catalogs: Catalogs,
     arrived: Arrived | None = None,
 ) -> None:
-    """``/ws/rooms/{code}``: a room's connection, a player's (``token``) or a watcher's."""
-    messages = RoomMessages(rooms, settings.limits, max_message_bytes=settings.max_message_bytes)
-    connections = RoomConnections(rooms)
+    """``/ws/rooms/{code}``: a room's connection, a player's (``token``) or a watcher's: opened
+    and closed by the rooms' ``connections``, its messages answered by ``messages``."""
 
     @app.websocket("/ws/rooms/{code}")
     async def room_socket(websocket: WebSocket, code: str) -> None:
