@@ -43,7 +43,7 @@ PLURAL_FORMS = {
     "fr": "nplurals=2; plural=(n > 1);",
     "en": "nplurals=2; plural=(n != 1);",
     "es": "nplurals=2; plural=(n != 1);",
-    "hi": "nplurals=2; plural=(n != 1);",
+    "hi": "nplurals=2; plural=(n > 1);",
     "pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
     "ar": "nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : "
     "n%100>=11 ? 4 : 5);",

@@ -277,7 +277,12 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
         _T("quotes", "“ ”", (r"[«»]",)),
         # Sentences that said something else than they meant (issue 20).
         _T("won_in_comparison", "जो लेने वालों ने घोषणाओं की तुलना में जीती थीं", (r"लेने वालों की तुलना में",)),
-        _T("nine_guarded", "ट्रंप का 9 अकेला नहीं पड़ता", (r"जब तक गुलाम बाहर है, ट्रंप का 9 सुरक्षित",)),
+        # "बाहर है" says the jack has been played: the opposite of "still out" (not played).
+        _T(
+            "nine_guarded",
+            "ट्रंप का 9 अकेला नहीं पड़ता",
+            (r"जब तक गुलाम बाहर है, ट्रंप का 9 सुरक्षित", r"गुलाम अभी बाहर"),
+        ),
         _T("leads", "चाल की शुरुआत", (r"पहली चाल की शुरुआत",)),
         _EVERY_TABLE,
         _ALGORITHM,

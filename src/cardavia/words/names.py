@@ -88,7 +88,7 @@ class RankWords:
     """Polish nominative in words, lower case ("dziewiątka", "walet")."""
     word: str = ""
     """Where ``name`` is the printed number of a Spanish-deck card, the word its players
-    say (Arabic "ري" for the 12, Hindi "सोटा" for the 10): shown beside the number."""
+    say (Arabic "ري" for the 12, Hindi "राजा" for the 12): shown beside the number."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,9 +258,9 @@ _RANKS: Final[dict[tuple[str, str], tuple[RankWords, ...]]] = {
         _r("5", "पंजे", "5"),
         _r("6", "छक्के", "6"),
         _r("7", "सत्ते", "7"),
-        _r("सोटा", "सोटे", "10"),
-        _r("11", "ग्यारह", "11", word="काबायो"),
-        _r("12", "बारह", "12", word="रे"),
+        _r("10", "दहले", "10", word="प्यादा"),
+        _r("11", "ग्यारह", "11", word="घुड़सवार"),
+        _r("12", "बारह", "12", word="राजा"),
         _r("इक्का", "इक्के", "1"),
     ),
 }
@@ -337,11 +337,13 @@ _SUITS: Final[dict[tuple[str, str], tuple[SuitWords, ...]]] = {
         SuitWords("ईंट"),
         SuitWords("चिड़ी"),
     ),
+    # The Spanish suits by their meaning, as a Hindi reader decodes them without the pictures:
+    # swords, cups, coins, clubs ("सिक्के का इक्का": the oblique of सिक्का is सिक्के).
     ("hi", "spanish"): (
-        SuitWords("एस्पादास"),
-        SuitWords("कोपास"),
-        SuitWords("ओरोस"),
-        SuitWords("बास्तोस"),
+        SuitWords("तलवार"),
+        SuitWords("प्याले"),
+        SuitWords("सिक्के"),
+        SuitWords("डंडे"),
     ),
 }
 
