@@ -139,8 +139,8 @@ def version_level(name: str) -> str:
     key = name.strip().lower() if isinstance(name, str) else ""
     if key in LEVELS:
         return key
-    for level, version in LEVEL_VERSIONS.items():
-        if key == version and level in LEVELS:
+    for level in LEVELS:
+        if key == level_version(level):  # a level registered without one's included
             return level
     family = key.partition("-")[0]
     if key in VERSIONS and family in LEVELS:
