@@ -23,8 +23,8 @@ from enum import Enum
 from typing import Any
 
 from cardavia.ai.budget import WorkBudget
-from cardavia.ai.decisions import Decisions, decision_seed
-from cardavia.ai.player import player_levels
+from cardavia.ai.decisions import Decisions
+from cardavia.ai.player import level_version, player_levels, version_level
 from cardavia.belote import (
     DECKS,
     PRESETS,
@@ -37,7 +37,7 @@ from cardavia.belote import (
     find_rules,
 )
 from cardavia.live.bus import LocalBus
-from cardavia.live.computer_seats import ComputerSeats
+from cardavia.live.computer_seats import ComputerSeats, decide_at
 from cardavia.live.held_tables import CACHE_SIZE, HeldTables
 from cardavia.live.limits import MAX_MESSAGE_BYTES, Limits
 from cardavia.live.logs import reason
@@ -176,6 +176,7 @@ class TableService:
         target: int | PresetTarget | None = PresetTarget.PRESET,
         seating: Seating | None = None,
         dealt: tuple[bytes, Seat] | None = None,
+        version: str | None = None,
     ) -> NewGame:
         """Start a game: the rules (a preset's name), the computer players' level, the
         language, the deck its cards are named and drawn in (``None``: the preset's; kept in
@@ -183,7 +184,8 @@ class TableService:
         game's token plays (the person's at a single-player table); ``seating``: who plays
         each seat (``None``: the single-player table, a person at ``seat``); ``target``: a
         score, or ``None`` for a single deal, rather than the preset's; ``dealt``: the first
-        deal's seed and dealer, given (a tournament's deal) rather than drawn. Raises
+        deal's seed and dealer, given (a tournament's deal) rather than drawn; ``version``: the
+        computer players' (a tournament's), rather than the level's current one. Raises
         :class:`ClientError` for an unknown value."""
         if not isinstance(rules, str) or rules not in PRESETS:
             raise ClientError("unknown_rules", {"rules": echo(rules)})
@@ -202,8 +204,9 @@ class TableService:
         if not isinstance(target, PresetTarget):
             chosen = chosen.replace(target=target)
         return await self._new_game(
-            chosen, rules, level, lang, client=client, seat=seat, seating=seating, dealt=dealt
-        )
+            chosen, rules, level, lang, client=client, seat=seat, seating=seating, dealt=dealt,
+            version=version or level_version(level),
+        )  # fmt: skip
 
     async def _new_game(
         self,
@@ -217,10 +220,12 @@ class TableService:
         seating: Seating | None = None,
         dealt: tuple[bytes, Seat] | None = None,
         then: Callable[[str], object] | None = None,
+        version: str | None = None,
     ) -> NewGame:
         """A game of ``chosen`` rules (made from the preset ``preset``), shuffled, saved and
         held in memory; ``then``: another write given the new game's id, made in the same
-        trip to the writer's thread (its player's link)."""
+        trip to the writer's thread (its player's link); ``version``: its computer players'
+        (the level's current one if none)."""
         rng = self.new_rng()
         dealer = rng.choice(tuple(Seat))
         seed = self.new_seed(rng)
@@ -238,6 +243,7 @@ class TableService:
             record=record_json(match),
             first_seed=commitment.seed,
             seat=seat.name if seat is not None else None,
+            version=version or level_version(level),
         )
         try:
             stored = await self.writer.call(_created_then, create, then)
@@ -271,6 +277,7 @@ class TableService:
             rng=rng,
             seating=seating,
             token_seat=token_seat,
+            version=_players(stored),
         )
 
     async def open(
@@ -550,13 +557,10 @@ class TableService:
         self.computers.ensure(table)
 
     async def decide(self, table: Table, seat: Seat, observation: Observation) -> Action:
-        """The computer player's legal action for ``seat``, from its observation only, seeded
-        by the deal, the seat, the level and the actions (:func:`decision_seed`: every table)."""
-        dealt, history = table.commitment, table.match.deal.history  # dealt None: an old game
-        seed = table.rng if dealt is None else decision_seed(dealt.seed, seat, table.level, history)
-        return await self.decisions.decide(
-            table.level, observation, seed, match_scores=table.match.scores, client=table.client
-        )
+        """The computer player's legal action for ``seat``, from its observation only
+        (:func:`~cardavia.live.computer_seats.decide_at`: the table's version, seeded alike at
+        every table, a tournament's deal's decisions shared)."""
+        return await decide_at(self.decisions, table, seat, observation)
 
     async def close(self) -> None:
         """Stop every computer player (the games are saved after each action), and close
@@ -567,6 +571,17 @@ class TableService:
             self.writer.shutdown()
         if made_decisions:
             await self.decisions.close()
+
+
+def _players(stored: StoredGame) -> str:
+    """Who a saved game's computer seats are: the version it was made with, or its level's
+    current one if it has none (a level registered without one) or this code no longer
+    knows it."""
+    try:
+        version_level(stored.version or "")
+    except ValueError:
+        return level_version(stored.level)
+    return stored.version or level_version(stored.level)
 
 
 def _created_then(

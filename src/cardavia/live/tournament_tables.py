@@ -34,7 +34,9 @@ class DealTablesOfService:
         worker looks at once rather than on its next round)."""
 
     async def deal(self, tournament: Tournament, number: int, *, lang: str, client: str) -> str:
-        """A new single-deal game dealt from deal ``number``'s seed and dealer."""
+        """A new single-deal game dealt from deal ``number``'s seed and dealer, its computer
+        players the tournament's version (the one it was made with), their decisions shared
+        with the field's other tables until it closes."""
         self.on_deal()
         game = await self.service.create_game(
             tournament.preset,
@@ -44,7 +46,11 @@ class DealTablesOfService:
             target=None,
             dealt=dealt(tournament, number),
             client=client,
+            version=tournament.players,
         )
+        table = self.service.held().get(game.game_id)
+        if table is not None:
+            table.shared_until = tournament.closes_at
         return game.game_id
 
     def keyed(self, game_id: str, token_hash: str) -> None:
@@ -97,9 +103,11 @@ class TournamentTables:
 
     async def opened(self, table: Table) -> None:
         """A tournament deal's table, opened: its finished deal shows only what its seat saw
-        until the tournament closes (no replay of the four hands, no seed, no deck)."""
+        until the tournament closes (no replay of the four hands, no seed, no deck), and its
+        computer players share their decisions with the field's other tables until then."""
         window = await self.window(table.game_id)
         table.sealed_until = None if window is None else window.closes_at
+        table.shared_until = table.sealed_until
 
     async def is_sealed(self, game_id: str) -> bool:
         """Whether ``game_id`` is a deal of a tournament not yet closed (its analysis waits)."""
