@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from tests.players.plays import browser_fixture
 from tests.tournaments.worked import keep_passkey
 
-from cardavia.ai.player import find_player
+from cardavia.ai.player import find_version, told_the_score
 from cardavia.belote import Action, Match, Observation, Pass, Record, find_rules
 from cardavia.belote.fair import check_deal, deck_from_seed
 from cardavia.live.limits import Limits
@@ -33,7 +33,7 @@ from cardavia.store.db import new_token
 from cardavia.tournaments import service
 from cardavia.tournaments.closing import close_one
 from cardavia.tournaments.deals import PLAYER_SEAT, dealer_of
-from cardavia.tournaments.par import play_out
+from cardavia.tournaments.par import SCORES, play_out
 from cardavia.tournaments.schedule import Planned
 from cardavia.tournaments.service import Tournaments, dealt
 from cardavia.web.app import create_app
@@ -262,9 +262,9 @@ def test_the_par_is_worked_out_once_someone_entered(
     assert re.search(r'margin <bdi dir="ltr">[+-]\d+</bdi>\.', page.text)
 
 
-async def decide_alone(level: str, observation: Observation, seed: int) -> Action:
-    """A computer player's decision in this process (no pool, no budget)."""
-    return find_player(level).decide(observation, random.Random(seed))
+async def decide_alone(level: str, observation: Observation, seed: int, **_: object) -> Action:
+    """A computer player's decision in this process (no pool, no budget, no sharing)."""
+    return told_the_score(find_version(level), SCORES).decide(observation, random.Random(seed))
 
 
 @pytest.mark.slow  # a tournament played and closed

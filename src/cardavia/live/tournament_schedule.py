@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Final
 
 from cardavia.ai.decisions import Decisions
+from cardavia.ai.shared import Share
 from cardavia.belote import Action, Observation
 from cardavia.live.logs import reason
 from cardavia.store.base import now
@@ -96,8 +97,22 @@ def decide_with(decisions: Decisions) -> Decide:
     """The par's computer players: the game server's (:class:`~cardavia.ai.decisions.
     Decisions`: the lane of their level, on this process's cores or the AI workers)."""
 
-    async def decide(level: str, observation: Observation, seed: int) -> Action:
-        return await decisions.decide(level, observation, seed, client="tournament-par")
+    async def decide(
+        level: str,
+        observation: Observation,
+        seed: int,
+        *,
+        match_scores: tuple[int, int] | None = None,
+        share: Share | None = None,
+    ) -> Action:
+        return await decisions.decide(
+            level,
+            observation,
+            seed,
+            match_scores=match_scores,
+            client="tournament-par",
+            share=share,
+        )
 
     return decide
 

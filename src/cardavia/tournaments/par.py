@@ -9,16 +9,19 @@ tournament and until it closes (:func:`next_missing`, :func:`compute`); several 
 work out the same one: the first kept stands. Each decision is seeded as at the tournament's
 tables (:func:`~cardavia.ai.decisions.decision_seed`: the deal's seed, the seat, the level's
 version, the actions so far), so a par is the computer players' own play of the deal, the same
-wherever it is worked out.
+wherever it is worked out; and its decisions are shared with the tournament's tables
+(:mod:`cardavia.ai.shared`) where their lines meet.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import Protocol
 
-from cardavia.ai.decisions import decision_seed
+from cardavia.ai.decisions import decision_key, decision_seed
+from cardavia.ai.shared import Share
 from cardavia.belote import Action, Match, Observation, find_rules
 from cardavia.belote.fair import deck_from_seed
 from cardavia.store.base import now
@@ -26,9 +29,26 @@ from cardavia.store.db import GameStore
 from cardavia.tournaments.deals import PLAYER_SEAT, DealResult, result_of
 from cardavia.tournaments.service import Tournament, dealt
 
-Decide = Callable[[str, Observation, int], Awaitable[Action]]
-"""A computer player's decision: its level or version, the seat's observation, the
-decision's seed."""
+
+class Decide(Protocol):
+    """A computer player's decision: its level or version, the seat's observation, the
+    decision's seed, the match score (a tournament's deal: a single deal, 0–0, as at its
+    tables) and how it is shared with the tournament's tables (as
+    :meth:`cardavia.ai.decisions.Decisions.decide` takes them)."""
+
+    def __call__(
+        self,
+        level: str,
+        observation: Observation,
+        seed: int,
+        *,
+        match_scores: tuple[int, int] | None = None,
+        share: Share | None = None,
+    ) -> Awaitable[Action]: ...
+
+
+SCORES = (0, 0)
+"""The match score of a tournament's deal, at its tables and in its par: a single deal."""
 
 MAX_ACTIONS = 200
 """More actions than any deal takes (bids and 32 cards): a guard, never reached."""
@@ -58,6 +78,7 @@ async def play_out(tournament: Tournament, number: int, decide: Decide) -> DealR
     """Deal ``number`` played by four computer players of the tournament's version: its
     result from :data:`PLAYER_SEAT`'s team."""
     seed, dealer = dealt(tournament, number)
+    keep = max(0.0, (tournament.closes_at - now()).total_seconds())
     rules = find_rules(tournament.preset).replace(target=None)
     match = Match.from_deck(rules, dealer=dealer, deck=deck_from_seed(seed))
     for _ in range(MAX_ACTIONS):
@@ -65,8 +86,13 @@ async def play_out(tournament: Tournament, number: int, decide: Decide) -> DealR
         if deal.is_over or deal.to_move is None:
             break
         seat = deal.to_move
+        observation = deal.observation(seat)
         chance = decision_seed(seed.hex(), seat, tournament.players, deal.history)
-        match = match.apply(await decide(tournament.players, deal.observation(seat), chance))
+        key = decision_key(seed.hex(), observation, tournament.players, match_scores=SCORES)
+        action = await decide(
+            tournament.players, observation, chance, match_scores=SCORES, share=Share(key, keep)
+        )
+        match = match.apply(action)
     return result_of(match.deals[0], PLAYER_SEAT.team)
 
 
@@ -85,4 +111,4 @@ async def compute(store: GameStore, missing: Missing, decide: Decide) -> DealRes
     return result
 
 
-__all__ = ["MAX_ACTIONS", "Decide", "Missing", "compute", "next_missing", "play_out"]
+__all__ = ["MAX_ACTIONS", "SCORES", "Decide", "Missing", "compute", "next_missing", "play_out"]
