@@ -32,7 +32,7 @@ from cardavia.words.phrases import ERRORS, PHASE_REFUSALS, PLURALS, REASONS
 WEB = Path(web.__file__).parent
 LIVE = Path(live.__file__).parent
 WORDS = Path(words.__file__).parent
-KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "NP_": (1, 2)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "NP_": (1, 2), "plural_forms": (1, 2)}
 NPLURALS = {"fr": 2, "en": 2, "ar": 6, "pl": 3, "hi": 2, "es": 2}
 PLACEHOLDER = re.compile(r"\{(\w*)\}|%\((\w+)\)s")
 

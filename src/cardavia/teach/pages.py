@@ -220,10 +220,14 @@ def _dealing_section(rules: Rules, text: Wording) -> Section:
     if rules.bidding == "classic":
         first, second = rules.first_packets.split("-")
         dealing = [
-            text.format(
+            text.nformat(
+                "The dealer deals {first} card, then {second}, to each player, starting with "
+                "their next, and turns the next card face up. Whoever takes gets that card and "
+                "2 more, every other player 3: eight cards each.",
                 "The dealer deals {first} cards, then {second}, to each player, starting with "
                 "their next, and turns the next card face up. Whoever takes gets that card and "
                 "2 more, every other player 3: eight cards each.",
+                int(first),
                 first=first,
                 second=second,
             ),
@@ -427,9 +431,12 @@ def _auction_contract(rules: Rules, text: Wording) -> list[str]:
 def _match_section(rules: Rules, text: Wording) -> Section:
     """docs/rules.md 9: the match."""
     match = (
-        text.format(
+        text.nformat(
+            "Deals follow one another until a team reaches {target} point; the higher total "
+            "wins. After each deal, the next player deals.",
             "Deals follow one another until a team reaches {target} points; the higher total "
             "wins. After each deal, the next player deals.",
+            rules.target,
             target=rules.target,
         )
         if rules.target is not None
@@ -492,7 +499,9 @@ def knob_table(text: Wording) -> list[list[str]]:
     row = [text.gettext("Match")]
     for rules in PRESETS.values():
         row.append(
-            text.format("To {target} points", target=rules.target)
+            text.nformat(
+                "To {target} point", "To {target} points", rules.target, target=rules.target
+            )
             if rules.target is not None
             else text.gettext("One deal")
         )
@@ -500,14 +509,37 @@ def knob_table(text: Wording) -> list[list[str]]:
     return rows
 
 
-PRESET_SUMMARIES: Final = {
-    "cardavia": "A single deal: you partner the computer against two computer opponents. Two "
-    "rounds of bidding, belote–rebelote only.",
-    "maison": "Two rounds of bidding, announcements, a match to {target} points.",
-    "coinche": "An auction with coinche and surcoinche, a match to {target} points.",
-    "maghreb": "Two rounds of bidding and announcements with the Spanish-suited deck, a match "
-    "to {target} points.",
+PRESET_SUMMARIES: Final[dict[str, tuple[str, str]]] = {
+    "cardavia": (
+        "A single deal: you partner the computer against two computer opponents. Two rounds of "
+        "bidding, belote–rebelote only.",
+    )
+    * 2,
+    "maison": (
+        "Two rounds of bidding, announcements, a match to {target} point.",
+        "Two rounds of bidding, announcements, a match to {target} points.",
+    ),
+    "coinche": (
+        "An auction with coinche and surcoinche, a match to {target} point.",
+        "An auction with coinche and surcoinche, a match to {target} points.",
+    ),
+    "maghreb": (
+        "Two rounds of bidding and announcements with the Spanish-suited deck, a match to "
+        "{target} point.",
+        "Two rounds of bidding and announcements with the Spanish-suited deck, a match to "
+        "{target} points.",
+    ),
 }
+"""Each preset's line on the rules' index, a plural message by its target (a single deal's
+reads the same either way)."""
+
+
+def _summary(name: str, rules: Rules, text: Wording) -> str:
+    """A preset's line on the index: a match's by its target, a single deal's as it is."""
+    singular, plural = PRESET_SUMMARIES[name]
+    if rules.target is None:
+        return text.gettext(singular)
+    return text.nformat(singular, plural, rules.target, target=rules.target)
 
 
 def index_page(text: Wording) -> dict[str, Any]:
@@ -523,7 +555,7 @@ def index_page(text: Wording) -> dict[str, Any]:
             {
                 "key": name,
                 "title": preset_title(name, text),
-                "summary": text.format(PRESET_SUMMARIES[name], target=rules.target or 0),
+                "summary": _summary(name, rules, text),
             }
             for name, rules in PRESETS.items()
         ],
@@ -554,7 +586,7 @@ def preset_page(name: str, text: Wording) -> dict[str, Any]:
             text.gettext("Spanish-suited deck"),
             text.gettext("French deck"),
         ],
-        "summary": text.format(PRESET_SUMMARIES[name], target=rules.target or 0),
+        "summary": _summary(name, rules, text),
         "see_examples": text.gettext("Worked examples:"),
         "topic_titles": {key: text.gettext(title) for key, title in TOPIC_TITLES.items()},
     }

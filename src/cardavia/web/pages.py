@@ -56,6 +56,15 @@ def make_templates(directory: Path, catalogs: Catalogs) -> Jinja2Templates:
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
 
     @pass_context
+    def plural_forms(context: Context, singular: str, plural: str) -> dict[str, str]:
+        """A plural message's forms for a script that fills the number in (the quick-play
+        clock): :meth:`~cardavia.words.Wording.plural_forms`."""
+        wording = catalogs.wording(str(context.get("lang", DEFAULT_LANGUAGE)))
+        return wording.plural_forms(singular, plural)
+
+    env.globals["plural_forms"] = plural_forms
+
+    @pass_context
     def percent(context: Context, value: float) -> str:
         return percent_text(value, str(context.get("lang", DEFAULT_LANGUAGE)))
 

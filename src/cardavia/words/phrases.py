@@ -104,7 +104,6 @@ ERRORS: Final[Mapping[str, str]] = {
     ),
     # Rooms (cardavia.web.rooms).
     "room_not_found": N_("There is no room with this code (or it has closed)."),
-    "bad_name": N_("Choose a display name of 1 to {count} letters."),
     "blank_name": N_("A display name needs at least one letter or digit that shows."),
     "seat_taken": N_("This seat is taken: choose another one."),
     "room_full": N_("Every seat of this room is taken."),
@@ -148,9 +147,14 @@ PLURALS: Final[Mapping[str, tuple[str, str]]] = {
         "Litige: {count} point waits for the winner of the next deal.",
         "Litige: {count} points wait for the winner of the next deal.",
     ),
+    "bad_name": NP_(
+        "Choose a display name of 1 to {count} letter.",
+        "Choose a display name of 1 to {count} letters.",
+    ),
 }
-"""Messages whose wording depends on a number, ``(singular, plural)``: the error
-``too_large`` (the number is ``args["count"]``) and the score line ``reserve``."""
+"""Messages whose wording depends on a number, ``(singular, plural)``: the errors
+``too_large`` and ``bad_name`` (the number is ``args["count"]``) and the score line
+``reserve``."""
 
 
 BID_WORDS: Final[Mapping[str, str]] = {
@@ -191,12 +195,23 @@ PRESET_NAMES: Final[Mapping[str, str]] = {
     "coinche": N_("Coinche (official rules)"),
     "maghreb": N_("Maghreb (Spanish deck)"),
 }
-PRESET_DESCRIPTIONS: Final[Mapping[str, str]] = {
+PRESET_DESCRIPTIONS: Final[Mapping[str, str | tuple[str, str]]] = {
     "cardavia": N_("A single deal: you and your partner against two opponents."),
-    "maison": N_("A match to {target} points, with announcements."),
-    "coinche": N_("A match to {target} points: an auction, coinche and surcoinche."),
-    "maghreb": N_("A match to {target} points with the Spanish deck and announcements."),
+    "maison": NP_(
+        "A match to {target} point, with announcements.",
+        "A match to {target} points, with announcements.",
+    ),
+    "coinche": NP_(
+        "A match to {target} point: an auction, coinche and surcoinche.",
+        "A match to {target} points: an auction, coinche and surcoinche.",
+    ),
+    "maghreb": NP_(
+        "A match to {target} point with the Spanish deck and announcements.",
+        "A match to {target} points with the Spanish deck and announcements.",
+    ),
 }
+"""A preset's one line: a match's is a plural message, by its target (Polish "do 1000
+punktów", Arabic "حتى 1000 نقطة")."""
 LEVEL_NAMES: Final[Mapping[str, str]] = {
     "beginner": N_("Beginner"),
     "club": N_("Club player"),

@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Final
 
 from babel.lists import format_list
 
@@ -67,6 +68,12 @@ def _is_card_code(code: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+PLURAL_SAMPLES: Final = (0, 1, 2, 3, 5, 11, 22, 100)
+"""One number of each plural category of every language, for whole numbers (CLDR: Arabic's
+zero, one, two, few, many and other; Polish's one, few and many; the one and other of the
+others): a page's script given a message's forms for these finds the form of any number."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +122,12 @@ class Wording:
         rule picks the form); ``{count}`` and ``args`` fill the placeholders."""
         text = self.catalog.ngettext(singular, plural, count)
         return format_text(text, expand(self.lang, self.deck, count=count, **args))
+
+    def plural_forms(self, singular: str, plural: str) -> dict[str, str]:
+        """A plural message's forms for a page's script to choose from: the translation for
+        each of :data:`PLURAL_SAMPLES`, keyed by the number (``static/js/plurals.js`` picks
+        the one of a number's plural category)."""
+        return {str(n): self.catalog.ngettext(singular, plural, n) for n in PLURAL_SAMPLES}
 
     def format(self, message: str, **args: object) -> str:
         """A translated sentence of prose, its placeholders filled and the language's
@@ -262,8 +275,10 @@ class Wording:
         """A preset's name and one-line description."""
         name = self.gettext(PRESET_NAMES[key]) if key in PRESET_NAMES else key
         description = PRESET_DESCRIPTIONS.get(key)
-        text = self.gettext(description, target=target or "") if description else ""
-        return name, text
+        if isinstance(description, tuple):
+            singular, plural = description
+            return name, self.ngettext(singular, plural, target or 0, target=target or "")
+        return name, self.gettext(description, target=target or "") if description else ""
 
     def level(self, key: str) -> str:
         """A computer players' level by its key (a new level without words yet: its key)."""

@@ -3,12 +3,17 @@
 // Each view says how many seconds are left (view.clock.ends_in), never a time of day, so a
 // device whose own clock is wrong counts right. Screen readers are told at sensible moments
 // only, on a polite line of their own: when the player's own turn starts, with its time, and
-// when ten seconds are left of it; never every second (a timer is not read as it changes).
+// when ten and five seconds are left of it; never every second (a timer is not read as it
+// changes, and its label is renewed every five seconds only). Each sentence is a plural
+// message ("1 second left", Polish "zostały 3 sekundy", Arabic "بقيت ثانيتان").
+
+import { pluralText } from "./plurals.js";
 
 const LOW = 10;
+const SAID_AT = [10, 5];
 let heard = null; // {seat, ends: performance.now() milliseconds, of, you, turn}
 let ticker = null;
-let announced = { turn: null, low: false }; // what the polite line said, for which turn
+let announced = { turn: null, said: [] }; // what the polite line said, for which turn
 let words = {};
 
 /** The clock of the view just heard (null: none runs) at the point ``turn`` of the game,
@@ -55,25 +60,37 @@ function draw() {
     const whole = Math.ceil(left);
     ring.style.setProperty("--left", String(heard.of > 0 ? Math.min(1, left / heard.of) : 0));
     ring.dataset.low = whole <= LOW ? "on" : "off";
-    ring.querySelector(".room-clock-seconds").textContent = new Intl.NumberFormat(document.documentElement.lang || "en").format(whole);
-    ring.setAttribute(
-      "aria-label",
-      (words.clock_left || "{seat}: {seconds} s").replace("{seat}", seatWord(code)).replace("{seconds}", String(whole)),
-    );
+    ring.querySelector(".room-clock-seconds").textContent = new Intl.NumberFormat(lang()).format(whole);
+    if (!ring.hasAttribute("aria-label") || ring.dataset.turn !== String(heard.turn) || whole % 5 === 0) {
+      ring.dataset.turn = String(heard.turn);
+      ring.setAttribute("aria-label", secondsText(words.clock_left || "{seat}: {seconds} s", whole).replace("{seat}", seatWord(code)));
+    }
   }
 }
 
-/** The polite line: the player's own turn and its time, then ten seconds left. */
+function lang() {
+  return document.documentElement.lang || "en";
+}
+
+/** A plural message of the clock, its seconds filled in. */
+function secondsText(forms, seconds) {
+  return pluralText(forms, seconds, lang()).replace("{seconds}", new Intl.NumberFormat(lang()).format(seconds));
+}
+
+/** The polite line: the player's own turn and its time, then ten and five seconds left. */
 function say() {
   const line = document.getElementById("room-clock-said");
   if (!line || !heard || heard.seat !== heard.you) return;
   const whole = Math.ceil(secondsLeft());
   if (announced.turn !== heard.turn) {
-    announced = { turn: heard.turn, low: whole <= LOW };
-    line.textContent = (words.clock_yours || "").replace("{seconds}", String(whole));
-  } else if (!announced.low && whole <= LOW && whole > 0) {
-    announced.low = true;
-    line.textContent = (words.clock_low || "").replace("{seconds}", String(whole));
+    announced = { turn: heard.turn, said: SAID_AT.filter((moment) => whole <= moment) };
+    line.textContent = secondsText(words.clock_yours || "", whole);
+    return;
+  }
+  const moment = SAID_AT.find((at) => whole <= at && whole > 0 && !announced.said.includes(at));
+  if (moment !== undefined) {
+    announced.said = SAID_AT.filter((at) => whole <= at);
+    line.textContent = secondsText(words.clock_low || "", whole);
   }
 }
 

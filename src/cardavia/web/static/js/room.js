@@ -5,6 +5,7 @@
 // turned here. Names are always written as text, never markup.
 
 import { heardClock } from "./clock.js";
+import { pluralText } from "./plurals.js";
 import { safetyControls } from "./room_safety.js";
 
 const SEATS = ["N", "E", "S", "W"];
@@ -248,7 +249,8 @@ function renderLeaving(room, send) {
   document.getElementById("room-title").textContent = quick ? strings.quick_title : strings.friends_title;
   const policy = document.getElementById("room-policy");
   policy.hidden = !quick;
-  policy.textContent = (strings.policy || "").replace("{seconds}", String(room.clock));
+  const lang = document.documentElement.lang || "en";
+  policy.textContent = pluralText(strings.policy, room.clock, lang).replace("{seconds}", new Intl.NumberFormat(lang).format(room.clock));
   const leave = document.getElementById("room-leave");
   const confirm = document.getElementById("room-leave-confirm");
   leave.hidden = !room.you;
