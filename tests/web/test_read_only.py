@@ -97,6 +97,29 @@ def test_a_database_whose_file_and_folder_cannot_be_written(
     assert _digest(tmp_path) == before
 
 
+def test_every_route_answers_a_database_it_cannot_write_as_unavailable(
+    make_app: Callable[..., FastAPI],
+    saved_game: dict[str, str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One handler answers the store's refusal for every route (the routes do not catch it):
+    joining quick play — a first guest made, which the database cannot write — is refused
+    503 ``unavailable`` in the language the body asked for, as the other writes are, never
+    an ``internal`` error; nothing is written."""
+    before = _digest(tmp_path)
+    monkeypatch.setenv(READ_ONLY_VARIABLE, "1")
+    with TestClient(make_app()) as reader:
+        refused = reader.post("/api/quick/maison", json={"lang": "pl"})
+        assert refused.status_code == 503
+        assert refused.json()["code"] == "unavailable"
+        assert refused.json()["message"] == CATALOGS.wording("pl").error("unavailable")
+        named = reader.put("/api/me?lang=es", json={"name": "Ana", "lang": "ar"})
+        assert (named.status_code, named.json()["code"]) == (503, "unavailable")
+        assert named.json()["message"] == CATALOGS.wording("ar").error("unavailable")
+    assert _digest(tmp_path) == before
+
+
 def test_a_database_that_fails_to_open_is_opened_read_only(
     database: str, saved_game: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

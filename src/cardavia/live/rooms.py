@@ -84,6 +84,11 @@ class Joined:
     token: str
     seat: str
 
+    @property
+    def token_hash(self) -> str:
+        """The token as the store keeps it (its SHA-256)."""
+        return hash_token(self.token)
+
 
 class RoomService:
     """The rooms of this process: created, joined, opened, connected, changed. Given

@@ -28,7 +28,7 @@ from cardavia.live.room import HIDDEN_NAME, Room
 from cardavia.live.room_state import ComputerSeat, PersonSeat, RoomState, normal_code
 from cardavia.live.rooms import RoomService
 from cardavia.players import Player, Players
-from cardavia.store.db import GameStore
+from cardavia.store.db import GameStore, StoreUnavailableError
 from cardavia.words import Wording
 
 FIELDS: Final = frozenset({"room", "seat", "lang"})
@@ -183,7 +183,12 @@ class Safety:
     async def arrived(self, room: Room, seat: Seat, token: str | None) -> None:
         """The person of the player ``token`` names opened their seat in ``room``: a name of
         theirs that was reported is hidden there too, and a quick-play room takes no more
-        watchers if they do not allow them (the setting ``watchable``)."""
+        watchers if they do not allow them (the setting ``watchable``). A database that
+        cannot answer leaves the seat as it is: this never keeps anyone from their seat."""
+        with contextlib.suppress(StoreUnavailableError):
+            await self._arrived(room, seat, token)
+
+    async def _arrived(self, room: Room, seat: Seat, token: str | None) -> None:
         player = await self.players.identify(token)
         entry = room.state[seat]
         if player is None or not isinstance(entry, PersonSeat):

@@ -30,7 +30,7 @@ from cardavia.live.settings import Settings
 from cardavia.web.edge import Edge
 from cardavia.web.guests import COOKIE_MAX_AGE, Guests
 from cardavia.web.history import History
-from cardavia.web.http_helpers import error_response
+from cardavia.web.http_helpers import error_response, install_refusals
 from cardavia.web.i18n import choose_language
 from cardavia.web.leagues import Leagues
 from cardavia.web.pages import make_templates
@@ -156,6 +156,7 @@ def create_app(settings: Settings | None = None, *, live: GameServer | None = No
         ),
     )
     pages.install_errors(app, catalogs)
+    install_refusals(app, catalogs)
     install_routes(app, live, Guests(live.players, settings.trusted_proxies), templates)
     return app
 

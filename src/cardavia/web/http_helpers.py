@@ -1,6 +1,8 @@
 """What every route of the site shares: refusing a request the protocol's way (its status,
-its WebSocket close code), reading a JSON body within limits, the origin check, who a
-request is from, its seat token, and a number the client wrote (ASCII digits only)."""
+its WebSocket close code) — one handler for every route, :func:`install_refusals`, answers a
+client's error or a database that cannot answer in the visitor's language —, reading a JSON
+body within limits, the origin check, who a request is from, its seat token, and a number
+the client wrote (ASCII digits only)."""
 
 from __future__ import annotations
 
@@ -8,19 +10,24 @@ import asyncio
 import contextlib
 import functools
 import ipaddress
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from ipaddress import IPv4Network, IPv6Network
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 from urllib.parse import urlsplit
 
-from fastapi import Request, WebSocket
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse
+from starlette.responses import Response
 
 from cardavia.live.outbox import TOO_SLOW_CLOSE
 from cardavia.live.protocol import ClientError, decode_message, dump_message
 from cardavia.store.db import StoreUnavailableError
 from cardavia.web.connection import RATE_LIMITED_CLOSE
-from cardavia.words import Wording
+from cardavia.web.i18n import choose_language
+from cardavia.words import Catalogs, Wording, is_language
+
+T = TypeVar("T")
+U = TypeVar("U")
 
 HTTP_STATUS: Final[Mapping[str, int]] = {
     "too_large": 413,
@@ -88,12 +95,45 @@ def error_response(error: ClientError, wording: Wording, deck: str = "french") -
     )
 
 
-def refusal(error: ClientError | StoreUnavailableError, wording: Wording) -> JSONResponse:
-    """:func:`error_response` for what a route refuses: a client's error as it is, a
-    database that cannot answer as ``unavailable``."""
-    if isinstance(error, StoreUnavailableError):
-        error = ClientError("unavailable")
-    return error_response(error, wording)
+def speak(request: Request, lang: str) -> str:
+    """Answer ``request`` in ``lang`` (the language its body asked for), a refusal of it too
+    (:func:`install_refusals`); answers ``lang``."""
+    request.state.lang = lang
+    return lang
+
+
+def refusal_language(request: Request) -> str:
+    """The language a refusal of ``request`` is worded in: the one its route was asked for
+    (:func:`speak`), else the query's ``lang``, else the browser's (``Accept-Language``)."""
+    said = getattr(request.state, "lang", None)
+    if isinstance(said, str) and is_language(said):
+        return said
+    return choose_language(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+
+def install_refusals(app: FastAPI, catalogs: Catalogs) -> None:
+    """The one answer to a refused request, whatever its route: a client's error
+    (:class:`ClientError`) as it is, a database that cannot answer as ``unavailable``,
+    worded in the visitor's language (:func:`refusal_language`) with the status of its code.
+    A route raises; none of them catches the store's error, nor imports the store."""
+
+    @app.exception_handler(ClientError)
+    async def client_error(request: Request, error: ClientError) -> Response:
+        return error_response(error, catalogs.wording(refusal_language(request)))
+
+    @app.exception_handler(StoreUnavailableError)
+    async def unavailable(request: Request, _error: StoreUnavailableError) -> Response:
+        wording = catalogs.wording(refusal_language(request))
+        return error_response(ClientError("unavailable"), wording)
+
+
+async def or_else(work: Awaitable[T], otherwise: U) -> T | U:
+    """``work``'s answer, or ``otherwise`` when it is refused (a client's error, or the
+    database unavailable): a part of a page left out rather than the page refused."""
+    try:
+        return await work
+    except (ClientError, StoreUnavailableError):
+        return otherwise
 
 
 async def read_json_body(request: Request, limit: int, timeout: float) -> dict[str, Any]:
@@ -225,11 +265,14 @@ __all__ = [
     "client_key",
     "client_of",
     "error_response",
+    "install_refusals",
     "is_trusted_proxy",
+    "or_else",
     "origin_allowed",
     "read_json_body",
-    "refusal",
+    "refusal_language",
     "refuse_socket",
     "request_token",
+    "speak",
     "whole_number",
 ]

@@ -11,13 +11,12 @@ from starlette.responses import Response
 
 from cardavia.live.protocol import ClientError
 from cardavia.live.settings import Settings
-from cardavia.store.db import StoreUnavailableError
 from cardavia.web.guests import Guests
 from cardavia.web.history import History
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
     client_key,
-    refusal,
+    or_else,
     whole_number,
 )
 from cardavia.web.i18n import choose_language
@@ -57,38 +56,28 @@ def install(
     @app.get("/api/me/games")
     async def my_games(request: Request) -> Response:
         lang = language(request)
-        try:
-            page = number_field(request, "page")
-            player = await guests.identify(request)
-            if player is None:
-                data = {"page": page, "more": False, "games": 0, "deals": []}
-            else:
-                data = await history.page(player.id, player.name, page, lang)
-        except (ClientError, StoreUnavailableError) as error:
-            return refusal(error, catalogs.wording(lang))
+        page = number_field(request, "page")
+        player = await guests.identify(request)
+        if player is None:
+            data = {"page": page, "more": False, "games": 0, "deals": []}
+        else:
+            data = await history.page(player.id, player.name, page, lang)
         return SafeJSONResponse(data, headers=NO_STORE)
 
     @app.get("/api/me/games/{game_id}/analysis")
     async def my_deal_analysis(request: Request, game_id: str) -> Response:
         lang = language(request)
-        try:
-            number = number_field(request, "deal")
-            player = await guests.identify(request)
-            if player is None:
-                raise ClientError("not_found")
-            client = client_key(request, settings.trusted_proxies)
-            data = await history.analysis(player.id, game_id, number, lang, client=client)
-        except (ClientError, StoreUnavailableError) as error:
-            return refusal(error, catalogs.wording(lang))
+        number = number_field(request, "deal")
+        player = await guests.identify(request)
+        if player is None:
+            raise ClientError("not_found")
+        client = client_key(request, settings.trusted_proxies)
+        data = await history.analysis(player.id, game_id, number, lang, client=client)
         return SafeJSONResponse(data, headers=NO_STORE)
 
     @app.get("/api/deals/{code}")
     async def shared_deal(request: Request, code: str) -> Response:
-        lang = language(request)
-        try:
-            data = await history.shared(code, lang)
-        except (ClientError, StoreUnavailableError) as error:
-            return refusal(error, catalogs.wording(lang))
+        data = await history.shared(code, language(request))
         return SafeJSONResponse(data, headers=NO_STORE)
 
     @app.get("/{lang}/me/games", response_class=HTMLResponse, include_in_schema=False)
@@ -102,9 +91,8 @@ def install(
     async def shared_deal_page(request: Request, lang: str, code: str) -> Response:
         if not is_language(lang):
             return not_found_page(catalogs)
-        try:
-            record = await history.shared(code, lang)
-        except (ClientError, StoreUnavailableError):
+        record = await or_else(history.shared(code, lang), None)
+        if record is None:
             return not_found_page(catalogs, lang)
         context = page_context(lang, catalogs.wording(lang), templates) | {"record": record}
         return templates.TemplateResponse(

@@ -4,16 +4,18 @@ shows is :class:`~cardavia.web.leagues.Leagues`'."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from starlette.responses import Response
 
-from cardavia.store.db import StoreUnavailableError
 from cardavia.web.guests import Guests
+from cardavia.web.http_helpers import or_else
 from cardavia.web.leagues import Leagues
 from cardavia.web.pages import not_found_page, page_context
-from cardavia.words import Catalogs, is_language
+from cardavia.words import Catalogs, Wording, is_language
 
 
 def install(
@@ -31,16 +33,24 @@ def install(
             return not_found_page(catalogs)
         wording = catalogs.wording(lang)
         context = page_context(lang, wording, templates)
-        try:
-            player = await guests.identify(request)
-            context |= await leagues.page(None if player is None else player.id, wording, lang)
-            context["unavailable"] = None
-        except StoreUnavailableError:
+        shown = await or_else(_league_page(request, leagues, guests, wording, lang), None)
+        if shown is None:  # the database cannot answer: the page says so
             context |= {"week": None, "current": None, "last": None, "fame": []}
             context["unavailable"] = wording.error("unavailable")
+        else:
+            context |= shown
+            context["unavailable"] = None
         response = templates.TemplateResponse(request, "leagues.html", context)
         response.headers["Cache-Control"] = "no-store"
         return response
+
+
+async def _league_page(
+    request: Request, leagues: Leagues, guests: Guests, wording: Wording, lang: str
+) -> dict[str, Any]:
+    """The leagues' part of the page, for the request's player (or nobody)."""
+    player = await guests.identify(request)
+    return await leagues.page(None if player is None else player.id, wording, lang)
 
 
 __all__ = ["install"]

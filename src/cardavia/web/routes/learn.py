@@ -16,7 +16,6 @@ from cardavia.live.tables import TableService
 from cardavia.teach.learning import THEMES, labels
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
-    error_response,
     request_token,
     whole_number,
 )
@@ -43,20 +42,16 @@ def install(app: FastAPI, service: TableService, learning: Learning, catalogs: C
         """The analysis of a finished deal (``?deal=N``, the current one by default): refused
         while that deal is being played."""
         asked = request.query_params.get("lang")
-        lang = choose_language(asked, request.headers.get("accept-language"))
-        try:
-            table = await service.open(game_id, request_token(request))
-            number_text = request.query_params.get("deal")
-            number = None
-            if number_text is not None:
-                number = whole_number(number_text, digits=4)
-                if number is None:
-                    raise ClientError("bad_field", {"field": "deal"})
-            data = await learning.analysis(
-                table, number, asked if asked and is_language(asked) else table.lang
-            )
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
+        table = await service.open(game_id, request_token(request))
+        number_text = request.query_params.get("deal")
+        number = None
+        if number_text is not None:
+            number = whole_number(number_text, digits=4)
+            if number is None:
+                raise ClientError("bad_field", {"field": "deal"})
+        data = await learning.analysis(
+            table, number, asked if asked and is_language(asked) else table.lang
+        )
         return SafeJSONResponse(data, headers={"Cache-Control": "no-store"})
 
     @app.get("/api/learn/words")
@@ -78,8 +73,7 @@ def install(app: FastAPI, service: TableService, learning: Learning, catalogs: C
         )
         theme = request.query_params.get("theme")
         if theme is not None and theme not in THEMES:
-            error = ClientError("bad_field", {"field": "theme"})
-            return error_response(error, catalogs.wording(lang))
+            raise ClientError("bad_field", {"field": "theme"})
         data = await asyncio.to_thread(problems_data, catalogs.wording(lang), theme)
         answer = {"lang": lang, "themes": list(THEMES), "problems": data}
         return SafeJSONResponse(answer, headers=public_cache(DAY))

@@ -10,9 +10,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.responses import Response
 
 from cardavia.live.lobby import Lobby
-from cardavia.live.protocol import ClientError
-from cardavia.store.db import StoreUnavailableError
-from cardavia.web.http_helpers import SafeJSONResponse, refusal
+from cardavia.web.http_helpers import SafeJSONResponse
 from cardavia.web.i18n import choose_language
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.words import Catalogs, is_language
@@ -27,11 +25,7 @@ def install(app: FastAPI, lobby: Lobby, catalogs: Catalogs, templates: Jinja2Tem
         lang = choose_language(
             request.query_params.get("lang"), request.headers.get("accept-language")
         )
-        wording = catalogs.wording(lang)
-        try:
-            body = await lobby.answer(wording, lang)
-        except (ClientError, StoreUnavailableError) as error:
-            return refusal(error, wording)
+        body = await lobby.answer(catalogs.wording(lang), lang)
         return SafeJSONResponse(body, headers={"Cache-Control": "no-store"})
 
     @app.get("/{lang}/lobby", response_class=HTMLResponse, include_in_schema=False)

@@ -16,17 +16,15 @@ from cardavia.live.protocol import ClientError, check_fields
 from cardavia.live.settings import Settings
 from cardavia.players import Players, SettingError, clean_settings
 from cardavia.players.service import NOBODY
-from cardavia.store.db import StoreUnavailableError
 from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
     client_key,
-    error_response,
     origin_allowed,
     read_json_body,
-    refusal,
+    refusal_language,
+    speak,
 )
-from cardavia.web.i18n import choose_language
 from cardavia.words import Catalogs, is_language
 
 ME_FIELDS: Final = ("name", "lang", "settings")
@@ -65,36 +63,25 @@ def install(
 
     @app.get("/api/me")
     async def read_me(request: Request) -> Response:
-        lang = choose_language(
-            request.query_params.get("lang"), request.headers.get("accept-language")
-        )
-        try:
-            player = await guests.identify(request)
-        except StoreUnavailableError:
-            return error_response(ClientError("unavailable"), catalogs.wording(lang))
+        player = await guests.identify(request)
         body = dict(NOBODY) if player is None else player.public()
         return SafeJSONResponse(body, headers={"Cache-Control": "no-store"})
 
     @app.put("/api/me")
     async def change_me(request: Request) -> Response:
-        lang = choose_language(
-            request.query_params.get("lang"), request.headers.get("accept-language")
-        )
-        try:
-            if not origin_allowed(request.headers, settings.allowed_origins):
-                raise ClientError("bad_origin")
-            wait = await changes_limiter.take(client_key(request, settings.trusted_proxies))
-            if wait:
-                raise ClientError("rate_limited")
-            data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
-            if is_language(data.get("lang")):
-                lang = data["lang"]
-            changes = checked_changes(data)
-            player, token = await guests.player(request, lang)
-            if changes:
-                player = await players.change(player, changes)
-        except (ClientError, StoreUnavailableError) as error:
-            return refusal(error, catalogs.wording(lang))
+        lang = refusal_language(request)
+        if not origin_allowed(request.headers, settings.allowed_origins):
+            raise ClientError("bad_origin")
+        wait = await changes_limiter.take(client_key(request, settings.trusted_proxies))
+        if wait:
+            raise ClientError("rate_limited")
+        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+        if is_language(data.get("lang")):
+            lang = speak(request, data["lang"])
+        changes = checked_changes(data)
+        player, token = await guests.player(request, lang)
+        if changes:
+            player = await players.change(player, changes)
         answer = SafeJSONResponse(player.public(), headers={"Cache-Control": "no-store"})
         guests.keep(request, answer, token)
         return answer

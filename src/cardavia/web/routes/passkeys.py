@@ -18,13 +18,11 @@ from cardavia.live.protocol import ClientError, check_fields, require
 from cardavia.live.settings import Settings
 from cardavia.players import PasskeyRefusedError, Player, Players, RelyingParty
 from cardavia.players.service import NOBODY
-from cardavia.store.db import StoreUnavailableError
 from cardavia.web.edge import host_name
 from cardavia.web.guests import PLAYER_COOKIE, Guests, is_https, player_token
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
     client_key,
-    error_response,
     origin_allowed,
     read_json_body,
 )
@@ -86,18 +84,12 @@ class _Routes:
         return [passkey.public() for passkey in await self.players.passkeys(player)]
 
     async def answer(self, request: Request, work: Callable[[], Awaitable[Response]]) -> Response:
-        """Run ``work``, answering a refusal the protocol's way."""
-        lang = choose_language(
-            request.query_params.get("lang"), request.headers.get("accept-language")
-        )
+        """Run ``work``; a ceremony the players refuse is ``passkey_refused`` (answered, as
+        every refusal, by the site's one handler)."""
         try:
             return await work()
-        except ClientError as error:
-            return error_response(error, self.catalogs.wording(lang))
         except PasskeyRefusedError:
-            return error_response(ClientError("passkey_refused"), self.catalogs.wording(lang))
-        except StoreUnavailableError:
-            return error_response(ClientError("unavailable"), self.catalogs.wording(lang))
+            raise ClientError("passkey_refused") from None
 
 
 def install(

@@ -18,16 +18,15 @@ from starlette.responses import Response
 from cardavia.live.limits import Counters
 from cardavia.live.protocol import ClientError, check_fields, require
 from cardavia.live.settings import Settings
-from cardavia.store.db import StoreUnavailableError
 from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
     client_key,
+    or_else,
     origin_allowed,
     read_json_body,
-    refusal,
+    refusal_language,
 )
-from cardavia.web.i18n import choose_language
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.profile import Profiles
 from cardavia.web.routes.me import CHANGES_BURST, CHANGES_PER_MINUTE
@@ -60,17 +59,11 @@ def install(
 
     @app.get("/api/me/export")
     async def export_me(request: Request) -> Response:
-        lang = choose_language(
-            request.query_params.get("lang"), request.headers.get("accept-language")
-        )
-        try:
-            await checked(request)
-            player = await guests.identify(request)
-            if player is None:
-                raise ClientError("not_found")
-            data = await profiles.export(player.id, lang)
-        except (ClientError, StoreUnavailableError) as error:
-            return refusal(error, catalogs.wording(lang))
+        await checked(request)
+        player = await guests.identify(request)
+        if player is None:
+            raise ClientError("not_found")
+        data = await profiles.export(player.id, refusal_language(request))
         headers = {
             "Cache-Control": "no-store",
             "Content-Disposition": f'attachment; filename="{EXPORT_FILE}"',
@@ -80,22 +73,16 @@ def install(
 
     @app.delete("/api/me")
     async def delete_me(request: Request) -> Response:
-        lang = choose_language(
-            request.query_params.get("lang"), request.headers.get("accept-language")
-        )
-        try:
-            await checked(request)
-            data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
-            check_fields(data, ("confirm",))
-            require(data, "confirm")
-            if data["confirm"] is not True:
-                raise ClientError("bad_field", {"field": "confirm"})
-            player = await guests.identify(request)
-            if player is None:
-                raise ClientError("not_found")
-            await profiles.erase(player.id)
-        except (ClientError, StoreUnavailableError) as error:
-            return refusal(error, catalogs.wording(lang))
+        await checked(request)
+        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+        check_fields(data, ("confirm",))
+        require(data, "confirm")
+        if data["confirm"] is not True:
+            raise ClientError("bad_field", {"field": "confirm"})
+        player = await guests.identify(request)
+        if player is None:
+            raise ClientError("not_found")
+        await profiles.erase(player.id)
         answer = SafeJSONResponse({"deleted": True}, headers={"Cache-Control": "no-store"})
         guests.forget(request, answer)
         return answer
@@ -119,13 +106,11 @@ async def rating_part(
     request: Request, lang: str, profiles: Profiles, guests: Guests, *, rtl: bool
 ) -> dict[str, Any]:
     """The player's ratings for the page (none: no player, or the database away)."""
-    try:
-        player = await guests.identify(request)
-        if player is not None:
-            return await profiles.rating_page(player.id, lang, rtl=rtl)
-    except StoreUnavailableError:
-        pass
-    return {"ratings": None}
+    none: dict[str, Any] = {"ratings": None}
+    player = await or_else(guests.identify(request), None)
+    if player is None:
+        return none
+    return await or_else(profiles.rating_page(player.id, lang, rtl=rtl), none)
 
 
 async def performance_part(
@@ -133,13 +118,11 @@ async def performance_part(
 ) -> dict[str, Any]:
     """The player's performance from tournament deals for the page (none: no player, or
     the database away)."""
-    try:
-        player = await guests.identify(request)
-        if player is not None:
-            return await profiles.performance_page(player.id, lang, rtl=rtl)
-    except StoreUnavailableError:
-        pass
-    return {"performances": None}
+    none: dict[str, Any] = {"performances": None}
+    player = await or_else(guests.identify(request), None)
+    if player is None:
+        return none
+    return await or_else(profiles.performance_page(player.id, lang, rtl=rtl), none)
 
 
 async def completion_of(
@@ -147,11 +130,8 @@ async def completion_of(
 ) -> str | None:
     """The player's completion rate as the profile says it, "92 % (23 of 25)" (``None``: no
     quick-play game of theirs has ended, or no player)."""
-    try:
-        player = await guests.identify(request)
-        done = await profiles.completion(player.id) if player is not None else None
-    except StoreUnavailableError:
-        return None
+    player = await or_else(guests.identify(request), None)
+    done = None if player is None else await or_else(profiles.completion(player.id), None)
     if done is None or done.rate is None:
         return None
     return (

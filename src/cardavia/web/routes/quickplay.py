@@ -28,10 +28,10 @@ from cardavia.web.connection import serve_connection
 from cardavia.web.guests import Guests, player_token
 from cardavia.web.http_helpers import (
     client_key,
-    error_response,
     origin_allowed,
     read_json_body,
     refuse_socket,
+    speak,
 )
 from cardavia.web.i18n import choose_language
 from cardavia.web.pages import not_found_page, page_context
@@ -70,22 +70,18 @@ def install(
     @app.post("/api/quick/{preset}", status_code=201)
     async def join(request: Request, preset: str) -> Response:
         """Join a preset's queue (a guest made first, as a first game makes one)."""
-        lang = _language(request)
-        try:
-            if not origin_allowed(request.headers, settings.allowed_origins):
-                raise ClientError("bad_origin")
-            data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
-            lang = _language(request, data)
-            check_fields(data, ("lang",))
-            check_preset(preset)
-            player, token = await guests.player(request, lang)
-            queued = await quick.join(
-                Person(player.id, player.name, lang),
-                preset,
-                client=client_key(request, settings.trusted_proxies),
-            )
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
+        if not origin_allowed(request.headers, settings.allowed_origins):
+            raise ClientError("bad_origin")
+        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+        lang = speak(request, _language(request, data))
+        check_fields(data, ("lang",))
+        check_preset(preset)
+        player, token = await guests.player(request, lang)
+        queued = await quick.join(
+            Person(player.id, player.name, lang),
+            preset,
+            client=client_key(request, settings.trusted_proxies),
+        )
         response = JSONResponse(
             {"preset": preset, "since": queued.since, "waiting": queued.waiting},
             status_code=201,

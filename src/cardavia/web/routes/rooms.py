@@ -23,17 +23,16 @@ from cardavia.live.room_messages import RoomMessages
 from cardavia.live.room_state import normal_code
 from cardavia.live.rooms import Joined, RoomService
 from cardavia.live.settings import Settings
-from cardavia.store.db import StoreUnavailableError, hash_token
 from cardavia.web.connection import serve_connection
 from cardavia.web.guests import Guests, RoomSeat, player_token
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
     client_key,
-    error_response,
     origin_allowed,
     read_json_body,
     refuse_socket,
     request_token,
+    speak,
 )
 from cardavia.web.i18n import LANGUAGE_COOKIE, choose_language, visitor_language
 from cardavia.web.pages import not_found_page, page_context
@@ -83,7 +82,7 @@ async def _tell(arrived: Arrived | None, room: Room, seat: Seat | None, token: s
     """Tell ``arrived`` of a seat opened (its failure never keeps anyone from their seat)."""
     if arrived is None or seat is None:
         return
-    with contextlib.suppress(ClientError, StoreUnavailableError):
+    with contextlib.suppress(ClientError):
         await arrived(room, seat, token)
 
 
@@ -146,7 +145,7 @@ def install_api(
     async def seated(request: Request, joined: Joined, lang: str, name: object) -> Response:
         response = _joined(joined, lang)
         if guests is not None:
-            seat = RoomSeat(joined.code, joined.seat, clean_name(name), hash_token(joined.token))
+            seat = RoomSeat(joined.code, joined.seat, clean_name(name), joined.token_hash)
             await guests.took_room_seat(request, response, lang, seat)
         if arrived is not None:
             with contextlib.suppress(ClientError):
@@ -161,28 +160,18 @@ def install_api(
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(request: Request) -> Response:
-        lang = _language(request)
-        try:
-            data = await body(request)
-            lang = _language(request, data)
-            joined = await rooms.create(
-                data, lang, client=client_key(request, settings.trusted_proxies)
-            )
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
+        data = await body(request)
+        lang = speak(request, _language(request, data))
+        joined = await rooms.create(
+            data, lang, client=client_key(request, settings.trusted_proxies)
+        )
         return await seated(request, joined, lang, data.get("name"))
 
     @app.post("/api/rooms/{code}/join", status_code=201)
     async def join_room(request: Request, code: str) -> Response:
-        lang = _language(request)
-        try:
-            data = await body(request)
-            lang = _language(request, data)
-            joined = await rooms.join(
-                code, data, client=client_key(request, settings.trusted_proxies)
-            )
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
+        data = await body(request)
+        lang = speak(request, _language(request, data))
+        joined = await rooms.join(code, data, client=client_key(request, settings.trusted_proxies))
         return await seated(request, joined, lang, data.get("name"))
 
     @app.get("/api/rooms/{code}")
@@ -191,19 +180,16 @@ def install_api(
         watcher's, where the room has them) once dealt."""
         lang = _language(request)
         wording = catalogs.wording(lang)
-        try:
-            room = await rooms.open(code, client=client_key(request, settings.trusted_proxies))
-            token = request_token(request)
-            seat = room.seat_of_token(token) if token else None
-            if token and seat is None:
-                raise ClientError("bad_token")
-            info = room.info(wording, seat) | {"you": seat.name if seat is not None else None}
-            table = await rooms.table(room)
-            view = None
-            if table is not None and (seat is not None or room.settings.watchers):
-                view = rooms.view(room, table, lang, seat)
-        except ClientError as error:
-            return error_response(error, wording)
+        room = await rooms.open(code, client=client_key(request, settings.trusted_proxies))
+        token = request_token(request)
+        seat = room.seat_of_token(token) if token else None
+        if token and seat is None:
+            raise ClientError("bad_token")
+        info = room.info(wording, seat) | {"you": seat.name if seat is not None else None}
+        table = await rooms.table(room)
+        view = None
+        if table is not None and (seat is not None or room.settings.watchers):
+            view = rooms.view(room, table, lang, seat)
         return SafeJSONResponse({"room": info, "view": view}, headers={"Cache-Control": "no-store"})
 
 

@@ -15,10 +15,14 @@ from cardavia.live.protocol import ClientError
 from cardavia.live.safety import Safety
 from cardavia.live.settings import Settings
 from cardavia.players import Player
-from cardavia.store.db import StoreUnavailableError
 from cardavia.web.guests import Guests
-from cardavia.web.http_helpers import SafeJSONResponse, origin_allowed, read_json_body, refusal
-from cardavia.web.i18n import choose_language
+from cardavia.web.http_helpers import (
+    SafeJSONResponse,
+    origin_allowed,
+    read_json_body,
+    refusal_language,
+    speak,
+)
 from cardavia.words import Catalogs, is_language
 
 NO_STORE = {"Cache-Control": "no-store"}
@@ -29,13 +33,6 @@ def install(
 ) -> None:
     """Add the safety routes to ``app``."""
 
-    def language(request: Request, data: dict[str, Any] | None = None) -> str:
-        if data is not None and is_language(data.get("lang")):
-            return str(data["lang"])
-        return choose_language(
-            request.query_params.get("lang"), request.headers.get("accept-language")
-        )
-
     async def change(
         request: Request,
         act: Callable[[Player, dict[str, Any]], Awaitable[object]],
@@ -45,18 +42,15 @@ def install(
         """A changing request: ``Origin`` checked, the JSON body read, the player known by
         their cookie (none: ``not_in_room``, they sat nowhere), then ``act``; a refusal
         worded in the request's language."""
-        lang = language(request)
-        try:
-            if not origin_allowed(request.headers, settings.allowed_origins):
-                raise ClientError("bad_origin")
-            data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
-            lang = language(request, data)
-            player = await guests.identify(request)
-            if player is None:
-                raise ClientError("not_in_room")
-            await act(player, data)
-        except (ClientError, StoreUnavailableError) as error:
-            return refusal(error, catalogs.wording(lang))
+        if not origin_allowed(request.headers, settings.allowed_origins):
+            raise ClientError("bad_origin")
+        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+        if is_language(data.get("lang")):
+            speak(request, str(data["lang"]))
+        player = await guests.identify(request)
+        if player is None:
+            raise ClientError("not_in_room")
+        await act(player, data)
         return SafeJSONResponse(answer, status_code=status_code, headers=NO_STORE)
 
     @app.post("/api/blocks", status_code=201)
@@ -65,15 +59,11 @@ def install(
 
     @app.get("/api/blocks")
     async def blocks(request: Request) -> Response:
-        lang = language(request)
-        try:
-            player = await guests.identify(request)
-            if player is None:
-                return SafeJSONResponse({"blocks": [], "name_hidden": False}, headers=NO_STORE)
-            listed = await safety.blocked(player, catalogs.wording(lang))
-            standing = await safety.standing(player)
-        except (ClientError, StoreUnavailableError) as error:
-            return refusal(error, catalogs.wording(lang))
+        player = await guests.identify(request)
+        if player is None:
+            return SafeJSONResponse({"blocks": [], "name_hidden": False}, headers=NO_STORE)
+        listed = await safety.blocked(player, catalogs.wording(refusal_language(request)))
+        standing = await safety.standing(player)
         body = {"blocks": listed, "name_hidden": standing["hidden"]}
         return SafeJSONResponse(body, headers=NO_STORE)
 

@@ -28,8 +28,10 @@ from cardavia.web.http_helpers import (
     error_response,
     origin_allowed,
     read_json_body,
+    refusal_language,
     refuse_socket,
     request_token,
+    speak,
 )
 from cardavia.web.i18n import choose_language
 from cardavia.words import Catalogs, is_language
@@ -55,32 +57,27 @@ def install(
 
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> Response:
-        lang = choose_language(
-            request.query_params.get("lang"), request.headers.get("accept-language")
+        lang = refusal_language(request)
+        if not origin_allowed(request.headers, settings.allowed_origins):
+            raise ClientError("bad_origin")
+        client = client_key(request, settings.trusted_proxies)
+        wait = await game_creation.take(client)
+        if wait:
+            response = error_response(ClientError("too_many_games"), catalogs.wording(lang))
+            response.headers["Retry-After"] = str(wait)
+            return response
+        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+        if is_language(data.get("lang")):
+            lang = speak(request, data["lang"])
+        check_fields(data, GAME_FIELDS)
+        game = await service.create_game(
+            data.get("rules", "cardavia"),
+            data.get("level", "club"),
+            data.get("lang", lang),
+            data.get("deck"),
+            client=client,
+            seat=seat_field(data["seat"]) if "seat" in data else Seat.S,
         )
-        try:
-            if not origin_allowed(request.headers, settings.allowed_origins):
-                raise ClientError("bad_origin")
-            client = client_key(request, settings.trusted_proxies)
-            wait = await game_creation.take(client)
-            if wait:
-                response = error_response(ClientError("too_many_games"), catalogs.wording(lang))
-                response.headers["Retry-After"] = str(wait)
-                return response
-            data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
-            if is_language(data.get("lang")):
-                lang = data["lang"]
-            check_fields(data, GAME_FIELDS)
-            game = await service.create_game(
-                data.get("rules", "cardavia"),
-                data.get("level", "club"),
-                data.get("lang", lang),
-                data.get("deck"),
-                client=client,
-                seat=seat_field(data["seat"]) if "seat" in data else Seat.S,
-            )
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
         response = JSONResponse(
             {"game": game.game_id, "token": game.token, "seat": game.seat},
             status_code=201,
@@ -93,11 +90,7 @@ def install(
     @app.get("/api/games/{game_id}")
     async def game_view(request: Request, game_id: str) -> Response:
         asked = request.query_params.get("lang")
-        lang = choose_language(asked, request.headers.get("accept-language"))
-        try:
-            table = await service.open(game_id, request_token(request))
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
+        table = await service.open(game_id, request_token(request))
         lang = asked if asked and is_language(asked) else table.lang
         view = service.view(table, lang, table.token_seat)
         return SafeJSONResponse(view, headers={"Cache-Control": "no-store"})

@@ -32,9 +32,10 @@ from cardavia.web.http_helpers import (
     error_response,
     origin_allowed,
     read_json_body,
+    refusal_language,
+    speak,
     whole_number,
 )
-from cardavia.web.i18n import choose_language
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.web.tournaments import Pages, contract_words
 from cardavia.words import Catalogs, Wording, is_language
@@ -186,36 +187,32 @@ def install_play(app: FastAPI, site: _Site, settings: Settings, games: SiteLimit
     async def start_deal(request: Request, tournament_id: str, number: str) -> Response:
         """Start (or reopen) a deal: a guest made first, as a first game makes one. A number
         that is no deal's is ``not_found``, before anything is written."""
-        lang = choose_language(
-            request.query_params.get("lang"), request.headers.get("accept-language")
-        )
+        lang = refusal_language(request)
+        if not origin_allowed(request.headers, settings.allowed_origins):
+            raise ClientError("bad_origin")
+        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+        if is_language(data.get("lang")):
+            lang = speak(request, str(data["lang"]))
+        check_fields(data, ("lang",))
+        found = whole_number(number, digits=DEAL_DIGITS)
+        if found is None:
+            raise ClientError("not_found")
+        client = client_key(request, settings.trusted_proxies)
+        wait = await games.take(client)
+        if wait:
+            response = error_response(ClientError("too_many_games"), catalogs.wording(lang))
+            response.headers["Retry-After"] = str(wait)
+            return response
+        player, token = await guests.player(request, lang)
         try:
-            if not origin_allowed(request.headers, settings.allowed_origins):
-                raise ClientError("bad_origin")
-            data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
-            if is_language(data.get("lang")):
-                lang = str(data["lang"])
-            check_fields(data, ("lang",))
-            found = whole_number(number, digits=DEAL_DIGITS)
-            if found is None:
-                raise NotPlayableError(number)
-            client = client_key(request, settings.trusted_proxies)
-            wait = await games.take(client)
-            if wait:
-                response = error_response(ClientError("too_many_games"), catalogs.wording(lang))
-                response.headers["Retry-After"] = str(wait)
-                return response
-            player, token = await guests.player(request, lang)
             seat = await tournaments.start(
                 tournament_id, found, player.id, lang=lang, client=client
             )
-            await guests.players.took_game(player, seat.game_id, PLAYER_SEAT.name)
         except NotPlayableError:
-            return error_response(ClientError("not_found"), catalogs.wording(lang))
+            raise ClientError("not_found") from None
         except DealingError:
-            return error_response(ClientError("unavailable"), catalogs.wording(lang))
-        except ClientError as error:
-            return error_response(error, catalogs.wording(lang))
+            raise ClientError("unavailable") from None
+        await guests.players.took_game(player, seat.game_id, PLAYER_SEAT.name)
         url = f"/{lang}/tournaments/{tournament_id}/play/{found}"
         response = JSONResponse({"url": url}, status_code=201, headers=NO_STORE)
         guests.keep(request, response, token)
