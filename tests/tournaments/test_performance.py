@@ -9,14 +9,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
 
 import pytest
 from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
-from cardavia.live.quickplay import Person, QuickPlay
 from cardavia.players.matching import seating_skill
+from cardavia.players.ratings import Family
+from cardavia.players.waiting import waiting_player
 from cardavia.store.db import GameStore, new_token
 from cardavia.store.leagues import PerformanceChangeRow
 from cardavia.store.tournaments import DealPlayedRow, EntryRow, TournamentRow
@@ -228,18 +228,19 @@ def test_the_quick_play_queue_reads_the_performance(store: GameStore) -> None:
     a, b = players(store, 2)
     closed_tournament(store, "t1", {a: [70.0]}, closes_at=START)
     assert after_close(store, "t1", now=START) == 1
-    quick = QuickPlay(cast(Any, None), store, cast(Any, None), writer=cast(Any, None))
-    # How the queue sees a person: the performance of the preset's family counts.
-    seen = quick._read_waiting(Person(a, None, "fr"), "maison", 0.0, client="a", players=[a])
-    assert seen.skill == pytest.approx(seating_skill(None, 0, 70.0, 1)) and seen.skill > 25.0
-    assert (
-        quick._read_waiting(Person(a, None, "fr"), "coinche", 0.0, client="a", players=[a]).skill
-        == 25.0
-    )
-    assert (
-        quick._read_waiting(Person(b, None, "fr"), "maison", 0.0, client="b", players=[b]).skill
-        == 25.0
-    )
+
+    def seen(player: str, family: Family) -> float:
+        """How the queue sees a person (the players' one call): their skill."""
+        waiting = waiting_player(
+            store, player, family=family, lang="fr", since=0.0, client=player, players=[player]
+        )
+        return waiting.skill
+
+    # The performance of the preset's family counts (maison: classic; coinche: coinche).
+    assert seen(a, "classic") == pytest.approx(seating_skill(None, 0, 70.0, 1))
+    assert seen(a, "classic") > 25.0
+    assert seen(a, "coinche") == 25.0
+    assert seen(b, "classic") == 25.0
 
 
 def test_exported_and_erased_with_the_player(store: GameStore) -> None:

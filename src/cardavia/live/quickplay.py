@@ -45,8 +45,9 @@ from cardavia.live.room_state import (
 from cardavia.live.rooms import RoomService
 from cardavia.live.settings import Settings
 from cardavia.live.writer import GameWriter
-from cardavia.players.matching import Formed, Waiting, extra_wait, form_tables, seating_skill
+from cardavia.players.matching import Formed, form_tables
 from cardavia.players.ratings import family_of
+from cardavia.players.waiting import waiting_player
 from cardavia.store.db import GameStore, StoreUnavailableError, hash_token, new_token
 from cardavia.words import N_, Catalogs
 
@@ -172,38 +173,6 @@ class QuickPlay:
         """A write of the store, in the thread that writes the site's games."""
         return await self.writer.call(call)
 
-    def _read_waiting(
-        self, person: Person, preset: str, now: float, *, client: str, players: list[str]
-    ) -> Waiting:
-        """How the seating sees a person (read from the store, in a thread): their skill in
-        the preset's family (their rating blended with their tournament performance), their
-        language, whom they are kept apart from, their client, and how much longer they
-        wait: the longer of what their own completion rate and that of all the ``players``
-        seen joining from their client lately (their games summed) make it."""
-        family = family_of(preset)
-        rating = self.store.ratings.current(person.player, family)
-        performance = self.store.leagues.performance(person.player, family)
-        own = self.store.quick.completion(person.player)
-        clients = self.store.quick.completion_of(players)
-        slower = max(
-            extra_wait(own.finished, own.abandoned),
-            extra_wait(clients.finished, clients.abandoned),
-        )
-        return Waiting(
-            person.player,
-            skill=seating_skill(
-                None if rating is None else rating.mu,
-                0 if rating is None else rating.deals,
-                None if performance is None else performance.value,
-                0 if performance is None else performance.deals,
-            ),
-            lang=person.lang,
-            since=now,
-            apart=self.store.safety.kept_apart(person.player),
-            slower=slower,
-            client=client,
-        )
-
     async def join(self, person: Person, preset: object, *, client: str) -> Queued:
         """Put a person in a preset's queue (in it already, from another tab: the same
         entry); ``unknown_rules``, ``rate_limited``."""
@@ -213,9 +182,18 @@ class QuickPlay:
         now = self.now()
         name = person.name or self.catalogs.wording(person.lang).gettext(DEFAULT_NAME)
         players = await self.queue.note_client(client, person.player, now)
-        read = functools.partial(self._read_waiting, client=client, players=players)
+        seen = functools.partial(
+            waiting_player,
+            self.store,
+            person.player,
+            family=family_of(chosen),
+            lang=person.lang,
+            since=now,
+            client=client,
+            players=players,
+        )
         try:
-            waiting = await asyncio.to_thread(read, person, chosen, now)
+            waiting = await asyncio.to_thread(seen)
         except StoreUnavailableError as error:
             log.warning("quick play: the database is unavailable (%s)", reason(error))
             raise ClientError("unavailable") from None
