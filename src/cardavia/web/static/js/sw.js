@@ -6,7 +6,7 @@
 // cache at once, refreshed from the network behind. The games API and the table's WebSocket
 // always go to the server.
 
-const VERSION = "cardavia-15";
+const VERSION = "cardavia-16";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
 const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring", "problems", "fairness"];
 const STATIC = [
@@ -20,6 +20,18 @@ const STATIC = [
   "/static/js/player.js",
   "/static/js/cards.js",
   "/static/js/table.js",
+  "/static/js/table_state.js",
+  "/static/js/table_words.js",
+  "/static/js/table_view.js",
+  "/static/js/table_connection.js",
+  "/static/js/table_messages.js",
+  "/static/js/table_board.js",
+  "/static/js/table_hand.js",
+  "/static/js/table_controls.js",
+  "/static/js/table_bidding.js",
+  "/static/js/table_info.js",
+  "/static/js/table_result.js",
+  "/static/js/table_replay.js",
   "/static/js/room.js",
   "/static/js/clock.js",
   "/static/js/plurals.js",
