@@ -154,3 +154,17 @@ def test_the_terminal_says_its_words_through_the_one_wording() -> None:
     assert table.strain(Strain.NO_TRUMP) == "no trump"
     assert table.strain(Strain.HEARTS) == "hearts"
     assert table.bid_value(250) == "capot" and table.bid_value(90) == "90"
+
+
+def test_a_take_is_recorded_as_said_and_offered_as_a_choice() -> None:
+    """A bidding history records a take ("West: Takes clubs"), never the button's label
+    ("Take: clubs", the French infinitive "Prendre à trèfle"): issue 38."""
+    catalogs = load_catalogs()
+    said = {lang: catalogs.wording(lang).bid("take", strain="C") for lang in LANGUAGES}
+    offered = {
+        lang: catalogs.wording(lang).bid("take", strain="C", choice=True) for lang in LANGUAGES
+    }
+    assert said["en"] == "Takes clubs" and offered["en"] == "Take: clubs"
+    assert said["fr"] == "Prend à trèfle" and offered["fr"] == "Prendre à trèfle"
+    assert said["pl"] == "Biorę trefl"
+    assert all(":" not in said[lang] for lang in LANGUAGES)

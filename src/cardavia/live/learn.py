@@ -43,8 +43,10 @@ ANALYSIS_SEED: Final = 0
 """The analysis is the same for everyone who asks: its worlds are drawn from this seed."""
 
 
-def action_text(action: Action, wording: Wording, deck: str) -> str:
-    """An action in words: a card's name, or a bid as the bidding history says it."""
+def action_text(action: Action, wording: Wording, deck: str, *, said: bool = False) -> str:
+    """An action in words: a card's name, or a bid as a choice offered ("Take: clubs", a
+    hint's, a problem's answer, the better bid) or, ``said``, as the bidding history records
+    it ("Takes clubs")."""
     if isinstance(action, Play):
         return wording.card(action.card, deck, form="nom")  # Polish: "król pik", in words
     entry = encode_action(action)
@@ -53,6 +55,7 @@ def action_text(action: Action, wording: Wording, deck: str) -> str:
         strain=entry.get("strain"),
         value=action.value if isinstance(action, Bid) else None,
         deck=deck,
+        choice=not said,
     )
 
 
@@ -66,7 +69,7 @@ def word_analysis(data: dict[str, Any], wording: Wording, deck: str) -> dict[str
         bids.append(
             bid
             | {
-                "action_text": action_text(said, wording, deck),
+                "action_text": action_text(said, wording, deck, said=True),
                 "suggested_text": action_text(suggested, wording, deck),
             }
         )

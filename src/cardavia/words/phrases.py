@@ -159,11 +159,16 @@ PLURALS: Final[Mapping[str, tuple[str, str]]] = {
 
 BID_WORDS: Final[Mapping[str, str]] = {
     "pass": N_("Pass"),
-    "take": N_("Take: {strain}"),
+    "take": N_("Takes {strain}"),
     "bid": N_("{value} {strain}"),
     "coinche": N_("Coinche"),
     "surcoinche": N_("Surcoinche"),
 }
+"""A bid as the bidding history records it ("West: Takes clubs", "Ouest : Prend à trèfle"),
+never as the button that makes it."""
+CHOICE_WORDS: Final[Mapping[str, str]] = {"take": N_("Take: {strain}")}
+"""A bid as a choice offered (a button, a problem's answers, the analysis's better bid):
+"Take: clubs", "Prendre à trèfle"; the other bids read the same either way."""
 BID_VALUE_WORDS: Final[Mapping[int, str]] = {CAPOT: N_("Capot"), GENERALE: N_("Générale")}
 ANNOUNCEMENT_NAMES: Final[Mapping[str, str]] = {
     "tierce": N_("Tierce"),

@@ -43,6 +43,7 @@ from cardavia.words.phrases import (
     BELOTE_WORDS,
     BID_VALUE_WORDS,
     BID_WORDS,
+    CHOICE_WORDS,
     ERRORS,
     LEVEL_NAMES,
     PAGE_TEXTS,
@@ -256,10 +257,11 @@ class Wording:
         strain: str | None = None,
         value: int | None = None,
         deck: str | None = None,
+        choice: bool = False,
     ) -> str:
-        """The words of a bid in the bidding history (``Pass``, ``Take: hearts``, ``90
-        spades``)."""
-        template = BID_WORDS.get(kind, kind)
+        """The words of a bid in the bidding history (``Pass``, ``Takes hearts``, ``90
+        spades``), or, with ``choice``, as a choice offered (``Take: hearts``)."""
+        template = (CHOICE_WORDS if choice and kind in CHOICE_WORDS else BID_WORDS).get(kind, kind)
         words: dict[str, str] = {}
         if strain is not None:
             words["strain"] = self.strain(strain, deck)
