@@ -144,6 +144,12 @@ def test_rules_templates_leave_punctuation_to_the_language(path: Path) -> None:
 
 # -- each example of the issue, put back, fails the check -------------------------------------
 
+PERFORMANCE = (
+    "Each tournament deal scores your matchpoints against everyone who played it, adjusted by "
+    "the strength of that field: 50 is an average player."
+)
+ACCESS_KEY = "This game can only be played with its access key."
+
 # (language, domain, English source, the second word's translation as it was)
 CATALOG_EXAMPLES = [
     ("ar", "rules", "Better: {card}", "الأفضل: {card}"),
@@ -230,6 +236,54 @@ CATALOG_EXAMPLES = [
      "{defenders} {d_points}.", "Les preneurs doivent faire {bid} et plus que les défenseurs."),
     ("en", "messages", "{team} win the match!", "{team} win the match!"),
     ("en", "rules", "{team} score nothing.", "{team} score nothing."),
+    # The new pages' terms (issue 38): one word each, the game's link apart from the passkey.
+    ("es", "messages", "Rating", "Puntuación"),
+    ("es", "messages", "{family}: your rating, deal by deal",
+     "{family}: tu valoración, mano a mano"),
+    ("es", "messages", PERFORMANCE, "Cada mano de torneo puntúa tus puntos de partida."),
+    ("es", "messages", PERFORMANCE, "ajustados por la fuerza de ese campo"),
+    ("es", "messages", "Par", "Par"),
+    ("es", "rules", "Score {team}", "Tanteo {team}"),
+    ("es", "rules", "A coinche freezes the contract: nobody may bid any more. The bidder's team "
+     "may only surcoinche (redouble), which ends the auction, or pass.",
+     "El equipo del postor solo puede hacer surcoinche."),
+    ("es", "messages", ACCESS_KEY, "Esta partida solo se puede jugar con su llave de acceso."),
+    ("pl", "messages", "Ranking", "Ranking"),
+    ("pl", "messages", "The ranking is shown when the tournament closes.",
+     "Ranking pojawi się po zakończeniu turnieju."),
+    ("pl", "messages", "My games", "Moje gry"),
+    ("pl", "messages", "New game", "Nowa gra"),
+    ("pl", "messages", "You have blocked nobody.", "Nikogo nie zablokowałeś."),
+    ("pl", "messages", "Seed", "Wartość ziarna"),
+    ("pl", "messages", "Short tournament", "Turniej krótki"),
+    ("pl", "messages", ACCESS_KEY, "W tę grę można grać tylko z jej kluczem dostępu."),
+    ("pl", "messages", PERFORMANCE, "z poprawką na siłę tego pola"),
+    ("pl", "rules", "Worked examples", "Rozwiązane przykłady"),
+    ("pl", "messages", "That cannot be done now: the deal is over.",
+     "Teraz nie można tego zrobić: rozdanie się skończyło."),
+    ("fr", "messages", ACCESS_KEY, "Cette partie ne peut être jouée qu’avec sa clé d’accès."),
+    ("fr", "messages", PERFORMANCE, "ajustés selon la force de ce champ"),
+    ("en", "messages", ACCESS_KEY, "This game can only be played with its access key."),
+    ("ar", "messages", "New game", "لعبة جديدة"),
+    ("ar", "messages", "Games played", "المباريات الملعوبة"),
+    ("ar", "messages", "Tricks won", "اللفّات المربوحة"),
+    ("ar", "messages", "Nobody is ranked in this tournament.", "لا أحد مصنَّف في هذه البطولة."),
+    ("ar", "messages", "Only players who held a passkey when the tournament opened are ranked; "
+     "anyone may play, unranked.", "لا يُصنَّف إلا اللاعبون الذين كان لديهم مفتاح مرور."),
+    ("ar", "messages", ACCESS_KEY, "لا يمكن لعب هذه المباراة إلا بمفتاح الدخول الخاص بها."),
+    ("hi", "rules", "It keeps the nine of trumps guarded while the jack is still out.",
+     "गुलाम अभी बाहर है: इस पत्ते से ट्रंप का 9 अकेला नहीं पड़ता।"),
+    ("hi", "messages", "Everybody plays the same deals, from the same seat, with the same computer "
+     "partner and opponents; each deal is compared with everyone who played it.",
+     "सब एक ही बाज़ियाँ, एक ही जगह से खेलते हैं।"),
+    ("hi", "messages", "espadas", "एस्पादास"),
+    ("hi", "messages", "Quick phrases", "त्वरित वाक्य"),
+    ("hi", "messages", "Rounded to the nearest ten", "निकटतम दहाई तक पूर्णांकित"),
+    ("hi", "messages", "I'm back", "मैं वापस आ गया हूँ"),
+    ("hi", "messages", "no trump", "सैन-अटू"),
+    ("hi", "messages", ACCESS_KEY, "यह खेल केवल अपनी प्रवेश कुंजी से ही खेला जा सकता है।"),
+    ("hi", "messages", "Keep your name, your games and your settings with a passkey, and sign in "
+     "with it on your other devices. No password.", "अपनी सेटिंग सँभालकर रखें"),
     *[(lang, "rules", "If you cannot beat the opponent's trump, house rules still make you play "
        "a lower trump; coinche with the official rules lets you play any card.",
        "If you cannot beat the opponent's trump, house rules still make you play a lower trump.")

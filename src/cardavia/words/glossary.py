@@ -66,6 +66,180 @@ _ALGORITHM = _T(
 )
 """The fairness page's algorithm is written in the page's language, its names too."""
 
+# -- the site's own terms: ratings, tournaments, leagues, rooms, accounts ---------------------
+# Where a term's word in English names something else too, ``where`` holds the English that
+# means this term (a placeholder such as ``{field}`` or ``{seat}`` is not the word).
+_RATING = r"\b[Rr]at(?:ing|ed)\b"
+_RANKING = r"\b(?:[Rr]ank(?:ing|ed)|unranked)\b"
+_GAME = r"^(?!.*know the game).*\b[Gg]ames?\b"
+_SEAT = r"(?<!\{)\b[Ss]eats?\b(?!\})"
+_FIELD = r"\b(?:[Tt]he|that) field\b"
+_PAR = r"\b[Pp]ar\b"
+_ACCESS_KEY = r"\baccess key\b"
+_PASSKEY = r"\b[Pp]asskeys?\b"
+_DIVISION = r"\bdivision\b"
+_TOURNAMENT = r"\b[Tt]ournaments?\b"
+_LEAGUE = r"\b[Ll]eagues?\b"
+
+SITE_TERMS: Final[Mapping[str, tuple[Term, ...]]] = {
+    "fr": (
+        _T("rating", "cote", (r"\bclassement\b",), where=_RATING),
+        _T("standings", "classement", (r"\bcotes?\b",), where=_RANKING),
+        _T("performance", "performance", (r"\brendement\b",)),
+        _T("tournament", "tournoi", (r"\bcompétitions?\b",), where=_TOURNAMENT),
+        _T("league", "ligue", (r"\bchampionnats?\b",), where=_LEAGUE),
+        _T("division", "division"),
+        _T("matchpoints", "points de match", (r"\bmatch-points\b",)),
+        _T("par", "par"),
+        # "champ" is a calque: the field is the players who played the deal.
+        _T("field", "les autres joueurs", (r"\bchamps?\b",), where=_FIELD),
+        _T("game", "partie", (r"\bjeux?\b",), where=_GAME),
+        _T("deal", "donne"),
+        _T("seat", "place", (r"\bsièges?\b",)),
+        _T("guest", "invité", (r"\bvisiteurs?\b",)),
+        _T("passkey", "clé d’accès"),
+        # A game's access key is its link: "clé d’accès" is the passkey.
+        _T("access_key", "lien d’accès", (r"\bcl[ée]s? d’accès\b",), where=_ACCESS_KEY),
+    ),
+    "en": (
+        _T("rating", "rating"),
+        _T("standings", "ranking", (r"\bstandings\b",)),
+        _T("performance", "performance"),
+        _T("tournament", "tournament"),
+        _T("league", "league"),
+        _T("division", "division"),
+        _T("matchpoints", "matchpoints"),
+        _T("par", "par"),
+        _T("field", "field"),
+        _T("game", "game"),
+        _T("deal", "deal"),
+        _T("seat", "seat"),
+        _T("guest", "guest"),
+        _T("passkey", "passkey"),
+        _T("access_key", "access link", (r"\baccess key\b",), where=_ACCESS_KEY),
+    ),
+    "es": (
+        # "Puntuación" is the score of a deal, of a match, of a tournament: never the rating.
+        _T("rating", "valoración", (r"\b[Pp]untuaci(?:ón|ones)\b",), where=_RATING),
+        _T("standings", "clasificación", (r"\b[Rr]anking\b",)),
+        _T("performance", "rendimiento"),
+        _T("tournament", "torneo"),
+        _T("league", "liga"),
+        _T("division", "división"),
+        # Matchpoints are said as what they are: your points compared with everyone's.
+        _T("matchpoints", "se comparan tus puntos", (r"\bpuntos de partida\b",)),
+        # "Par" reads as "pair" or "even".
+        _T("par", "resultado de referencia", (r"\b[Pp]ar\b",), where=_PAR),
+        _T("field", "el resto de jugadores", (r"\bcampos?\b",), where=_FIELD),
+        _T("game", "partida", (r"\b[Jj]uegos?\b",), where=_GAME),
+        _T("deal_by_deal", "mano tras mano", (r"\bmano a mano\b",)),
+        _T("score", "puntuación", (r"\b[Tt]anteo\b",)),
+        _T("bidder", "el último en pujar, el equipo que pujó", (r"\bpostor(?:es)?\b",)),
+        _T("guest", "invitado", (r"\bhuéspedes?\b",)),
+        # The passkey is the "llave de acceso"; a "clave" is a password.
+        _T("passkey", "llave de acceso", (r"\b[Cc]laves? de acceso\b",)),
+        _T("access_key", "enlace de acceso", (r"\b[Ll]laves? de acceso\b",), where=_ACCESS_KEY),
+    ),
+    "pl": (
+        # Chess players' "ranking" is the rating; the tournament's table is "klasyfikacja".
+        _T("rating", "ranking", (r"\b[Kk]lasyfikacj\w*",), where=_RATING),
+        _T("standings", "klasyfikacja", (r"\b[Rr]anking\w*",), where=_RANKING),
+        _T("performance", "skuteczność"),
+        _T("tournament", "turniej", (r"\bTurniej (?:krótki|dzienny|tygodniowy)\b",)),
+        _T("league", "liga"),
+        _T("division", "dywizja"),
+        _T("matchpoints", "punkty meczowe"),
+        _T("par", "par"),
+        _T("field", "pozostali gracze, stawka", (r"\bpol(?:e|a|u)\b",), where=_FIELD),
+        # A game is a "partia"; "gra" is the game of belote itself, and quick play's name.
+        _T(
+            "game",
+            "partia",
+            (
+                r"(?<![Ss]zybka )(?<![Ss]zybkiej )(?<![Ss]zybką )"
+                r"\b(?:[Gg]ry|[Gg]rę|[Gg]rze|[Gg]rą|[Gg]ier|[Gg]rach|[Gg]rami)\b",
+                r"\b(?:[Nn]owa|[Tt]a|[Tt]woja|[Mm]oja|[Pp]rzegrana) gra\b",
+                r"^Gra\b",
+            ),
+            where=_GAME,
+        ),
+        _T("seat", "miejsce", (r"\b[Ss]iedzeni\w*", r"\b[Kk]rzesł\w*")),
+        _T("guest", "gość"),
+        _T("passkey", "klucz dostępu"),
+        _T("access_key", "link dostępu", (r"\bklucz\w* dostępu\b",), where=_ACCESS_KEY),
+        _T("seed", "ziarno", (r"\b[Ww]artoś\w* ziarna\b",)),
+        # The player may be a woman: no masculine-only past tense in the second person.
+        _T("neutral_you", "twoje miejsce, przez ciebie", (r"\b\w+łeś\b", r"\b\w+łbyś\b")),
+        _T("worked_examples", "Przykłady z omówieniem", (r"[Rr]ozwiązane przykłady",)),
+        # "Teraz" promises later: a deal over or cancelled will not pass.
+        _T(
+            "not_now_over",
+            "Nie można tego zrobić:",
+            (r"^Teraz nie można",),
+            where=r"deal (?:is over|was cancelled)",
+        ),
+    ),
+    "ar": (
+        _T("rating", "التصنيف", (r"الترتيب",), where=_RATING),
+        # The standings: "ranked" is in the standings (الترتيب), never the rating's تصنيف.
+        _T("standings", "الترتيب", (r"تصنيف", r"يُ?صن(?:ّ|َّ)?ف", r"مصن(?:ّ|َّ)?ف"), where=_RANKING),
+        _T("performance", "الأداء"),
+        _T("tournament", "البطولة", (r"مسابقة",), where=_TOURNAMENT),
+        _T("league", "الدوري", (r"الرابطة",), where=_LEAGUE),
+        _T("division", "الدرجة", (r"القسم", r"الفئة"), where=_DIVISION),
+        _T("matchpoints", "تُقارَن نتيجتك"),
+        _T("par", "المعيار"),
+        _T("field", "بقية اللاعبين", (r"الحقل", r"الميدان", r"الملعب"), where=_FIELD),
+        # A game is المباراة; اللعبة is belote itself ("لمن يعرف اللعبة").
+        _T(
+            "game",
+            "المباراة",
+            (r"(?:^|(?<=[\s«(]))(?:ال)?لعب(?:ة|تك|ته)(?=$|[\s،.:؛)»])", r"ألعاب"),
+            where=_GAME,
+        ),
+        # "played" and "won" as a clause, never ملعوب or مربوح for a game, a deal or a card.
+        _T("played", "التي لعبتها، التي لُعبت", (r"(?:المباريات|الجولات|البطولات) الملعوبة",)),
+        _T("won", "الرابحة، التي رُبحت", (r"مربوح",)),
+        _T("seat", "المقعد", (r"الكرسي",)),
+        _T("guest", "الضيف", (r"الزائر",)),
+        _T("passkey", "مفتاح مرور"),
+        _T("access_key", "رابط الدخول", (r"مفتاح",), where=_ACCESS_KEY),
+    ),
+    "hi": (
+        _T("rating", "रेटिंग", (r"रैंकिंग",), where=_RATING),
+        _T("standings", "रैंकिंग", (r"रेटिंग",), where=_RANKING),
+        _T("performance", "प्रदर्शन"),
+        _T("tournament", "टूर्नामेंट", (r"प्रतियोगिता",)),
+        _T("league", "लीग"),
+        _T("division", "डिवीज़न", (r"प्रभाग", r"श्रेणी"), where=_DIVISION),
+        _T("matchpoints", "मैचपॉइंट"),
+        _T("par", "पार"),
+        _T("field", "बाकी खिलाड़ी", (r"फ़ील्ड", r"मैदान"), where=_FIELD),
+        _T("game", "खेल", (r"गेम",), where=_GAME),
+        _T("match", "मैच"),
+        # The seat is सीट, as on the room pages; जगह only in "उसकी जगह खेलता" (in its stead).
+        _T("seat", "सीट", (r"जगह(?! खेल)",), where=_SEAT),
+        _T("guest", "मेहमान", (r"अतिथि",)),
+        _T("passkey", "पासकी", (r"कुंजी",), where=_PASSKEY),
+        _T("access_key", "प्रवेश लिंक", (r"कुंजी", r"पासकी"), where=_ACCESS_KEY),
+        _T("no_trump", "नो ट्रंप", (r"सैन-अटू",)),
+        # The Spanish suits and ranks by their meaning, never transliterated.
+        _T("spanish_deck_words", "तलवार, प्याले, सिक्के, डंडे", (r"एस्पादास|कोपास|ओरोस|बास्तोस|काबायो",)),
+        # Everyday words, not textbook Sanskrit.
+        _T(
+            "everyday_words",
+            "गोल किया गया, क़तार, झटपट संदेश, दिखने वाला नाम",
+            (r"पूर्णांकित", r"प्रतीक्षा-सूची", r"त्वरित वाक्य", r"प्रदर्शित नाम", r"नीलामी"),
+        ),
+        _T("plain_words", "अलग प्रोग्राम, घटाए-बढ़ाए", (r"कार्यान्वयन", r"समायोजित")),
+        # A button says nothing of the speaker's gender.
+        _T("neutral_button", "खेल में लौटें", (r"आ गया हूँ", r"आ गई हूँ")),
+        _T("settings", "सेटिंग्स", (r"सेटिंग(?!्स)",)),
+    ),
+}
+"""The site's own terms in each language (the new pages: the profile, the tournaments, the
+leagues, the rooms, the accounts), one word each."""
+
 GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
     "fr": (
         _T("trick", "pli", (r"\blevées?\b",)),
@@ -110,6 +284,7 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
         _T("team_wins", "L'équipe {team} gagne", (r"\{team\} gagnent",)),
         _EVERY_TABLE,
         _ALGORITHM,
+        *SITE_TERMS["fr"],
     ),
     "en": (
         # A team is one subject, in the singular: "North–South wins", "{team} keeps its belote".
@@ -121,6 +296,7 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
         _T("carre", "carré"),
         _T("litige", "litige"),
         _EVERY_TABLE,
+        *SITE_TERMS["en"],
     ),
     "es": (
         _T("trick", "baza", (r"\blevadas?\b",)),
@@ -162,6 +338,7 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
         _T("beat_card", "superar esa carta", (r"no puede superarlo\b",)),
         _EVERY_TABLE,
         _ALGORITHM,
+        *SITE_TERMS["es"],
     ),
     "pl": (
         _T("trick", "lewa"),
@@ -218,6 +395,7 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
         _T("at_least", "co najmniej", (r"(?<!co najmniej )(?:\{bid\}|\b\d+) i więcej niż",)),
         _EVERY_TABLE,
         _ALGORITHM,
+        *SITE_TERMS["pl"],
     ),
     "ar": (
         _T("trick", "اللفّة", (r"أكل(?:ة|ات|تين)",)),
@@ -252,6 +430,7 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
         _T("coinche_rule", "خصمَي صاحب المزايدة الأخيرة", (r"لخصم آخر مزايد",)),
         _EVERY_TABLE,
         _ALGORITHM,
+        *SITE_TERMS["ar"],
     ),
     "hi": (
         # दौर is a round of bidding; a trick is चाल.
@@ -286,6 +465,7 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
         _T("leads", "चाल की शुरुआत", (r"पहली चाल की शुरुआत",)),
         _EVERY_TABLE,
         _ALGORITHM,
+        *SITE_TERMS["hi"],
     ),
 }
 """Each language's terms (docs/rules.md's words, as its players say them)."""
