@@ -205,6 +205,10 @@ def test_whole_deal_in_french(table: Table) -> None:
     assert refusal is not None, "no greyed card in four deals"
     assert refusal["reason"]
     check_status_sentences(page)
+    # The bids box records a take as said ("Prend à trèfle"), never the button's infinitive.
+    said = page.eval_on_selector_all("#bids .what", "items => items.map(i => i.textContent)")
+    assert said and not [text for text in said if text.startswith("Prendre")]
+    assert [text for text in said if text.startswith("Prend à")] or "Passe" in said
     # Escape closes the result: the focus goes to the button that shows it again.
     page.keyboard.press("Escape")
     assert page.locator("#score-panel").is_hidden()

@@ -118,14 +118,16 @@ export function actionText(action) {
 }
 
 export function bidText(bid) {
-  // Worded here from the bid itself (the page's deck may differ from the rules' deck).
+  // Worded here from the bid itself (the page's deck may differ from the rules' deck), as the
+  // bidding history records it: "Takes clubs", never the button's "Take: clubs".
+  if (bid.kind === "take") return t("take_said", { strain: strainName(bid.strain) });
   if (bid.kind) return actionText(bid);
   const text = String(bid.text ?? "").trim();
   let m;
   if (/^pass$/i.test(text)) return t("pass");
   if (/^coinche$/i.test(text)) return t("coinche");
   if (/^surcoinche$/i.test(text)) return t("surcoinche");
-  if ((m = text.match(/^take\s+(\w+)$/i))) return t("take", { strain: strainName(m[1].toUpperCase()) });
+  if ((m = text.match(/^take\s+(\w+)$/i))) return t("take_said", { strain: strainName(m[1].toUpperCase()) });
   if ((m = text.match(/^bid\s+(\S+)\s+(\w+)$/i))) {
     return t("bid", { value: valueText(m[1].toLowerCase()), strain: strainName(m[2].toUpperCase()) });
   }
