@@ -6,7 +6,7 @@
 // cache at once, refreshed from the network behind. The games API and the table's WebSocket
 // always go to the server.
 
-const VERSION = "cardavia-16";
+const VERSION = "cardavia-17";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
 const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring", "problems", "fairness"];
 const STATIC = [
@@ -33,12 +33,15 @@ const STATIC = [
   "/static/js/table_result.js",
   "/static/js/table_replay.js",
   "/static/js/room.js",
+  "/static/js/room_join.js",
   "/static/js/clock.js",
   "/static/js/plurals.js",
   "/static/js/room_safety.js",
   "/static/js/pwa.js",
   "/static/js/nav.js",
   "/static/js/learn.js",
+  "/static/js/learn_state.js",
+  "/static/js/learn_analysis.js",
   "/static/js/learn_board.js",
   "/static/js/fair.js",
   "/static/js/problems.js",
