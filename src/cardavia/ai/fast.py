@@ -1,5 +1,5 @@
 """The ``fast`` level: the expert's choices distilled into two small networks, and the
-last tricks solved exactly: a decision in about a millisecond.
+last tricks solved exactly: a decision in a millisecond or less (median 0.15 ms).
 
 The expert searches (a tenth of a second a decision on average, seconds at worst); the
 fast player mostly does not. It was taught by the expert's own decisions in self-play
@@ -14,13 +14,14 @@ weights, :data:`WEIGHTS` (numbers only; numpy alone reads them and runs them).
   each of the 32 cards; the legal card scored highest is played, with every announcement and
   belote the rules let it say (:func:`~cardavia.ai.player.with_declarations`).
 - **The endgame.** From :attr:`FastPlayer.endgame_tricks` tricks left, where the solver
-  answers in a fraction of a millisecond, the card is ``strong``'s: the best mean over a
-  few worlds consistent with what the seat has seen, each solved exactly (the network's
-  choice among the cards as good). The network alone lost 12 card points a deal to the
-  club player; with the last four tricks solved, as many as it (docs/strength.md).
+  answers in a millisecond or less, the card is ``strong``'s: the best mean over a few
+  worlds consistent with what the seat has seen, each solved exactly (the network's choice
+  among the cards as good). The network alone lost 12 card points a deal to the club
+  player; with the last six tricks solved it gains some (docs/strength.md).
 - **Bidding.** The bid network reads the seat's hand, the turned card and the auction so far
   (:func:`bid_features`) and scores each bid (:data:`BID_CLASSES`: pass, take a strain, a
-  value in a strain, coinche, surcoinche); the legal bid scored highest is made.
+  value in a strain, coinche, surcoinche): a pass if it is the likelier half of the legal
+  chances, else the likeliest other bid.
 
 Only the endgame's worlds are drawn from the generator: a decision is the same for the same
 observation and seed, as every level's.
@@ -248,11 +249,11 @@ class FastPlayer:
 
     model: FastModel | None = None
     """The networks (the trained ones, :func:`trained`, if none)."""
-    endgame_tricks: int = 4
+    endgame_tricks: int = 6
     """From this many tricks left, the card is chosen by search rather than by the play
-    network: the endgame is solved exactly in :attr:`endgame_worlds` worlds (a fraction of
-    a millisecond each; 0: never)."""
-    endgame_worlds: int = 12
+    network: the endgame is solved exactly in :attr:`endgame_worlds` worlds (a millisecond
+    or so each with six tricks left, a fraction of one later; 0: never)."""
+    endgame_worlds: int = 8
     """The worlds drawn for an endgame decision (consistent with the seat's view, alike)."""
 
     def decide(self, observation: Observation, rng: random.Random) -> Action:
@@ -261,12 +262,7 @@ class FastPlayer:
             return legal[0]
         model = self.model or trained()
         if observation.phase is Phase.BIDDING:
-            scores = model.bid.scores(bid_features(observation)).tolist()
-            classes = [(bid_class(action), action) for action in legal]
-            named = [(index, action) for index, action in classes if index is not None]
-            if not named:
-                return legal[0]
-            return max(named, key=lambda pair: scores[pair[0]])[1]
+            return self._bid(model, observation)
         order = suit_order(observation)
         scores = model.play.scores(features(observation)).tolist()
         cards = sorted({action.card for action in legal if isinstance(action, Play)})
@@ -281,6 +277,25 @@ class FastPlayer:
             key=lambda c: (round(means.get(c, 0.0), 6), scores[order[c >> 3] * 8 + (c & 7)]),
         )
         return with_declarations(observation, card)
+
+    @staticmethod
+    def _bid(model: FastModel, observation: Observation) -> Action:
+        """Pass if the network thinks the expert would pass more likely than not; else its
+        likeliest other bid. (Its likeliest class would be a pass far more often than the
+        expert's: the chance of bidding is shared among dozens of bids.)"""
+        legal = observation.legal_actions
+        named = [(index, action) for action in legal if (index := bid_class(action)) is not None]
+        if not named:
+            return legal[0]
+        scores = model.bid.scores(bid_features(observation))
+        chosen = np.array([index for index, _ in named])
+        chances = np.exp(scores[chosen] - scores[chosen].max())
+        chances /= chances.sum()
+        passes = [place for place, (_, action) in enumerate(named) if isinstance(action, Pass)]
+        if passes and (len(named) == 1 or chances[passes[0]] >= 0.5):
+            return named[passes[0]][1]
+        others = [place for place in range(len(named)) if place not in passes]
+        return named[max(others, key=lambda place: chances[place])][1]
 
 
 def fast_2026_12() -> FastPlayer:
