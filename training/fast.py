@@ -269,12 +269,12 @@ def fit(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("records", type=Path, nargs="+", help="self-play files (JSON lines)")
-    parser.add_argument("--play-hidden", default="256,256", help="the play network's layers")
+    parser.add_argument("--play-hidden", default="384", help="the play network's layers")
     parser.add_argument("--bid-hidden", default="128", help="the bid network's layers")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--rate", type=float, default=1e-3, help="Adam's learning rate")
-    parser.add_argument("--alpha", type=float, default=1e-5, help="the weights' L2 penalty")
+    parser.add_argument("--alpha", type=float, default=3e-4, help="the weights' L2 penalty")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--numbers", type=int, default=200_000, help="deal numbers looked for")
     parser.add_argument(
