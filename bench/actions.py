@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cardavia.ai.player import register_player
+from cardavia.ai.levels import register_player
 from cardavia.belote import Seat
 from cardavia.belote.actions import Action
 from cardavia.belote.observation import Observation

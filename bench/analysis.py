@@ -22,7 +22,7 @@ import time
 
 from cardavia.ai.analysis import analyse, contract_values, review_bidding
 from cardavia.ai.hints import hint
-from cardavia.ai.player import find_player
+from cardavia.ai.levels import find_player
 from cardavia.belote import DealState, Seat, find_rules
 from cardavia.belote.actions import Play
 from cardavia.belote.notation import Record

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from cardavia.ai.decisions import decision_seed
-from cardavia.ai.player import find_player
+from cardavia.ai.levels import find_player
 from cardavia.belote import Match, Seat, find_rules
 from cardavia.live.protocol import dump_message, state_message
 from cardavia.live.seating import Seating

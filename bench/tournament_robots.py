@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from cardavia.ai.club import ClubPlayer
 from cardavia.ai.decisions import Decisions, decision_key, decision_seed
-from cardavia.ai.player import version_of
+from cardavia.ai.levels import version_of
 from cardavia.ai.pool import DecisionPool
 from cardavia.ai.shared import MemoryStore, Share, SharedDecisions
 from cardavia.belote import Action, DealState, deck_from_seed, find_rules

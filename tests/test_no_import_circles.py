@@ -1,6 +1,9 @@
 """No import circle anywhere in ``src/``: every module is parsed (imports inside functions
-included, which ``lint-imports`` does not see), the graph of the project's modules built,
-and its strongly connected components must each be one module."""
+included), the graph of the project's modules built, and its strongly connected components
+must each be one module. And no module of the project is imported by a string
+(``importlib.import_module``, ``__import__``): such an arrow is one neither this test nor
+``lint-imports`` sees (the levels of the computer players were found so, upwards: their
+registry, :mod:`cardavia.ai.levels`, now stands above them and imports each)."""
 
 from __future__ import annotations
 
@@ -87,3 +90,31 @@ def test_no_import_circle_in_src() -> None:
 
 def test_the_check_finds_a_circle() -> None:
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset({"a", "b", "c"})]
+
+
+STRING_IMPORTS = {"cardavia.ai._dds": "the solver's compiled kernel, optional: no Python module"}
+"""The modules of the project imported by a string on purpose, and why."""
+
+
+def imports_by_string(path: Path) -> list[str]:
+    """What a module imports by a string: each name given as a constant, ``?`` where the
+    name is worked out as the program runs."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        called = node.func
+        name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
+        if name in ("import_module", "__import__"):
+            first = node.args[0]
+            constant = isinstance(first, ast.Constant) and isinstance(first.value, str)
+            found.append(first.value if constant else "?")
+    return found
+
+
+def test_no_module_of_the_project_is_imported_by_a_string() -> None:
+    found = {
+        name: [target for target in imports_by_string(path) if target not in STRING_IMPORTS]
+        for name, path in modules().items()
+    }
+    assert {name: targets for name, targets in found.items() if targets} == {}

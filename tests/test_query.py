@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from cardavia.ai.player import find_player, play_deal, player_levels
+from cardavia.ai.levels import find_player, player_levels
+from cardavia.ai.player import play_deal
 from cardavia.ai.solver import Position, solve_root
 from cardavia.belote import Seat, find_rules
 from cardavia.belote.actions import parse_action

@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardavia.ai.player import find_player, find_version
+from cardavia.ai.levels import find_player, find_version
 from cardavia.belote import DealState, Phase, Seat, find_rules
 from cardavia.belote.notation import Record
 from cardavia.belote.search import cut_and_shuffle

@@ -20,7 +20,7 @@ from typing import Annotated
 
 import typer
 
-from cardavia.ai.player import find_player, player_levels
+from cardavia.ai.levels import find_player, player_levels
 from cardavia.belote import (
     PRESETS,
     Card,

@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import IO, Any, Final
 
-from cardavia.ai.player import find_player
+from cardavia.ai.levels import find_player
 from cardavia.ai.solver import KernelMissingError, playouts, solve_root
 from cardavia.belote import (
     LAST_TRICK_BONUS,

@@ -18,7 +18,8 @@ from cardavia.ai.analysis import (
     review_card,
     text_report,
 )
-from cardavia.ai.player import find_player, play_deal, with_declarations
+from cardavia.ai.levels import find_player
+from cardavia.ai.player import play_deal, with_declarations
 from cardavia.belote import DealState, Play, Seat, find_rules
 from cardavia.belote.auction import Contract
 from cardavia.belote.cards import Team, card_code, parse_card

@@ -21,7 +21,7 @@ from cardavia.ai.card_location import (
     suit_order,
     trained,
 )
-from cardavia.ai.player import find_player
+from cardavia.ai.levels import find_player
 from cardavia.ai.worlds import sample_worlds
 from cardavia.belote import DealState, Play, Seat, find_rules
 from cardavia.belote.game import Phase

@@ -21,7 +21,7 @@ from cardavia.ai.decisions import (
     Lane,
 )
 from cardavia.ai.environment import DEFAULT_DEADLINE, deadline_from_env
-from cardavia.ai.player import LEVELS, player_levels, register_player
+from cardavia.ai.levels import LEVELS, player_levels, register_player
 from cardavia.ai.pool import DecisionPool, decide_here
 from cardavia.ai.queue import DecisionQueue
 from cardavia.belote import Action, Observation, Pass

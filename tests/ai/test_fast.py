@@ -19,7 +19,7 @@ from cardavia.ai.fast import (
     bid_class,
     bid_features,
 )
-from cardavia.ai.player import find_player, find_version
+from cardavia.ai.levels import find_player, find_version
 from cardavia.belote import DealState, Observation, Phase, Seat, find_rules
 
 from .test_card_location import _club_record, _script

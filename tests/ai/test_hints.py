@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from cardavia.ai.hints import REASONS, hint, hint_data, play_reason
-from cardavia.ai.player import find_player
+from cardavia.ai.levels import find_player
 from cardavia.belote import DealState, Observation, Play, Seat, find_rules
 from cardavia.belote.auction import Contract
 from cardavia.belote.cards import parse_card

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from cardavia.ai.card_location import FEATURES, features
+from cardavia.ai.levels import find_player
 from cardavia.ai.play_policy import PlayPolicyReading, PolicyModel, framed_bits, framing, trained
 from cardavia.ai.play_reading import PlayReading
-from cardavia.ai.player import find_player
 from cardavia.ai.worlds import sample_worlds
 from cardavia.belote import CardSet, Observation
 from cardavia.belote.search import constraint

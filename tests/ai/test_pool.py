@@ -19,7 +19,7 @@ import pytest
 from cardavia.ai import find_player
 from cardavia.ai.decisions import Decisions
 from cardavia.ai.expert import ExpertPlayer
-from cardavia.ai.player import LEVELS, register_player
+from cardavia.ai.levels import LEVELS, register_player
 from cardavia.ai.pool import DecisionPool, Kind, decide_here, machine_cores
 from cardavia.ai.spread import Cores, in_order, lending
 from cardavia.ai.strong import StrongPlayer

@@ -14,7 +14,7 @@ import pytest
 
 from cardavia.ai.club import ClubPlayer
 from cardavia.ai.decisions import Decisions, decision_key, decision_seed
-from cardavia.ai.player import LEVELS, register_player
+from cardavia.ai.levels import LEVELS, register_player
 from cardavia.ai.pool import DecisionPool
 from cardavia.ai.shared import MemoryStore, Share, SharedDecisions
 from cardavia.belote import (

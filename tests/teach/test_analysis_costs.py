@@ -9,7 +9,8 @@ import random
 import pytest
 
 from cardavia.ai.analysis import analyse, analysis_data, deal_worth
-from cardavia.ai.player import find_player, play_deal
+from cardavia.ai.levels import find_player
+from cardavia.ai.player import play_deal
 from cardavia.belote import DealState, Record, Seat, find_rules
 from cardavia.teach import learning
 from cardavia.words import rules_text

@@ -14,7 +14,8 @@ import pytest
 from sqlalchemy import insert
 from typer.testing import CliRunner
 
-from cardavia.ai.player import Player, find_player, with_declarations
+from cardavia.ai.levels import find_player
+from cardavia.ai.player import Player, with_declarations
 from cardavia.ai.strong import root_values
 from cardavia.belote import Action, DealState, Observation, Record, deck_from_seed, find_rules
 from cardavia.cli import app

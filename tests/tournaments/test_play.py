@@ -22,7 +22,8 @@ from fastapi.testclient import TestClient
 from tests.players.plays import browser_fixture
 from tests.tournaments.worked import keep_passkey
 
-from cardavia.ai.player import find_version, told_the_score
+from cardavia.ai.levels import find_version
+from cardavia.ai.player import told_the_score
 from cardavia.belote import Action, Match, Observation, Pass, Record, find_rules
 from cardavia.belote.fair import check_deal, deck_from_seed
 from cardavia.live.limits import Limits

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cardavia.ai.decisions import decision_seed
-from cardavia.ai.player import find_player, level_version
+from cardavia.ai.levels import find_player, level_version
 from cardavia.belote import Action, Pass, Seat
 from cardavia.live.table import Table
 from cardavia.live.tables import TableService

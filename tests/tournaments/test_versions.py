@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cardavia.ai.decisions import Decisions, decision_seed
-from cardavia.ai.player import LEVEL_VERSIONS, LEVELS, VERSIONS
+from cardavia.ai.levels import LEVEL_VERSIONS, LEVELS, VERSIONS
 from cardavia.ai.pool import DecisionPool
 from cardavia.belote import Action, Observation, Seat
 from cardavia.live.tables import TableService

@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from cardavia.ai.player import LEVELS, register_player
+from cardavia.ai.levels import LEVELS, register_player
 from cardavia.belote.actions import Action
 from cardavia.belote.observation import Observation
 from cardavia.live.limits import Limits, RateLimiter

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from tests.web.conftest import cards_seat_may_know
 
 from cardavia.ai.decisions import Decisions
-from cardavia.ai.player import LEVELS, register_player
+from cardavia.ai.levels import LEVELS, register_player
 from cardavia.ai.pool import DecisionPool
 from cardavia.belote import DealState, Observation, Phase, Play, Seat
 from cardavia.belote.actions import Action
@@ -713,7 +713,7 @@ def test_the_result_says_when_the_takers_belote_went_to_the_defenders() -> None:
     """At the Cardavia table (docs/rules.md 8, ``belote_on_failure``: ``to_defenders``) a
     failed contract's belote, held by the takers, is scored by the defenders: the view says
     so (``belote_moved``), and only then; at the house table the takers keep it."""
-    from cardavia.ai.player import find_player
+    from cardavia.ai.levels import find_player
     from cardavia.belote.rules import find_rules
     from cardavia.live.views import view_of
 

@@ -6,18 +6,15 @@ The site asks :class:`cardavia.ai.decisions.Decisions` for every decision of a c
 is :mod:`cardavia.ai.worker`. Both are imported from their modules, so that importing this
 package stays light."""
 
-from cardavia.ai.player import (
+from cardavia.ai.levels import (
     LEVELS,
     VERSIONS,
-    Player,
     find_player,
     find_version,
-    play_deal,
     player_levels,
     register_player,
-    told_the_score,
-    with_declarations,
 )
+from cardavia.ai.player import Player, play_deal, told_the_score, with_declarations
 
 __all__ = [
     "LEVELS",

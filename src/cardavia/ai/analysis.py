@@ -36,7 +36,8 @@ from math import sqrt
 from typing import Any, Final, Literal
 
 from cardavia.ai.expert import belote_points, known_announcements
-from cardavia.ai.player import find_player, with_declarations
+from cardavia.ai.levels import find_player
+from cardavia.ai.player import with_declarations
 from cardavia.ai.solver import Order, Position, solve
 from cardavia.ai.strong import legal_cards, root_values, tricks_won
 from cardavia.ai.worlds import sample_worlds

@@ -9,7 +9,7 @@ Two measures: the **whole deal** (each level bids and plays; the margin is in de
 and the **card play** alone (``play_only``: the club player bids for all four seats, the
 same auction at both tables, then the levels play the cards; the margin is in card points,
 the last trick and a capot included). A and B are levels or versions
-(:func:`cardavia.ai.player.find_version`: ``expert-2026-12`` against ``expert-next``).
+(:func:`cardavia.ai.levels.find_version`: ``expert-2026-12`` against ``expert-next``).
 
 The pairs are independent (each deck and each decision drawn from the seed and the pair's
 number), so a run spreads them over processes (``processes``): the figures are the same as
@@ -34,7 +34,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from cardavia.ai.player import Player, find_player, find_version
+from cardavia.ai.levels import find_player, find_version
+from cardavia.ai.player import Player
 from cardavia.belote import DealState, Phase, Seat, find_rules
 from cardavia.belote.search import cut_and_shuffle
 

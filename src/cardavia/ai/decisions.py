@@ -15,7 +15,7 @@ the match score before the deal, ``client`` whoever the work is for (the key of 
 
 The same at every table (docs/tournament-robots.md): the site seeds each decision with
 :func:`decision_seed`, a SHA-256 of the deal's secret seed, the seat, the level's version
-(:func:`~cardavia.ai.player.version_of`) and the deal's public actions so far, never from
+(:func:`~cardavia.ai.levels.version_of`) and the deal's public actions so far, never from
 the clock, the process, the worker or the lane. Every lane decides a seed as
 :func:`~cardavia.ai.pool.decide_here` does (a generator seeded with it; the pool's spreading
 of worlds over cores gives the serial result; the budgets of the search levels count the
@@ -68,7 +68,8 @@ from typing import Final
 
 from cardavia.ai.budget import WorkBudget
 from cardavia.ai.environment import DEFAULT_DEADLINE
-from cardavia.ai.player import find_version, told_the_score, version_level, version_of
+from cardavia.ai.levels import find_version, version_level, version_of
+from cardavia.ai.player import told_the_score
 from cardavia.ai.pool import DecisionPool, Kind
 from cardavia.ai.queue import DecisionQueue, QueueUnreachableError
 from cardavia.ai.shared import MemoryStore, RedisStore, Share, SharedDecisions
@@ -103,7 +104,7 @@ new name, as a level's new version does."""
 def decision_seed(deal_seed: str, seat: Seat, level: str, history: Sequence[Action]) -> int:
     """The seed of a computer decision: the first 8 bytes of the SHA-256 of the deal's secret
     seed (hexadecimal, as kept), the seat, the version (``level``: a level's current one,
-    :func:`~cardavia.ai.player.version_of`, or a version named) and the deal's public actions
+    :func:`~cardavia.ai.levels.version_of`, or a version named) and the deal's public actions
     so far (bids and cards, as the records write them), never a hidden card. Two tables of one
     deal where the same actions were made give the same seed; the seed reveals nothing of the
     deal's own (a hash of it).
@@ -372,7 +373,7 @@ class Decisions:
 
 
 def _level_of(name: str) -> str:
-    """The level of a level or a version (:func:`~cardavia.ai.player.version_level`), or the
+    """The level of a level or a version (:func:`~cardavia.ai.levels.version_level`), or the
     name itself, as given, if it is neither (it fails where it is looked up)."""
     try:
         return version_level(name)

@@ -40,7 +40,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, Literal
 
-from cardavia.ai.player import find_version, told_the_score
+from cardavia.ai.levels import find_version
+from cardavia.ai.player import told_the_score
 from cardavia.ai.spread import Cores, lending
 from cardavia.belote import Action, Observation
 

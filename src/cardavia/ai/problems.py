@@ -35,7 +35,7 @@ from cardavia.ai.bidding import STRONG_BIDDING, candidates, draw_worlds, evaluat
 from cardavia.ai.club import ClubPlayer
 from cardavia.ai.expert import is_clear
 from cardavia.ai.hints import bid_reason, play_reason
-from cardavia.ai.player import find_player
+from cardavia.ai.levels import find_player
 from cardavia.ai.strong import legal_cards
 from cardavia.ai.worlds import sample_worlds
 from cardavia.belote import (

@@ -74,7 +74,7 @@ Order = Literal["masters", "simple"]
 the nodes visited are not. ``masters`` (the default) reads who holds the masters and who
 can still beat a card, and visits about a quarter fewer nodes than ``simple``, the order of
 December 2026, kept for the levels whose decisions are budgeted in nodes (a level's version
-is the same decisions: :data:`cardavia.ai.player.LEVEL_VERSIONS`)."""
+is the same decisions: :data:`cardavia.ai.levels.LEVEL_VERSIONS`)."""
 
 _MASK64: Final = (1 << 64) - 1
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from cardavia.ai.player import player_levels
+from cardavia.ai.levels import player_levels
 from cardavia.belote import DECKS, PRESETS, Seat
 from cardavia.live.display_names import MAX_NAME, clean_name
 from cardavia.live.protocol import ClientError, echo

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
-from cardavia.ai.player import level_version
+from cardavia.ai.levels import level_version
 from cardavia.belote import Match, Record, Seat
 from cardavia.live.logs import reason
 from cardavia.live.outbox import Listener

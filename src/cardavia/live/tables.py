@@ -24,7 +24,7 @@ from typing import Any
 
 from cardavia.ai.budget import WorkBudget
 from cardavia.ai.decisions import Decisions
-from cardavia.ai.player import level_version, player_levels, version_level
+from cardavia.ai.levels import level_version, player_levels, version_level
 from cardavia.belote import (
     DECKS,
     PRESETS,

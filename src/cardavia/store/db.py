@@ -134,7 +134,7 @@ class GameRow(Base):
     single-player table; ``None`` for a room's game (its people hold the room's tokens).
     Games saved before seats could be chosen were played from South."""
     version: Mapped[str | None] = mapped_column(String(32), nullable=True, default=None)
-    """The version of its computer players (:func:`cardavia.ai.player.version_of`: a
+    """The version of its computer players (:func:`cardavia.ai.levels.version_of`: a
     tournament's deal, its tournament's); ``None`` for a level registered without one."""
 
 

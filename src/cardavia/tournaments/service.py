@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final, Protocol
 
-from cardavia.ai.player import level_version, version_level
+from cardavia.ai.levels import level_version, version_level
 from cardavia.belote import Record, Seat
 from cardavia.store.base import hash_token, now
 from cardavia.store.db import GameStore

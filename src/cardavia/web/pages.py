@@ -15,7 +15,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
 
-from cardavia.ai.player import player_levels
+from cardavia.ai.levels import player_levels
 from cardavia.belote import ALL_CARDS, DECKS, PRESETS, card_code
 from cardavia.words import (
     DEFAULT_LANGUAGE,
