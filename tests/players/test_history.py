@@ -12,6 +12,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from tests.players.plays import app_fixture, browser_fixture, new_game, played_deal
 
+from cardavia.web.history import contract_text
+from cardavia.words import load_catalogs
+
 __all__ = ["app_fixture", "browser_fixture"]
 
 
@@ -23,6 +26,17 @@ def test_a_new_guest_has_no_games(browser: Callable[[], TestClient]) -> None:
     page = client.get("/fr/me/games")
     assert page.status_code == 200
     assert "Mes parties" in page.text
+
+
+def test_a_contract_reads_as_the_table_says_it() -> None:
+    """ "Est prend à pique", never a bid's label after the seat's ("Est : Prendre à pique")."""
+    fr, en = load_catalogs().wording("fr"), load_catalogs().wording("en")
+    take = {"contract": {"taker": "E", "strain": "S", "bid": None, "coinche": 0}, "deck": "french"}
+    assert contract_text(take, fr) == "Est prend à pique"
+    assert contract_text(take, en) == "East takes spades"
+    bid = {"contract": {"taker": "W", "strain": "H", "bid": 110, "coinche": 1}, "deck": "french"}
+    assert contract_text(bid, fr) == "Ouest annonce 110 cœur · coinché ×2"
+    assert contract_text({"contract": None, "deck": "french"}, en) is None
 
 
 @pytest.mark.slow  # whole deals
@@ -38,6 +52,8 @@ def test_a_deal_played_is_listed_with_its_result_and_links(
     assert [o["computer"] for o in entry["opponents"]] == [True, True]
     assert entry["score"] == view["result"]["scores"]
     assert entry["contract"]["taker"] == view["contract"]["taker"]
+    taker = {"N": "Nord", "E": "Est", "S": "Sud", "W": "Ouest"}[entry["contract"]["taker"]]
+    assert entry["contract_text"].startswith(f"{taker} prend à ")
     assert entry["outcome"] in ("made", "failed", "litige")
     assert entry["check"].startswith("/fr/rules/fairness?seed=")
     assert view["fair"]["seed"] in entry["check"]

@@ -31,7 +31,7 @@ from cardavia.live.views import deal_record
 from cardavia.store.db import GameStore, StoredGame
 from cardavia.store.events import deal_seeds
 from cardavia.store.players import Played
-from cardavia.words import LANGUAGES, N_, Catalogs
+from cardavia.words import LANGUAGES, N_, Catalogs, Wording
 
 GAMES_PER_PAGE: Final = 10
 """Games per page of ``GET /api/me/games`` (each with all its deals)."""
@@ -96,16 +96,31 @@ def room_sitters(state_text: str, level: str, former: frozenset[str]) -> dict[Se
     return sitters
 
 
-def contract_text(record: Mapping[str, Any]) -> str | None:
-    """The contract as the bidding said it: the taker's last bid, and a coinche or
-    surcoinche on it, in the table's words (``None``: no contract yet)."""
+CONTRACT_SENTENCES: Final = {
+    "take": N_("{seat} takes {strain}"),
+    "bid": N_("{seat} bids {value} {strain}"),
+    1: N_("coinched ×2"),
+    2: N_("surcoinched ×4"),
+}
+"""A contract as the table's sentence says it ("East takes spades", "Est prend à pique"),
+never a bid's label after the seat's ("Est : Prendre à pique")."""
+
+
+def contract_text(record: Mapping[str, Any], wording: Wording) -> str | None:
+    """The contract as a sentence in the reader's words: its taker, what they took or bid,
+    and a coinche or surcoinche on it (``None``: no contract yet)."""
     contract = record["contract"]
     if contract is None:
         return None
-    said = [bid for bid in record["bids"] if bid["seat"] == contract["taker"]]
-    said = [bid for bid in said if bid["kind"] not in ("pass", "coinche", "surcoinche")]
-    doubled = [bid for bid in record["bids"] if bid["kind"] in ("coinche", "surcoinche")]
-    return " · ".join(bid["text"] for bid in said[-1:] + doubled[-1:])
+    seat = wording.seat(contract["taker"])
+    strain = wording.strain(contract["strain"], record["deck"])
+    if contract["bid"] is None:
+        said = wording.gettext(CONTRACT_SENTENCES["take"], seat=seat, strain=strain)
+    else:
+        value = wording.bid_value(contract["bid"])
+        said = wording.gettext(CONTRACT_SENTENCES["bid"], seat=seat, value=value, strain=strain)
+    doubled = CONTRACT_SENTENCES.get(min(int(contract["coinche"] or 0), 2))
+    return " · ".join([said, wording.gettext(doubled)] if isinstance(doubled, str) else [said])
 
 
 class History:
@@ -199,7 +214,8 @@ class History:
     ) -> dict[str, Any]:
         """One deal as the history lists it."""
         deal = match.deals[number - 1]
-        record = deal_record(deal, self.catalogs.wording(lang))
+        wording = self.catalogs.wording(lang)
+        record = deal_record(deal, wording)
         us = "NS" if seat in (Seat.N, Seat.S) else "EW"
         result = record["result"]
         over = deal.is_over
@@ -217,7 +233,7 @@ class History:
             "partner": people[seat.partner.name],
             "opponents": [people[other.name] for other in (seat.next, seat.next.partner)],
             "contract": record["contract"],
-            "contract_text": contract_text(record),
+            "contract_text": contract_text(record, wording),
             "outcome": record["outcome"],
             "score": None if result is None else result["scores"],
             "share": share_code(stored, number) if over else None,

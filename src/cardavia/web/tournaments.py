@@ -135,12 +135,14 @@ CONTRACT_WORDS: Final = {
     "generale": N_("Générale"),
 }
 PASSED: Final = N_("Everybody passed")
-SAID: Final = N_("{seat}: {bid}")
+SAID: Final = N_("{bid} ({seat})")
+"""A contract with its taker as the problems write it, "carreau (Ouest)": inside a sentence
+("…à votre place : carreau (Ouest), écart +162"), never a second colon."""
 
 
 def contract_words(code: str | None, wording: Wording, deck: str | None = None) -> str:
     """A contract of :func:`~cardavia.tournaments.deals.contract_code` in the reader's words:
-    ``S 110 H coinche`` → "South: 110 hearts · Coinche"; ``pass`` → "Everybody passed"."""
+    ``S 110 H coinche`` → "110 hearts (South) · Coinche"; ``pass`` → "Everybody passed"."""
     if code is None:
         return ""
     if code == "pass":

@@ -42,10 +42,8 @@ function facts(entry) {
   };
   add(words.partner, who(entry.partner));
   add(words.opponents, entry.opponents.map(who).join(" · "));
-  if (entry.contract) {
-    const taker = words.seats[entry.contract.taker] ?? entry.contract.taker;
-    add(words.contract, fill(words.seat_line, { seat: taker, name: entry.contract_text ?? "" }));
-  }
+  // The contract as the table says it: "East takes spades", "Est prend à pique".
+  if (entry.contract) add(words.contract, entry.contract_text ?? "");
   if (entry.score) {
     const us = entry.score[entry.team];
     const them = entry.score[entry.team === "NS" ? "EW" : "NS"];
