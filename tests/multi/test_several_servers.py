@@ -20,6 +20,7 @@ from typing import Any
 from tests.multi.conftest import WebProcess
 from websockets.sync.client import ClientConnection, connect
 
+from cardavia.ai.levels import level_version
 from cardavia.live.bus import RedisBus
 
 View = dict[str, Any]
@@ -234,5 +235,6 @@ def test_the_computer_players_think_on_ai_workers_and_a_worker_restarts(
     # Both workers decided (each logs the jobs it ran), for the computer seats only.
     runs = log.read_text().split("AI worker:")
     assert len(runs) == 3
-    assert all(":decide('strong', Observation(seat=<Seat." in run for run in runs[1:])
+    asked = f":decide('{level_version('strong')}', Observation(seat=<Seat."  # the table's version
+    assert all(asked in run for run in runs[1:])
     assert "Seat.S" not in log.read_text()

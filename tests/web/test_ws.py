@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from tests.web.conftest import cards_seat_may_know
 
 from cardavia.ai.decisions import Decisions
-from cardavia.ai.levels import LEVELS, register_player
+from cardavia.ai.levels import LEVELS, level_version, register_player
 from cardavia.ai.pool import DecisionPool
 from cardavia.belote import DealState, Observation, Phase, Play, Seat
 from cardavia.belote.actions import Action
@@ -699,7 +699,8 @@ def test_the_search_levels_think_on_the_decision_pool(
             view, _ = play_out(ws, random.Random(5))
         assert view["phase"] in ("over", "cancelled")
         assert calls
-        assert {level for level, _ in calls} == {"strong"}
+        # The pool is asked for the table's version of the level (docs/tournament-robots.md).
+        assert {level for level, _ in calls} == {level_version("strong")}
         assert {seat for _, seat in calls} <= {"N", "E", "W"}
         calls.clear()
         cheap = client.post("/api/games", json={"rules": "coinche", "level": "club"}).json()

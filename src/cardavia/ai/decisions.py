@@ -332,7 +332,7 @@ class Decisions:
                 return await self.queue.decide(level, observation, seed, match_scores)
             except QueueUnreachableError as error:
                 service_failed("redis")
-                decision_fallback(level, "unreachable")
+                decision_fallback(_level_of(level), "unreachable")  # labelled as the others
                 # Redis out of reach: the same decision, made here in what is left of the
                 # deadline (the pool's processes may have to start first).
                 log.warning("%s decision: %s; deciding in this process", level, error)
