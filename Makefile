@@ -10,7 +10,7 @@ UV := $(PYTHON) -m uv
 # starts in half the time or less (bench/start.py).
 LINTED := src tests bench training
 
-.PHONY: run test check lint sync bench uv
+.PHONY: run test check lint js sync bench uv
 
 uv:
 	@$(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet --user uv \
@@ -40,10 +40,18 @@ check: lint
 # Every test (what CI runs): the browser tests in a session of their own, run beside the others
 # (Playwright's synchronous API keeps an event loop running in its worker for the whole session,
 # where the other tests start loops of their own); tests/sessions.py prints each as it ends.
-test: lint
-	@# axe-core for the browser tests' accessibility checks, pinned by tests/browser/package-lock.json
-	@npm ci --prefix tests/browser --no-audit --no-fund --silent
+test: lint js
 	PYTHONDONTWRITEBYTECODE= $(UV) run --frozen python tests/sessions.py
+
+# The pages' scripts checked by TypeScript (tsc --checkJs: names, arity, properties; the pages
+# and the service worker each with their own globals, tests/js), after the npm packages the
+# tests take: axe-core for the browser tests' accessibility checks, and TypeScript, both pinned
+# by tests/browser/package-lock.json.
+TSC := tests/browser/node_modules/.bin/tsc
+js:
+	@npm ci --prefix tests/browser --no-audit --no-fund --silent
+	$(TSC) -p tests/js/tsconfig.json
+	$(TSC) -p tests/js/tsconfig.worker.json
 
 # Every benchmark, its figures collected in docs/benchmarks.md with the machine and the date
 # (BENCH_OPTIONS="--quick" checks the collection on tiny sizes; "--only deals,solver" some).

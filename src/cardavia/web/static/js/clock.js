@@ -41,7 +41,7 @@ function draw() {
   const left = secondsLeft();
   for (const box of document.querySelectorAll(".seat[data-seat]")) {
     const code = box.dataset.seat;
-    let ring = box.querySelector(".room-clock");
+    let ring = /** @type {HTMLElement} */ (box.querySelector(".room-clock"));
     if (!heard || heard.seat !== code) {
       if (ring) ring.hidden = true;
       continue;

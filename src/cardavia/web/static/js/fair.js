@@ -73,7 +73,7 @@ export async function checkDeal(seedHex, hashHex, dealt) {
 /** The fairness page's check (its form, if on the page): the fields filled from the
  * address (the table's "Check this deal"), checked at once, and again on each submit. */
 function wireCheckForm() {
-  const form = document.getElementById("fair-check-form");
+  const form = /** @type {HTMLFormElement} */ (document.getElementById("fair-check-form"));
   if (!form) return;
   const result = document.getElementById("fair-result");
   const deckOut = document.getElementById("fair-deck-out");

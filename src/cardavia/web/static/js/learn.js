@@ -100,7 +100,8 @@ function update() {
     state.hintAction = null;
   }
   markHintedBid();
-  for (const b of document.querySelectorAll("#learn-analyse, .learn-analyse-slot")) b.hidden = !over;
+  const analyse = /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("#learn-analyse, .learn-analyse-slot"));
+  for (const b of analyse) b.hidden = !over;
   const check = document.getElementById("learn-check");
   if (check) check.hidden = !(view?.fair?.seed);
   const key = view ? `${view.game}:${view.deal_number}` : null;
@@ -202,7 +203,7 @@ export async function openAnalysisOf(url, context) {
 }
 
 async function showAnalysis(url) {
-  const dialog = document.getElementById("learn-analysis");
+  const dialog = /** @type {HTMLDialogElement} */ (document.getElementById("learn-analysis"));
   if (!dialog) return;
   dialog.replaceChildren(el("p", "learn-wait", words.analysing));
   dialog.dataset.state = "loading";

@@ -44,7 +44,7 @@ function markMore(nav) {
  * back to its button (a select's own list, open, takes the key first). */
 function closeOnEscape(event) {
   if (event.key !== "Escape") return;
-  const menu = document.activeElement?.closest(".site-header details[open]");
+  const menu = /** @type {HTMLDetailsElement} */ (document.activeElement?.closest(".site-header details[open]"));
   if (!menu) return;
   menu.open = false;
   menu.querySelector("summary")?.focus();

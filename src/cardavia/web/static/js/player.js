@@ -21,6 +21,7 @@ function kept(settings) {
 }
 
 async function ask(method, body, url = ME) {
+  /** @type {RequestInit & { headers: Record<string, string> }} */
   const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
@@ -53,6 +54,7 @@ function send(keepalive = false) {
     return;
   }
   sent = settings;
+  /** @type {RequestInit} */
   const options = {
     method: "PUT",
     credentials: "same-origin",
@@ -109,7 +111,7 @@ function passkeyPanel(me) {
   if (!panel || !window.PublicKeyCredential || !navigator.credentials) return;
   const list = panel.querySelector(".passkey-list");
   const status = panel.querySelector("[data-passkey-status]");
-  const signOut = panel.querySelector('[data-action="sign-out"]');
+  const signOut = /** @type {HTMLButtonElement} */ (panel.querySelector('[data-action="sign-out"]'));
   const lang = document.documentElement.lang || "en";
   const day = (iso) => new Intl.DateTimeFormat(lang, { dateStyle: "medium" }).format(new Date(iso));
   const say = (words) => {

@@ -43,7 +43,7 @@ function showScore(results) {
     .replace("{solved}", String(solved))
     .replace("{total}", score.dataset.total);
   for (const article of document.querySelectorAll("[data-problem]")) {
-    const mark = article.querySelector("[data-solved-mark]");
+    const mark = /** @type {HTMLElement} */ (article.querySelector("[data-solved-mark]"));
     if (mark) mark.hidden = !results[article.dataset.problem]?.solved;
   }
 }

@@ -21,7 +21,7 @@ async function load() {
     section.dataset.state = "none";
     return;
   }
-  document.getElementById("profile-name").value = me.name ?? "";
+  /** @type {HTMLInputElement} */ (document.getElementById("profile-name")).value = me.name ?? "";
   const games = await (await fetch(`/api/me/games?lang=${encodeURIComponent(lang)}`)).json();
   document.getElementById("profile-games").textContent = new Intl.NumberFormat(lang).format(games.games ?? 0);
   show("profile-player", true);
@@ -31,7 +31,7 @@ async function load() {
 async function saveName(event) {
   event.preventDefault();
   error.textContent = "";
-  const name = document.getElementById("profile-name").value;
+  const name = /** @type {HTMLInputElement} */ (document.getElementById("profile-name")).value;
   const response = await fetch(`/api/me?lang=${encodeURIComponent(lang)}`, {
     method: "PUT",
     headers: JSON_HEADERS,
@@ -42,7 +42,7 @@ async function saveName(event) {
     error.textContent = data.message;
     return;
   }
-  document.getElementById("profile-name").value = data.name ?? "";
+  /** @type {HTMLInputElement} */ (document.getElementById("profile-name")).value = data.name ?? "";
   status.textContent = words.saved;
 }
 

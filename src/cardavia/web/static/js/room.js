@@ -34,7 +34,7 @@ function renderRoom(room, send) {
   const lobby = document.getElementById("room-lobby");
   lobby.hidden = false;
   document.getElementById("room-code").textContent = room.code;
-  document.getElementById("room-link").value = `${location.origin}/${lang()}/room/${room.code}`;
+  /** @type {HTMLInputElement} */ (document.getElementById("room-link")).value = `${location.origin}/${lang()}/room/${room.code}`;
   // Once dealt nobody new can sit: no link to send; the table first, the seats and the
   // quick phrases below it (a phone shows the table without scrolling past them).
   document.getElementById("room-share").hidden = room.started;
@@ -249,6 +249,7 @@ function showPhrase(message) {
   }
   const box = document.querySelector(`.seat[data-seat="${message.seat}"]`);
   if (!box) return;
+  /** @type {HTMLElement & { timer?: number }} */
   let bubble = box.querySelector(".room-phrase");
   if (!bubble) {
     bubble = document.createElement("span");

@@ -166,7 +166,7 @@ const ONLINE_BUTTONS = ["room-create-button", "room-find-button", "room-join-but
  * connection); back online, they work again (a room already dealt stays closed to joiners). */
 export function showRoomOffline(offline = !navigator.onLine) {
   for (const id of ONLINE_BUTTONS) {
-    const button = document.getElementById(id);
+    const button = /** @type {HTMLButtonElement} */ (document.getElementById(id));
     if (!button) continue;
     button.disabled = offline || button.dataset.started === "true";
     if (offline) button.setAttribute("aria-describedby", "offline-note");

@@ -133,7 +133,7 @@ function wirePanel() {
   };
 
   for (const key of ["contrast", "grain", "temperature"]) {
-    const input = panel.querySelector(`[name="${key}"]`);
+    const input = /** @type {HTMLInputElement} */ (panel.querySelector(`[name="${key}"]`));
     const output = panel.querySelector(`output[for="set-${key}"]`);
     if (!input) continue;
     input.value = String(settings[key]);
@@ -147,12 +147,12 @@ function wirePanel() {
     });
   }
 
-  const deck = panel.querySelector('[name="deck"]');
+  const deck = /** @type {HTMLSelectElement} */ (panel.querySelector('[name="deck"]'));
   if (deck) {
     deck.value = settings.deck;
     deck.addEventListener("change", () => update({ deck: deck.value }));
   }
-  const aiPace = panel.querySelector('[name="aiPace"]');
+  const aiPace = /** @type {HTMLSelectElement} */ (panel.querySelector('[name="aiPace"]'));
   if (aiPace) {
     aiPace.value = settings.aiPace;
     describePace(aiPace);
@@ -161,6 +161,7 @@ function wirePanel() {
       describePace(aiPace);
     });
   }
+  /** @type {Record<string, HTMLInputElement>} */
   const boxes = {
     fourColour: panel.querySelector('[name="fourColour"]'),
     reducedMotion: panel.querySelector('[name="reducedMotion"]'),
@@ -181,7 +182,7 @@ function wirePanel() {
     box?.addEventListener("change", () => update({ [key]: box.checked }));
   }
 
-  const language = panel.querySelector('[name="language"]');
+  const language = /** @type {HTMLSelectElement} */ (panel.querySelector('[name="language"]'));
   language?.addEventListener("change", () => {
     if (language.value) window.location.assign(language.value);
   });
@@ -191,7 +192,7 @@ function wirePanel() {
     Object.assign(settings, fresh);
     saveSettings(settings);
     for (const key of ["contrast", "grain", "temperature"]) {
-      const input = panel.querySelector(`[name="${key}"]`);
+      const input = /** @type {HTMLInputElement} */ (panel.querySelector(`[name="${key}"]`));
       const output = panel.querySelector(`output[for="set-${key}"]`);
       if (input) input.value = String(settings[key]);
       if (output) output.textContent = percent(settings[key]);

@@ -35,8 +35,8 @@ function replayGo(step) {
 /** Every listener of the page, once. */
 function wire() {
   const form = $("new-game");
-  const deckSelect = form.querySelector('[name="deck"]');
-  const rulesSelect = form.querySelector('[name="rules"]');
+  const deckSelect = /** @type {HTMLSelectElement} */ (form.querySelector('[name="deck"]'));
+  const rulesSelect = /** @type {HTMLSelectElement} */ (form.querySelector('[name="rules"]'));
   const settings = loadSettings();
   if (settings.deck && deckSelect) deckSelect.value = settings.deck;
   rulesSelect?.addEventListener("change", () => {
@@ -55,19 +55,19 @@ function wire() {
 
   const hand = $("hand");
   hand.addEventListener("click", (event) => {
-    const button = event.target.closest(".card");
+    const button = /** @type {Element} */ (event.target).closest(".card");
     if (button) onCard(button.dataset.card, button);
   });
   hand.addEventListener("keydown", onHandKey);
   hand.addEventListener("contextmenu", (event) => {
     // A long press on a greyed card says why, like a tap: no menu over it.
-    const button = event.target.closest(".card.refused");
+    const button = /** @type {Element} */ (event.target).closest(".card.refused");
     if (!button) return;
     event.preventDefault();
     onCard(button.dataset.card, button);
   });
   hand.addEventListener("focusin", (event) => {
-    const button = event.target.closest(".card");
+    const button = /** @type {Element} */ (event.target).closest(".card");
     if (button) state.focusCard = button.dataset.card;
   });
 
@@ -94,7 +94,8 @@ function wire() {
     closeResult();
     showForm(true, true);
   });
-  $("score-close").addEventListener("click", () => $("score-panel").close());
+  const dialog = /** @type {HTMLDialogElement} */ ($("score-panel"));
+  $("score-close").addEventListener("click", () => dialog.close());
   $("score-panel").addEventListener("keydown", trapTab);
   $("score-panel").addEventListener("close", () => {
     // The close event comes later than close(): the page's own closes are told apart.
@@ -130,7 +131,7 @@ function wire() {
   });
 
   document.addEventListener("focusin", (event) => {
-    const target = event.target;
+    const target = /** @type {Element} */ (event.target);
     state.focusZone = target.closest?.("#hand") ? "hand" : target.closest?.("#controls, #score-panel") ? "controls" : null;
   });
 

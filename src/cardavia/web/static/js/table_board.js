@@ -75,7 +75,7 @@ export function renderSeats(view) {
       }
     }
     // The bubble: the seat's bid while bidding; an announcement or belote as it is said.
-    const bubble = box.querySelector(".bubble");
+    const bubble = /** @type {HTMLElement} */ (box.querySelector(".bubble"));
     const words = [];
     if (view.phase === "bidding" && lastBid[seat]) words.push(bidText(lastBid[seat]));
     if (view.phase === "playing" && tricksDone(view) === 0) {

@@ -266,7 +266,7 @@ export function showForm(open, focus = false) {
   if (ROOM !== null) return; // a room's page: its own forms (room.js)
   const section = $("new-game-section");
   section.dataset.open = open ? "on" : "off";
-  const details = $("new-game-details");
+  const details = /** @type {HTMLDetailsElement} */ ($("new-game-details"));
   if (details) details.open = open;
   state.placeHints?.();
   // The first thing a new player does is deal: the button has the focus (no Tab needed).
@@ -277,7 +277,7 @@ export function showForm(open, focus = false) {
 export function showOffline(offline = !navigator.onLine) {
   const note = $("offline-note");
   if (note) note.hidden = !offline;
-  const deal = $("deal-button");
+  const deal = /** @type {HTMLButtonElement} */ ($("deal-button"));
   if (deal) deal.disabled = offline;
   if (offline && state.view === null) setStatus(t("offline"), "error");
   else if (!offline && $("status")?.textContent === t("offline")) setStatus("");

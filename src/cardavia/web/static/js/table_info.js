@@ -26,7 +26,7 @@ function renderFair(view) {
   $("fair-line").hidden = !fair?.hash;
   if (!fair?.hash) return;
   $("fair-hash").textContent = fair.hash;
-  const link = $("fair-check");
+  const link = /** @type {HTMLAnchorElement} */ ($("fair-check"));
   link.hidden = !fair.seed;
   if (fair.seed) {
     const query = new URLSearchParams({ seed: fair.seed, hash: fair.hash, deck: (fair.deck ?? []).join(" ") });
@@ -104,7 +104,7 @@ export function renderInfo(view) {
   // Each trick keeps its number in the deal (after a reload only the last ones are known).
   const numbers = state.dealTricks.map((trick, i) => (trick ? i + 1 : 0)).filter(Boolean);
   const tricks = state.dealTricks.filter(Boolean);
-  const toggle = $("last-trick-toggle");
+  const toggle = /** @type {HTMLButtonElement} */ ($("last-trick-toggle"));
   const open = state.lastTrickOpen && tricks.length > 0;
   toggle.disabled = tricks.length === 0;
   toggle.setAttribute("aria-expanded", open ? "true" : "false");
@@ -118,8 +118,8 @@ export function renderInfo(view) {
     const shownTrick = tricks[index];
     const total = Math.max(tricksDone(view), numbers.at(-1));
     $("trick-n").replaceChildren(tNode("trick_n", { n: numbers[index], total }));
-    $("trick-prev").disabled = index === 0;
-    $("trick-next").disabled = index >= tricks.length - 1;
+    /** @type {HTMLButtonElement} */ ($("trick-prev")).disabled = index === 0;
+    /** @type {HTMLButtonElement} */ ($("trick-next")).disabled = index >= tricks.length - 1;
     const cards = el("div", "last-cards");
     for (const play of playsOf(shownTrick)) {
       const fig = el("figure", "last-play");

@@ -18,7 +18,7 @@ import * as room from "./room.js";
 /** Keep the keyboard at the table: when what had the focus was redrawn away (a card played,
  * a bid made), the focus goes to the hand's tab stop, or to the bidding buttons. */
 export function keepFocus() {
-  if (!state.focusZone || $("score-panel").open) return;
+  if (!state.focusZone || /** @type {HTMLDialogElement} */ ($("score-panel")).open) return;
   const active = document.activeElement;
   const lost = !active || active === document.body || !active.isConnected;
   const view = state.view;

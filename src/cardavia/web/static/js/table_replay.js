@@ -65,8 +65,8 @@ export function renderReplay(view) {
   counter.replaceChildren(tNode("replay_step", { n: step, total: plays.length }));
   const last = plays[step - 1];
   $("replay-said").textContent = last ? t("plays", { seat: seatName(last.seat), ...cardWords(last.card) }) : "";
-  $("replay-first").disabled = step === 0;
-  $("replay-prev").disabled = step === 0;
-  $("replay-next").disabled = step >= plays.length;
-  $("replay-last").disabled = step >= plays.length;
+  /** @type {HTMLButtonElement} */ ($("replay-first")).disabled = step === 0;
+  /** @type {HTMLButtonElement} */ ($("replay-prev")).disabled = step === 0;
+  /** @type {HTMLButtonElement} */ ($("replay-next")).disabled = step >= plays.length;
+  /** @type {HTMLButtonElement} */ ($("replay-last")).disabled = step >= plays.length;
 }

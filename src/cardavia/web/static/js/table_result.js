@@ -10,7 +10,7 @@ import { contractNode, t } from "./table_words.js";
 export function closeResult() {
   clearTimeout(state.resultTimer);
   state.resultTimer = null;
-  const dialog = $("score-panel");
+  const dialog = /** @type {HTMLDialogElement} */ ($("score-panel"));
   if (dialog?.open) {
     state.quietClose = true;
     dialog.close();
@@ -86,7 +86,7 @@ export function breakdownLines(result) {
 }
 
 export function renderResult(view, openNow = false, justEnded = false) {
-  const dialog = $("score-panel");
+  const dialog = /** @type {HTMLDialogElement} */ ($("score-panel"));
   const result = view.result;
   if (view.phase !== "over" || !result) {
     state.resultDismissed = false;

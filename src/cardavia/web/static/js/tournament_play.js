@@ -17,7 +17,7 @@
     const back = document.getElementById("tournament-back");
     const actions = document.querySelector("#score-panel .score-actions");
     if (!back || !actions) return;
-    const link = back.cloneNode(true);
+    const link = /** @type {HTMLElement} */ (back.cloneNode(true));
     link.id = "tournament-back-result";
     link.className = "button-link primary";
     actions.prepend(link);
