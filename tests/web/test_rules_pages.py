@@ -122,6 +122,19 @@ def test_arabic_keeps_numbers_left_to_right(client: TestClient) -> None:
     assert '<td class="num"><bdi dir="ltr">1100</bdi></td>' in scoring
 
 
+def test_arabic_writes_the_spanish_order_from_the_right(client: TestClient) -> None:
+    """The Spanish deck's order reads 4 first from the right, as the French order beside it
+    and as seed 002 writes it ("4، 5، 6، 7، 10، 11، 12، 1"): each number on its own, Arabic
+    commas between, never one left-to-right run that reads "1، 12…" from the right."""
+    body = client.get("/ar/rules/announcements").text
+    assert '<bdi dir="ltr">4 5 6 7 10 11 12 1</bdi>' not in body
+    numbers = "، ".join(f'<bdi dir="ltr">{n}</bdi>' for n in (4, 5, 6, 7, 10, 11, 12, 1))
+    assert f"في الورق الإسباني الترتيب هو {numbers}:" in body
+    # The Maghreb page names the Maghreb seed's own words (seed 002).
+    maghreb = client.get("/ar/rules/maghreb").text
+    assert all(word in maghreb for word in ("«الأتو»", "«السويفي»", "«الأكلة»"))
+
+
 def test_pages_content(client: TestClient) -> None:
     maghreb = text_of(client.get("/fr/rules/maghreb").text)
     assert "deniers" in maghreb and "partie en 1000 points" in maghreb

@@ -637,7 +637,7 @@ def _announcement_rules(text: Wording, spanish: Wording) -> list[str]:
             "With the Spanish-suited deck the order is {spanish}: there is no 8 or 9, so the "
             "7 and the 10 are in a row, and the 1 comes after the 12.",
             french=_spaced([prose_label(r, text.with_deck("french")) for r in range(8)], text),
-            spanish=" ".join(SPANISH.rank_labels),
+            spanish=_spaced(list(SPANISH.rank_labels), text),
         ),
         text.gettext(
             "A sequence of three cards (tierce) is worth 20, of four (fifty) 50, of five or "

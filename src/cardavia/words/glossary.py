@@ -398,7 +398,8 @@ GLOSSARY: Final[Mapping[str, tuple[Term, ...]]] = {
         *SITE_TERMS["pl"],
     ),
     "ar": (
-        _T("trick", "اللفّة", (r"أكل(?:ة|ات|تين)",)),
+        # The Maghreb seed's own word (seed 002), named once in quotes on the Maghreb page.
+        _T("trick", "اللفّة", (r"(?<!«ال)أكل(?:ة|ات|تين)",)),
         _T("announcement", "إعلان"),
         _T("tierce", "تيرس"),
         _T("cinquante", "خمسين", (r"خمسون",)),
