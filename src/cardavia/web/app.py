@@ -27,8 +27,10 @@ from cardavia.live.game_server import GameServer
 from cardavia.live.logs import redact_tokens_in_logs
 from cardavia.live.protocol import ClientError
 from cardavia.live.settings import Settings
+from cardavia.web.compression import Compression
 from cardavia.web.edge import Edge
 from cardavia.web.guests import COOKIE_MAX_AGE, Guests
+from cardavia.web.head import HeadAsGet
 from cardavia.web.history import History
 from cardavia.web.http_helpers import error_response, install_refusals
 from cardavia.web.i18n import choose_language
@@ -147,6 +149,10 @@ def create_app(settings: Settings | None = None, *, live: GameServer | None = No
     app.state.lobby = live.lobby
     app.state.tournaments = live.tournaments
     app.state.tournament_tables = live.tournament_tables
+    # Inside the edge (added first): a compressed answer gets the security headers too, and
+    # a HEAD the headers its GET would have.
+    app.add_middleware(Compression)
+    app.add_middleware(HeadAsGet)
     app.add_middleware(
         Edge,
         allowed_hosts=settings.allowed_hosts,

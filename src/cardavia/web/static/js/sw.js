@@ -1,12 +1,17 @@
 // Cardavia's service worker (served as /sw.js, scope "/"): every static file the pages need
-// (each script and every module it imports, each style) and the pages of the six languages
-// are kept in a cache when it installs, so that the rules and the problems open without a
-// connection, and the table and the rooms' pages open too, their scripts running, to say that
-// play needs the connection (test_installable.py checks the list against the pages). Pages: the network first, the cache when offline. Static files: the
+// (each script and every module it imports, each style) and the pages of the visitor's own
+// language (the `lang` of its registration, /sw.js?lang=fr: pwa.js names the page's) are kept
+// in a cache when it installs, so that the rules and the problems open without a connection,
+// and the table and the rooms' pages open too, their scripts running, to say that play needs
+// the connection (test_installable.py checks the list against the pages). The other five
+// languages are never fetched ahead (a phone on its first visit would download every rules
+// page six times over, issue 37): a page of another language is kept when it is read, and a
+// visitor who changes language registers the worker again with it, which keeps that
+// language's pages too. Pages: the network first, the cache when offline. Static files: the
 // cache at once, refreshed from the network behind. The games API and the table's WebSocket
 // always go to the server.
 
-const VERSION = "cardavia-17";
+const VERSION = "cardavia-18";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
 const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring", "problems", "fairness"];
 const STATIC = [
@@ -49,18 +54,24 @@ const STATIC = [
   "/static/icons/icon-192.png",
   "/manifest.webmanifest",
 ];
-const PAGES = LANGUAGES.flatMap((lang) => [
-  `/${lang}/`,
-  `/${lang}/room/`,
-  ...RULES.map((page) => `/${lang}/rules/${page}`),
-]);
+const ASKED = new URL(self.location.href).searchParams.get("lang") ?? "";
+/** The language whose pages are kept ahead: the registration's, English if it names none. */
+const LANG = LANGUAGES.includes(ASKED) ? ASKED : "en";
+const PAGES = [`/${LANG}/`, `/${LANG}/room/`, ...RULES.map((page) => `/${LANG}/rules/${page}`)];
+
+/** Keep `url` unless it is kept already (a second language's installation fetches only its
+ * pages, not the static files again: those are refreshed as they are used). */
+async function keep(cache, url) {
+  if (STATIC.includes(url) && (await cache.match(url))) return;
+  await cache.add(url);
+}
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(VERSION);
       // One by one: a page that fails does not stop the others from being kept.
-      await Promise.all([...STATIC, ...PAGES].map((url) => cache.add(url).catch(() => undefined)));
+      await Promise.all([...STATIC, ...PAGES].map((url) => keep(cache, url).catch(() => undefined)));
       await self.skipWaiting();
     })(),
   );
