@@ -90,6 +90,7 @@ def test_my_games_the_analysis_the_export_and_the_deletion(
     page = zoe.open("fr")
     zoe.new_game()
     zoe.play_deal()
+    page.click(".menu-button")  # a phone's menu: one button opens the site's places
     page.click('.site-nav a[href="/fr/me/games"]')
     deal = page.locator('.history-deal[data-over="true"]').first
     expect(deal).to_be_visible()

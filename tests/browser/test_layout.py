@@ -37,11 +37,9 @@ MEASURE = """() => {
     return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
   const name = (e) => e.id ? `#${e.id}`
     : `${e.tagName.toLowerCase()}.${[...e.classList].join(".")}`;
-  // The phone's menu is one line that scrolls sideways: its links are measured by the line.
-  const scrolled = (e) => e.closest(".site-nav") !== null && !e.matches(".site-nav");
   const outside = [];
   for (const e of document.querySelectorAll("#table *, .site-header *")) {
-    if (!shown(e) || scrolled(e)) continue;
+    if (!shown(e)) continue;
     const r = box(e);
     if (r.right - r.left < 1 || r.bottom - r.top < 1) continue;
     if (r.left < -0.5 || r.right > innerWidth + 0.5) {
@@ -279,57 +277,5 @@ def test_nothing_overlaps_wraps_or_is_cut(
         for _ in at_each_size():
             assert page.evaluate(WRAPPED, heads) == []
         assert table.errors == []
-    finally:
-        context.close()
-
-
-# The phone's menu: its links' lines, the header's height, whether it scrolls, and whether
-# the link named is inside the menu's visible line.
-MENU = """(selector) => {
-  const nav = document.querySelector(".site-nav"), line = nav.getBoundingClientRect();
-  const links = [...nav.querySelectorAll("a")];
-  const inside = (a) => { const r = a.getBoundingClientRect();
-    return r.left >= line.left - 1.5 && r.right <= line.right + 1.5; };
-  return {
-    lines: new Set(links.map((a) => Math.round(a.getBoundingClientRect().top))).size,
-    header: document.querySelector(".site-header").getBoundingClientRect().height,
-    scrolls: nav.scrollWidth > nav.clientWidth,
-    pageWidth: document.documentElement.scrollWidth,
-    shown: inside(document.querySelector(selector)),
-  };
-}"""
-
-
-@pytest.mark.parametrize("lang", ["fr", "ar"])
-def test_the_phone_menu_is_one_line_with_the_page_in_view(
-    browser: Browser, server: Server, screenshots: Path, lang: str
-) -> None:
-    """On a phone the site's seven pages are one line under the name, scrolled sideways so
-    that the page's own link shows; every link comes into view when the keyboard reaches
-    it, and the page itself never scrolls sideways."""
-    width, height = SIZES["phone"]
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=True, has_touch=True
-    )
-    try:
-        page = context.new_page()
-        for path in ("me", "leagues", "rules/", ""):
-            page.goto(f"{server.url}/{lang}/{path}")
-            menu = page.evaluate(MENU, ".site-nav a[aria-current=page]")
-            assert menu["lines"] == 1 and menu["scrolls"], (path, menu)
-            assert menu["header"] < 100 and menu["pageWidth"] <= width, (path, menu)
-            assert menu["shown"], (path, menu)
-        # On the table's page (the first link) more links wait at the end, the line fades
-        # there; scrolled to the end, at the start.
-        nav = page.locator(".site-nav")
-        expect(nav).to_have_attribute("data-more", "end")
-        nav.evaluate("n => n.scrollBy({left: (document.dir === 'rtl' ? -1 : 1) * 9999})")
-        expect(nav).to_have_attribute("data-more", "start")
-        shot(page, str(screenshots / f"menu-phone-{lang}.png"))
-        nav.evaluate("n => n.scrollBy({left: (document.dir === 'rtl' ? 1 : -1) * 9999})")
-        for link in page.locator(".site-nav a").all():
-            link.focus()
-            href = link.get_attribute("href")
-            assert page.evaluate(MENU, f'.site-nav a[href="{href}"]')["shown"], href
     finally:
         context.close()

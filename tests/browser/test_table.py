@@ -801,8 +801,8 @@ def player_outcome(view: dict[str, Any]) -> str:
 def test_the_first_screen_explains_itself(table: Table, lang: str, size: str) -> None:
     """Items 3 and 19: a line on how to play here; the chosen rules said in words under their
     menu (and again when another is chosen); the hints setting with the form's others;
-    "Play with friends" beside "Deal the cards" and in the menu; each pace says what it
-    does where it is chosen."""
+    "Play with friends" beside "Deal the cards" (the menu's "Play" holds it); each pace
+    says what it does where it is chosen."""
     table.page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS[size], strict=True)))
     page = table.open(lang)
     assert page.locator("#how-to").is_visible()
@@ -816,12 +816,12 @@ def test_the_first_screen_explains_itself(table: Table, lang: str, size: str) ->
     assert page.locator("#ng-rules-help").is_visible()
     # The hints checkbox is in the form, with the other settings.
     page.locator("#new-game #learn-hints").wait_for()
-    # "Play with friends" beside the deal button, and in the site's menu.
+    # "Play with friends" beside the deal button; the menu marks the page as "Play".
     friends = page.locator("#new-game .form-actions a#friends-link")
     assert friends.get_attribute("href") == f"/{lang}/room/"
     deal, link = page.locator("#deal-button").bounding_box(), friends.bounding_box()
     assert deal and link and abs(deal["y"] - link["y"]) < deal["height"]
-    assert page.locator(f'.site-nav a[href="/{lang}/room/"]').is_visible()
+    assert page.get_attribute(".site-menu a[aria-current=page]", "href") == f"/{lang}/"
     friends.click()
     page.wait_for_url(f"**/{lang}/room/")
     assert page.get_attribute("html", "lang") == lang
