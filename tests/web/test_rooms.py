@@ -549,6 +549,7 @@ def test_leaving_for_good_hands_the_seat_to_a_computer_player(client: TestClient
             "computer": True,
             "takeover": None,
             "ready": False,
+            "left": True,
         }
 
 
@@ -863,9 +864,10 @@ def finish_single_deal(players: dict[str, Seated], lead: Seated, rng: random.Ran
 def test_playing_again_after_a_single_deal_keeps_the_same_people_in_the_same_seats(
     client: TestClient, database: str
 ) -> None:
-    """Once a single-deal room's deal is scored, "Play again" deals a new game to the same
-    people in the same seats: nobody is thrown out, every seat token still opens its seat,
-    whoever asks second finds it dealt; a match may be asked for instead."""
+    """Once a single-deal room's deal is scored, "Play again" offers a new game to the others
+    (a rematch), dealt to the same people in the same seats once each accepted: nobody is
+    thrown out, every seat token still opens its seat, a late "again" of the old game changes
+    nothing; a match may be offered instead."""
     room = create_room(client, "Ana", target=None)
     code = room["room"]
     friend = join_room(client, code, "Bo", seat="N")
@@ -887,11 +889,14 @@ def test_playing_again_after_a_single_deal_keeps_the_same_people_in_the_same_sea
         assert ana.room is not None and ana.room["over"] is True
         bo.state_at(view["deal_number"], view["step"])
         bo.send({"type": "again", "game": old})
+        # An offer: Ana is told of it, and nothing is dealt before she accepts.
+        ana.read_until(lambda m: m["type"] == "room" and m["room"]["offers"] == ["N"])
+        ana.send({"type": "again", "game": old})
         new = ana.read_until(lambda m: m["type"] == "state" and m["view"]["game"] != old)
         assert new["view"]["phase"] == "bidding" and new["view"]["deal_number"] == 1
         assert new["view"]["seat"] == "S" and new["view"]["match"]["target"] is None
         assert ana.room is not None and ana.room["over"] is False
-        # Ana asked too, a moment later: the new game is not dealt twice, nothing refused.
+        # Ana asked again, a moment later: the new game is not dealt twice, nothing refused.
         ana.send({"type": "again", "game": old})
         ana.send({"type": "sync"})
         synced = ana.read_until(lambda m: m["type"] in ("state", "error"))
@@ -920,6 +925,8 @@ def test_playing_again_after_a_single_deal_keeps_the_same_people_in_the_same_sea
         view = finish_single_deal({"S": ana, "N": bo}, ana, random.Random(6))
         # Now a match, to the rules' target.
         ana.send({"type": "again", "game": view["game"], "match": True})
+        bo.read_until(lambda m: m["type"] == "room" and m["room"]["offers"] == ["S"])
+        bo.send({"type": "again", "game": view["game"]})  # accepted: the match offered
         match = ana.read_until(lambda m: m["type"] == "state" and m["view"]["game"] != view["game"])
         assert match["view"]["match"]["target"] == 1000
         ana.send({"type": "again", "game": match["view"]["game"], "match": "yes"})

@@ -22,6 +22,7 @@ from typing import Any
 from cardavia.ai.decisions import Decisions
 from cardavia.live.bus import LocalBus, make_bus
 from cardavia.live.clock import ActionClock
+from cardavia.live.flows import Flows
 from cardavia.live.learn import Learning
 from cardavia.live.leaving import Leaving, SeatsFinished
 from cardavia.live.limits import Counters
@@ -114,7 +115,8 @@ class GameServer:
             deadline=settings.ai_deadline,
         )
         counters = Counters(settings.redis_url)
-        tournament_tables = TournamentTables(store)
+        flows = Flows()
+        tournament_tables = TournamentTables(store, flow=flows.tournament)
         learning = Learning(decisions.budget, catalogs, sealed=tournament_tables.is_sealed)
         tables = TableService(
             store,
@@ -128,6 +130,7 @@ class GameServer:
             decisions=decisions,
             hints=learning.hint,
             rules=(tournament_tables,),
+            flows=flows,
         )
         rooms = room_service(
             tables, settings, store=store, writer=writer, bus=bus, counters=counters
@@ -253,6 +256,7 @@ def room_service(
             SeatsFinished(store, writer),
         ),
         followers=(ActionClock().follow,),
+        flows=tables.flows,
     )
 
 

@@ -89,7 +89,8 @@ class Room:
         person away whose seat they still keep, the seconds left before a computer player
         plays it for them (``None`` otherwise), so that the table can count them down.
         ``away`` too: the action clock ran out on them twice in a row (a quick-play table;
-        a computer player plays for them until they act or say they are back). A reported
+        a computer player plays for them until they act or say they are back); ``left``: its
+        person left for good (a computer player plays the seat under their name). A reported
         name is "a player" in ``wording``'s language (and ``hidden`` is there), but to its
         own seat (``viewer``)."""
         seating = self.state.seating()
@@ -105,6 +106,7 @@ class Room:
                 if self.settings.quick
                 else _takeover(entry, self.settings.grace, now),
                 "ready": seat in self.state.ready,
+                "left": isinstance(entry, ComputerSeat) and entry.name is not None,
             }
             | ({"hidden": True} if getattr(entry, "hidden", False) and seat != viewer else {})
             for seat, entry in self.state.items()
@@ -171,6 +173,8 @@ class Room:
             "game": self.game_id is not None,
             "over": self.over,
             "seats": self.seats_json(wording, viewer),
+            "offers": sorted(seat.name for seat in self.state.offers),
+            "declined": None if self.state.declined is None else self.state.declined.name,
         }
 
     def send_room(self) -> None:

@@ -1,9 +1,11 @@
 """What a room's connection may send (docs/web.md, "Rooms"): one dispatcher, the table's
 kinds (``action``, ``hint``, ``sync``: played on the room's table, ``not_started`` before it
 is dealt) with the room's added — ``start``, ``swap``, ``free``, ``remove``, ``sit``,
-``leave``, ``ready`` (``next_deal`` the same), ``phrase``, ``again`` (a new game for the same
-people in the same seats, once the room's game is over), ``back`` (a person the action clock
-made away says they are back). At a quick-play table an action that comes once its clock
+``leave``, ``ready`` (``next_deal`` the same), ``phrase``, ``again`` (once the room's game is
+over, as the room's flow says: a friends' room's offer of a new game for the same people in
+the same seats, or its acceptance; at a quick-play table, only the asker back to the queue,
+told ``queue``), ``decline`` (the offer withdrawn), ``back`` (a person the action clock made
+away says they are back). At a quick-play table an action that comes once its clock
 ran out is refused (``too_late``), and leaving for good once the game started is counted
 (:class:`cardavia.live.leaving.Leaving`). Each message is decoded and its
 fields checked once (:class:`~cardavia.live.protocol.Dispatcher`); the changes themselves are
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 
 from cardavia.belote import Seat
 from cardavia.live.clock import refuse_late
+from cardavia.live.flows import Again
 from cardavia.live.leaving import Leaving
 from cardavia.live.limits import Limits, RateLimiter
 from cardavia.live.outbox import Listener
@@ -95,6 +98,7 @@ class RoomMessages:
         messages.on("next_deal", self._on_ready)
         messages.on("phrase", self._on_phrase, fields=("code",))
         messages.on("again", self._on_again, fields=("game", "match"))
+        messages.on("decline", self._on_decline)
         self.dispatcher = messages
 
     async def handle_text(self, room: Room, listener: Listener, text: str | bytes) -> None:
@@ -189,9 +193,22 @@ class RoomMessages:
         await self.rooms.ready(where.room, where.player())
 
     async def _on_again(self, where: InRoom, message: Message) -> None:
-        """Play again once the room's game is over (the same people in the same seats)."""
-        mine = where.player()
-        await self.rooms.again(where.room, mine, message.get("game"), match=message.get("match"))
+        """Play again once the room's game is over, as the room's flow says: an offer (or its
+        acceptance) of a new game for the same people in the same seats, or the asker alone
+        back to the queue (``{"type": "queue", "rules": …}``: the page goes to the waiting
+        page; the others stay at their result, no new game dealt for them)."""
+        mine, room = where.player(), where.room
+        if self.rooms.flow_of(room).again is Again.QUEUE:
+            table = await self._seated(where)
+            if not table.table.match.is_over:
+                raise ClientError("game_not_over")
+            where.listener.send({"type": "queue", "rules": room.settings.rules})
+            return
+        await self.rooms.again(room, mine, message.get("game"), match=message.get("match"))
+
+    async def _on_decline(self, where: InRoom, _message: Message) -> None:
+        """Decline the new game offered (a friends' room)."""
+        await self.rooms.decline(where.room, where.player())
 
 
 __all__ = ["InRoom", "RoomMessages"]

@@ -8,13 +8,12 @@ changing nothing when the change is not allowed. The state is saved as one JSON 
 before these types existed still loads (:meth:`RoomState.from_json`).
 
 Also here: what a client sends to make a room or take a seat, checked (:func:`clean_name`,
-from :mod:`cardavia.live.display_names`; :meth:`RoomSettings.from_request`,
-:func:`normal_code`).
+from :mod:`cardavia.live.display_names`; :meth:`RoomSettings.from_request`;
+:func:`normal_code`, from :mod:`cardavia.live.room_codes`).
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
@@ -23,13 +22,17 @@ from cardavia.ai.levels import player_levels
 from cardavia.belote import DECKS, PRESETS, Seat
 from cardavia.live.display_names import MAX_NAME, clean_name
 from cardavia.live.protocol import ClientError, echo
+from cardavia.live.room_codes import (
+    CODE_ALPHABET,
+    KEPT_PHRASES,
+    PHRASES,
+    new_code,
+    normal_code,
+    number_field,
+    phrase_code,
+)
 from cardavia.live.seating import Computer, Person, Seating
-from cardavia.words import N_
 
-CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ"
-"""The letters of a room's code: no I, L or O (read as 1 or 0)."""
-CODE_LENGTH: Final = 5
-"""23⁵ ≈ 6.4 million codes; guessing is slowed by the limit on lookups per client."""
 DEFAULT_GRACE: Final = 60.0
 """Seconds an away player keeps their seat before a computer player plays it for them."""
 QUICK_GRACE: Final = 5.0
@@ -44,55 +47,6 @@ DEFAULT_NEXT_DELAY: Final = 30.0
 AGAIN_TARGET: Final = 1000
 """The match a room plays when it asks for one after a single deal of rules whose own game is
 a single deal."""
-KEPT_PHRASES: Final = 8
-"""The quick phrases a room remembers (the latest), for the connections that come late."""
-PHRASES: Final[Mapping[str, str]] = {
-    "hello": N_("Hello!"),
-    "good_luck": N_("Good luck!"),
-    "well_played": N_("Well played!"),
-    "thanks": N_("Thanks!"),
-    "sorry": N_("Sorry!"),
-    "oops": N_("Oops!"),
-    "hurry_up": N_("Hurry up, please!"),
-    "bye": N_("Goodbye!"),
-}
-"""The quick phrases, by code: the only things players say to each other (no free text)."""
-
-
-# -- what a client sends ---------------------------------------------------------------------
-
-
-def new_code() -> str:
-    """A fresh room code (``secrets``)."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def normal_code(text: object) -> str | None:
-    """A code as typed (any case, spaces or dashes) in its stored form, or ``None``.
-
-    >>> normal_code(" kq-7 ") is None, normal_code("kqrst")
-    (True, 'KQRST')
-    """
-    if not isinstance(text, str) or len(text) > 16:
-        return None
-    code = "".join(text.split()).replace("-", "").upper()
-    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
-        return None
-    return code
-
-
-def phrase_code(value: object) -> str:
-    """A quick phrase's code as a client sent it (``unknown_phrase`` if it names none)."""
-    if not isinstance(value, str) or value not in PHRASES:
-        raise ClientError("unknown_phrase", {"value": echo(value)})
-    return value
-
-
-def _number(data: Mapping[str, Any], name: str, default: float, low: float, high: float) -> float:
-    value = data.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise ClientError("bad_field", {"field": name})
-    return float(value)
 
 
 # -- the values ------------------------------------------------------------------------------
@@ -145,8 +99,8 @@ class RoomSettings:
             deck=deck,
             target=target,
             lang=lang,
-            grace=_number(data, "grace", DEFAULT_GRACE, 0.0, 3600.0),
-            next_delay=_number(data, "next_delay", DEFAULT_NEXT_DELAY, 0.0, 3600.0),
+            grace=number_field(data, "grace", DEFAULT_GRACE, 0.0, 3600.0),
+            next_delay=number_field(data, "next_delay", DEFAULT_NEXT_DELAY, 0.0, 3600.0),
             watchers=watchers,
         )
 
@@ -308,7 +262,10 @@ class RoomState:
     """Everything a room saves: its settings, the four seats (in :class:`Seat` order), the
     SHA-256 of the creator's token (``None``: the creator left and nobody is seated), whether
     the first deal is dealt, the seats ready for the next deal, the last quick phrases and
-    how many were ever said, and a quick-play table's action clock (:class:`Clock`)."""
+    how many were ever said, a quick-play table's action clock (:class:`Clock`), and the
+    offer of a new game once the game is over: the seats that offered or accepted it, the
+    length asked by the first (a match ``True``, a single deal ``False``, as before ``None``),
+    and who declined the last one."""
 
     settings: RoomSettings
     seats: tuple[RoomSeat, RoomSeat, RoomSeat, RoomSeat]
@@ -318,6 +275,9 @@ class RoomState:
     phrases: tuple[Said, ...] = ()
     phrase_n: int = 0
     clock: Clock | None = None
+    offers: frozenset[Seat] = frozenset()
+    offer_match: bool | None = None
+    declined: Seat | None = None
 
     @classmethod
     def new(cls, settings: RoomSettings, seat: Seat, *, name: str, token: str) -> RoomState:
@@ -389,9 +349,12 @@ class RoomState:
 
     @staticmethod
     def _settled(state: RoomState) -> RoomState:
-        """Only people are ready."""
+        """Only people are ready, or offer a new game."""
         ready = frozenset(s for s in state.ready if isinstance(state.seats[s], PersonSeat))
-        return state if ready == state.ready else replace(state, ready=ready)
+        offers = frozenset(s for s in state.offers if isinstance(state.seats[s], PersonSeat))
+        if (ready, offers) == (state.ready, state.offers):
+            return state
+        return replace(state, ready=ready, offers=offers)
 
     def _gone(self, seat: Seat) -> RoomSeat:
         """What a person's seat becomes when they leave it: open before the start, a
@@ -463,7 +426,42 @@ class RoomState:
         if match is not None:
             target = (PRESETS[settings.rules].target or AGAIN_TARGET) if match else None
             settings = replace(settings, target=target)
-        return replace(self, settings=settings, ready=frozenset())
+        return replace(
+            self,
+            settings=settings,
+            ready=frozenset(),
+            offers=frozenset(),
+            offer_match=None,
+            declined=None,
+        )
+
+    def offer(self, seat: Seat, match: bool | None = None) -> RoomState:
+        """The person in ``seat`` offers a new game once the game is over, or accepts the
+        offer made (its length is the first offer's, ``match`` as :meth:`again` reads it)."""
+        if not self.started:
+            raise ClientError("not_started")
+        first = not self.offers
+        return self._settled(
+            replace(
+                self,
+                offers=self.offers | {seat},
+                offer_match=match if first else self.offer_match,
+                declined=None,
+            )
+        )
+
+    @property
+    def offer_accepted(self) -> bool:
+        """Whether every person present offered or accepted a new game (computer seats
+        accept): it is dealt."""
+        return bool(self.offers) and self.people_here() <= self.offers
+
+    def decline(self, seat: Seat) -> RoomState:
+        """The person in ``seat`` declines the new game offered: the offer is withdrawn,
+        and the others are told who declined (unchanged when nothing is offered)."""
+        if not self.offers:
+            return self
+        return replace(self, offers=frozenset(), offer_match=None, declined=seat)
 
     def say(self, seat: Seat, code: str) -> RoomState:
         """A quick phrase said from ``seat`` (``code`` checked by :func:`phrase_code`; the
@@ -531,17 +529,28 @@ class RoomState:
     def to_json(self) -> dict[str, Any]:
         """The state as saved: one JSON object (``seats`` by seat code, each with its
         ``kind`` — open, human, computer —, ``name``, ``token``, ``away``)."""
-        return {
-            "settings": self.settings.to_json(),
-            "creator": self.creator,
-            "seats": {seat.name: _seat_to_json(entry) for seat, entry in self.items()},
-            "started": self.started,
-            "ready": sorted(seat.name for seat in self.ready),
-            "phrases": [
-                {"n": said.n, "seat": said.seat.name, "code": said.code} for said in self.phrases
-            ],
-            "phrase_n": self.phrase_n,
-        } | ({"clock": self.clock.to_json()} if self.clock is not None else {})
+        return (
+            {
+                "settings": self.settings.to_json(),
+                "creator": self.creator,
+                "seats": {seat.name: _seat_to_json(entry) for seat, entry in self.items()},
+                "started": self.started,
+                "ready": sorted(seat.name for seat in self.ready),
+                "phrases": [
+                    {"n": said.n, "seat": said.seat.name, "code": said.code}
+                    for said in self.phrases
+                ],
+                "phrase_n": self.phrase_n,
+            }
+            | self._offer_json()
+            | ({"clock": self.clock.to_json()} if self.clock else {})
+        )
+
+    def _offer_json(self) -> dict[str, Any]:
+        """The offer of a new game, saved only while there is one (or a decline to tell)."""
+        offers = {"offers": sorted(s.name for s in self.offers), "offer_match": self.offer_match}
+        declined = {"declined": self.declined.name} if self.declined is not None else {}
+        return (offers if self.offers else {}) | declined
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RoomState:
@@ -561,6 +570,9 @@ class RoomState:
             ),
             phrase_n=int(data.get("phrase_n", 0)),
             clock=Clock.from_json(data.get("clock")),
+            offers=frozenset(Seat[code] for code in data.get("offers", ())),
+            offer_match=data.get("offer_match"),
+            declined=Seat[data["declined"]] if data.get("declined") else None,
         )
 
 

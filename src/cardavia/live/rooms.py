@@ -29,6 +29,7 @@ from typing import Any, Final, TypeVar
 
 from cardavia.belote import Seat
 from cardavia.live.bus import LocalBus
+from cardavia.live.flows import Flows, TableFlow
 from cardavia.live.limits import Counters, Limits
 from cardavia.live.logs import reason
 from cardavia.live.protocol import (
@@ -107,6 +108,7 @@ class RoomService:
         counters: Counters | None = None,
         deal_listeners: Sequence[DealListener] = (),
         followers: Sequence[Follower] = (),
+        flows: Flows | None = None,
     ) -> None:
         self.tables = tables
         self.store = store
@@ -132,6 +134,13 @@ class RoomService:
         """What is told when a deal of a quick-play room is over (:data:`DealListener`)."""
         self.followers = tuple(followers)
         """Told after each change of a dealt room or of its game (:data:`Follower`)."""
+        self.flows = flows or Flows()
+        """The flows of the rooms' kinds of table (:mod:`cardavia.live.flows`): a friends'
+        room's, a quick-play table's."""
+
+    def flow_of(self, room: Room) -> TableFlow:
+        """The room's flow: quick play's for a table quick play formed, else a friends'."""
+        return self.flows.of_room(quick=room.settings.quick)
 
     def background(self, job: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run a coroutine on a task of its own, kept until it ends, even when the connection
@@ -327,7 +336,9 @@ class RoomService:
         while a connection is open on it here."""
         if room.game_id is None:
             return None
-        table = await self.tables.open(room.game_id, None, seating=room.state.seating())
+        table = await self.tables.open(
+            room.game_id, None, seating=room.state.seating(), flow=self.flow_of(room)
+        )
         observer = self._observers.setdefault(room.code, _Following(self, room))
         if room.connections:
             self.tables.observe(table, observer)
@@ -415,12 +426,14 @@ class RoomService:
             await self._new_game(room, room.state.start())
 
     async def again(self, room: Room, seat: Seat, game: object, *, match: object = None) -> None:
-        """Play again once the room's game (a single deal, or a whole match) is over: a new
-        game for the same people in the same seats, whose tokens keep opening it; ``match``
-        ``True``: a match to the rules' target, ``False``: a single deal, ``None``: as
-        before. ``game`` is the game the asker saw end: when someone asked first, it is no
-        longer the room's, and the asker finds the new one dealt. A deal of a match in
-        play is ``deal_not_over``; between two deals of a match, the asker is ready."""
+        """Offer to play again once the room's game (a single deal, or a whole match) is
+        over, or accept the offer made (a rematch: :data:`cardavia.live.flows.Again.OFFER`):
+        once every person present has, a new game for the same people in the same seats,
+        whose tokens keep opening it; ``match`` ``True``: a match to the rules' target,
+        ``False``: a single deal, ``None``: as before (the first offer's). ``game`` is the
+        game the asker saw end: when it is no longer the room's, the new one is dealt
+        already. A deal of a match in play is ``deal_not_over``; between two deals of a
+        match, the asker is ready."""
         if match is not None and not isinstance(match, bool):
             raise ClientError("bad_field", {"field": "match"})
         async with room.lock:
@@ -432,8 +445,11 @@ class RoomService:
             if not table.match.deal.is_over:
                 raise ClientError("deal_not_over")
             if table.match.is_over:
-                state = room.state.again(match)
-                await self._new_game(room, state)
+                state = room.state.offer(seat, match)
+                if not state.offer_accepted:
+                    await self._save(room, state)
+                    return
+                await self._new_game(room, state.again(state.offer_match))
                 observer = self._observers.get(room.code)
                 if observer is not None:
                     self.tables.unobserve(table, observer)
@@ -451,6 +467,7 @@ class RoomService:
             settings.deck,
             target=settings.target,
             seating=state.seating(),
+            flow=self.flows.of_room(quick=settings.quick),
         )
         previous, room.game_id = room.game_id, game.game_id
         try:
@@ -459,6 +476,10 @@ class RoomService:
             room.game_id = previous
             raise
         await self._store(self.store.players.link_room_game, room.code, game.game_id)
+
+    async def decline(self, room: Room, seat: Seat) -> None:
+        """Decline the new game offered: the offer withdrawn, the others told who declined."""
+        await self.change(room, lambda state: state.decline(seat))
 
     async def ready(self, room: Room, seat: Seat) -> None:
         """A player is ready for the next deal: dealt when every person present is."""

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from cardavia.ai.levels import level_version
 from cardavia.belote import Match, Record, Seat
+from cardavia.live.flows import SOLO, Again, TableFlow
 from cardavia.live.logs import reason
 from cardavia.live.outbox import Listener
 from cardavia.live.protocol import ClientError
@@ -85,6 +86,10 @@ class Table:
     """Until when its computer players' decisions are shared with the other tables of the
     same deal (:mod:`cardavia.ai.shared`; a tournament's deal: until the tournament closes);
     ``None``: never."""
+    flow: TableFlow = SOLO
+    """What kind of table it is (:mod:`cardavia.live.flows`): what the end of a deal offers,
+    whether a next deal or a hint is answered; given when the game is made or opened (a
+    room's by the room, a tournament's deal by the tournament's tables)."""
 
     def is_sealed(self) -> bool:
         """Whether a finished deal is shown only as its seat saw it, now."""
@@ -125,9 +130,13 @@ class Table:
         """Whether the connection that plays ``seat`` may have the next game dealt after
         ``game`` (the one its page saw end): ``False`` if ``game`` is no longer this table's
         (asked already: nothing to do); :class:`ClientError` ``watching`` for a connection
-        without this table's seat, ``game_not_over`` while its game is in play."""
+        without this table's seat, ``game_not_over`` while its game is in play,
+        ``match_over`` where the table's flow deals no new game (a tournament's deal: the
+        tournament's next deal is the way on)."""
         if seat is None or seat is not self.token_seat:
             raise ClientError("watching")
+        if self.flow.again is not Again.NEW_GAME:
+            raise ClientError("match_over")
         if game != self.game_id:
             return False
         if not self.match.is_over:

@@ -79,6 +79,9 @@ def table_kinds(play: Play, *, limit: int, rules: Iterable[TableRules] = ()) -> 
 
     async def hint(seated: Seated, _message: Message) -> None:
         listener = seated.listener
+        if listener.seat is not None and not seated.table.flow.hints:
+            # A tournament's deal: the field is ranked against the computer players.
+            raise ClientError("tournament_no_hints")
         if play.hints is None or listener.seat is None:
             # No hints without the learning routes, nor for a watcher (no seat).
             raise ClientError("unknown_type", {"type": "hint"})

@@ -19,30 +19,21 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from enum import Enum
 from typing import Any
 
 from cardavia.ai.budget import WorkBudget
 from cardavia.ai.decisions import Decisions
-from cardavia.ai.levels import level_version, player_levels, version_level
-from cardavia.belote import (
-    DECKS,
-    PRESETS,
-    Action,
-    Match,
-    Observation,
-    Rules,
-    Seat,
-    card_code,
-    find_rules,
-)
+from cardavia.ai.levels import level_version
+from cardavia.belote import Action, Match, Observation, Rules, Seat, card_code
 from cardavia.live.bus import LocalBus
 from cardavia.live.computer_seats import ComputerSeats, decide_at
+from cardavia.live.flows import Flows, TableFlow
 from cardavia.live.held_tables import CACHE_SIZE, HeldTables
 from cardavia.live.limits import MAX_MESSAGE_BYTES, Limits
 from cardavia.live.logs import reason
+from cardavia.live.new_games import GameAsked, PresetTarget, created_then, players_of
 from cardavia.live.outbox import Listener
-from cardavia.live.protocol import ClientError, dump_message, echo, state_message
+from cardavia.live.protocol import ClientError, dump_message, state_message
 from cardavia.live.seating import Computer, Seating
 from cardavia.live.settings import DEFAULT_AI_DELAY
 from cardavia.live.shuffles import SEED_BYTES, new_commitment
@@ -69,16 +60,9 @@ from cardavia.store.db import (
     new_token,
 )
 from cardavia.store.events import action_event, deal_event
-from cardavia.words import Catalogs, Wording, is_language
+from cardavia.words import Catalogs, Wording
 
 log = logging.getLogger(__name__)
-
-
-class PresetTarget(Enum):
-    """A game's target when none is chosen: its preset's (a room chooses one: a score, or
-    ``None`` for a single deal)."""
-
-    PRESET = "preset"
 
 
 class TableService:
@@ -99,6 +83,7 @@ class TableService:
         decisions: Decisions | None = None,
         hints: Hints | None = None,
         rules: Sequence[TableRules] = (),
+        flows: Flows | None = None,
     ) -> None:
         self.store = store
         self.catalogs = catalogs
@@ -126,6 +111,9 @@ class TableService:
         """What kinds of table add to every table's rules: told of each table opened,
         asked about the messages they guard (:class:`~cardavia.live.table_messages.
         TableRules`: a tournament's deal)."""
+        self.flows = flows or Flows()
+        """Each kind of table's flow (:mod:`cardavia.live.flows`): a single-player table's
+        is :attr:`Flows.solo`, a watcher sees :attr:`Flows.watching`."""
         self._tables = HeldTables(cache_size)
         """The tables held in memory (:class:`~cardavia.live.held_tables.HeldTables`)."""
         self.people_first = PeopleFirst()
@@ -177,6 +165,7 @@ class TableService:
         seating: Seating | None = None,
         dealt: tuple[bytes, Seat] | None = None,
         version: str | None = None,
+        flow: TableFlow | None = None,
     ) -> NewGame:
         """Start a game: the rules (a preset's name), the computer players' level, the
         language, the deck its cards are named and drawn in (``None``: the preset's; kept in
@@ -185,27 +174,16 @@ class TableService:
         each seat (``None``: the single-player table, a person at ``seat``); ``target``: a
         score, or ``None`` for a single deal, rather than the preset's; ``dealt``: the first
         deal's seed and dealer, given (a tournament's deal) rather than drawn; ``version``: the
-        computer players' (a tournament's), rather than the level's current one. Raises
+        computer players' (a tournament's), rather than the level's current one; ``flow``:
+        its kind of table's (``None``: a single-player table's). Raises
         :class:`ClientError` for an unknown value."""
-        if not isinstance(rules, str) or rules not in PRESETS:
-            raise ClientError("unknown_rules", {"rules": echo(rules)})
-        if not isinstance(level, str) or level not in player_levels():
-            raise ClientError("unknown_level", {"level": echo(level)})
-        if not is_language(lang):
-            raise ClientError("unknown_language", {"lang": echo(lang)})
-        assert isinstance(lang, str)
-        chosen = find_rules(rules)
-        if deck is not None:
-            if not isinstance(deck, str) or deck not in DECKS:
-                raise ClientError("unknown_deck", {"deck": echo(deck)})
-            chosen = chosen.replace(deck=deck)
+        asked = GameAsked.checked(rules, level, lang, deck, target=target)
         if seating is None and seat is None:
             raise ValueError("a game is given its seating, or its person's seat")
-        if not isinstance(target, PresetTarget):
-            chosen = chosen.replace(target=target)
+        chosen, rules, level, lang = asked.chosen, asked.preset, asked.level, asked.lang
         return await self._new_game(
             chosen, rules, level, lang, client=client, seat=seat, seating=seating, dealt=dealt,
-            version=version or level_version(level),
+            version=version or level_version(level), flow=flow or self.flows.solo,
         )  # fmt: skip
 
     async def _new_game(
@@ -221,6 +199,7 @@ class TableService:
         dealt: tuple[bytes, Seat] | None = None,
         then: Callable[[str], object] | None = None,
         version: str | None = None,
+        flow: TableFlow | None = None,
     ) -> NewGame:
         """A game of ``chosen`` rules (made from the preset ``preset``), shuffled, saved and
         held in memory; ``then``: another write given the new game's id, made in the same
@@ -246,7 +225,7 @@ class TableService:
             version=version or level_version(level),
         )
         try:
-            stored = await self.writer.call(_created_then, create, then)
+            stored = await self.writer.call(created_then, create, then)
         except StoreUnavailableError as error:
             log.warning(
                 "a game could not be created: the database is unavailable (%s)", reason(error)
@@ -255,6 +234,7 @@ class TableService:
         table = self._table(stored, match, rng, seating)
         table.commitments[1] = commitment
         table.client = client
+        table.flow = flow or self.flows.solo
         self._tables.remember(table)
         return NewGame(stored.id, token, stored.seat)
 
@@ -277,16 +257,22 @@ class TableService:
             rng=rng,
             seating=seating,
             token_seat=token_seat,
-            version=_players(stored),
+            version=players_of(stored),
         )
 
     async def open(
-        self, game_id: str, token: str | None, *, seating: Seating | None = None
+        self,
+        game_id: str,
+        token: str | None,
+        *,
+        seating: Seating | None = None,
+        flow: TableFlow | None = None,
     ) -> Table:
         """The game of that id, for the holder of its seat token: from memory, or loaded from
         the store and replayed (after a restart). :class:`ClientError` ``game_not_found``,
         ``missing_token`` or ``bad_token``. ``seating``: a room's game, whose seat tokens the
-        room has checked (the game's own token is then not asked for), seated so."""
+        room has checked (the game's own token is then not asked for), seated so, of the
+        room's ``flow``."""
         table = self._tables.get(game_id)
         if table is None:
             table = await self._load(game_id, token, seating)
@@ -299,6 +285,8 @@ class TableService:
             self._check_token(table.token_matches, token)
         else:
             table.seating = seating
+        if flow is not None:
+            table.flow = flow
         for rule in self.rules:
             await rule.opened(table)
         self._tables.remember(table)
@@ -405,6 +393,7 @@ class TableService:
             sealed=table.is_sealed(),
         )
         view["names"] = names_of(table.seating, time.time())
+        view["flow"] = self.flows.seen_by(table.flow, playing=seat is not None).to_json()
         return view
 
     def listen(self, table: Table, lang: str, *, seat: Seat | None, client: str = "") -> Listener:
@@ -466,7 +455,10 @@ class TableService:
         self.ensure_runner(table)
 
     async def next_deal(self, table: Table) -> None:
-        """Deal the next deal of a match (or a new one after a cancelled single deal)."""
+        """Deal the next deal of a match (or a new one after a cancelled single deal);
+        ``match_over`` where the table's flow plays one deal (a tournament's)."""
+        if not table.flow.next_deal:
+            raise ClientError("match_over")
         with self.people_first.person_acting():
             async with table.lock:
                 match = table.match
@@ -516,6 +508,7 @@ class TableService:
             client=listener.client,
             seat=seat,
             then=then,
+            flow=table.flow,
         )
         moved = self._tables[new.game_id]
         self.unlisten(table, listener)
@@ -571,28 +564,6 @@ class TableService:
             self.writer.shutdown()
         if made_decisions:
             await self.decisions.close()
-
-
-def _players(stored: StoredGame) -> str:
-    """Who a saved game's computer seats are: the version it was made with, or its level's
-    current one if it has none (a level registered without one) or this code no longer
-    knows it."""
-    try:
-        version_level(stored.version or "")
-    except ValueError:
-        return level_version(stored.level)
-    return stored.version or level_version(stored.level)
-
-
-def _created_then(
-    create: Callable[[], StoredGame], then: Callable[[str], object] | None
-) -> StoredGame:
-    """A game saved by ``create``, then ``then`` given its id: both in the writer's thread
-    (``then`` fails on its own: the game stands)."""
-    stored = create()
-    if then is not None:
-        then(stored.id)
-    return stored
 
 
 __all__ = ["PresetTarget", "TableService"]

@@ -1,7 +1,8 @@
 """The tournaments' tables (docs/tournaments.md): a tournament's deal is a single-deal game of
-the table service, dealt from the tournament's seed (:class:`DealTablesOfService`), and played
-inside the tournament's window (:class:`TournamentTables`): no action once it has closed, no
-hint, no next deal, its finished deal sealed until the close.
+the table service, dealt from the tournament's seed (:class:`DealTablesOfService`), of the
+tournament's flow (:data:`cardavia.live.flows.TOURNAMENT`: no hint, no next deal, no new
+game), and played inside the tournament's window (:class:`TournamentTables`): no action once
+it has closed, its finished deal sealed until the close.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
+from cardavia.live.flows import TableFlow
 from cardavia.live.protocol import ClientError, Message
 from cardavia.live.table import Seated, Table
 from cardavia.live.tables import TableService
@@ -47,6 +49,7 @@ class DealTablesOfService:
             dealt=dealt(tournament, number),
             client=client,
             version=tournament.players,
+            flow=self.service.flows.tournament,
         )
         table = self.service.held().get(game.game_id)
         if table is not None:
@@ -74,28 +77,33 @@ class DealWindow:
 
 class TournamentTables:
     """Which games are tournament deals, and the window each is played in (docs/tournaments.md,
-    "Fair play"). A tournament deal's table takes actions only while its tournament is open
-    (``tournament_closed`` after: its seeds, so every hand, are public then), never answers a
-    hint (``tournament_no_hints``: the field is ranked against computer players, and a hint is
-    theirs), and deals no next deal (``match_over``). Each game is looked up once per process
-    (it is a tournament's deal before its seat can be opened, and a tournament's close never
-    moves), so that the other tables' messages cost nothing after their first.
+    "Fair play"). A tournament deal's table, opened, is given the tournament's flow (no hint:
+    the field is ranked against computer players, and a hint is theirs; no next deal, no new
+    game: :mod:`cardavia.live.flows`), and takes an action or a hint only while its
+    tournament is open (``tournament_closed`` after: its seeds, so every hand, are public
+    then). Each game is looked up once per process (it is a tournament's deal before its seat
+    can be opened, and a tournament's close never moves), so that the other tables' messages
+    cost nothing after their first; a next deal is never looked up (the flow refuses it).
 
     The rules of every table (:class:`~cardavia.live.table_messages.TableRules`), given to
     the table service when it is built: read from the store and the clock alone, so that
     they stand before the tournaments' service, whose deals that table service deals."""
 
-    guarded: Final = ("action", "hint", "next_deal")
+    guarded: Final = ("action", "hint")
     """The kinds of message a tournament's deal may refuse (:meth:`check`)."""
 
     def __init__(
         self,
         store: GameStore,
         *,
+        flow: TableFlow,
         clock: Callable[[], datetime] = now,
         size: int = KNOWN_TABLES,
     ) -> None:
         self.store = store
+        self.deal_flow = flow
+        """A tournament deal's flow (:data:`cardavia.live.flows.TOURNAMENT`), given to its
+        table when opened."""
         self.clock = clock
         """Now, as the tournaments' service reads it (the same clock)."""
         self.size = size
@@ -103,11 +111,14 @@ class TournamentTables:
 
     async def opened(self, table: Table) -> None:
         """A tournament deal's table, opened: its finished deal shows only what its seat saw
-        until the tournament closes (no replay of the four hands, no seed, no deck), and its
-        computer players share their decisions with the field's other tables until then."""
+        until the tournament closes (no replay of the four hands, no seed, no deck), its
+        computer players share their decisions with the field's other tables until then, and
+        it plays the tournament's flow."""
         window = await self.window(table.game_id)
         table.sealed_until = None if window is None else window.closes_at
         table.shared_until = table.sealed_until
+        if window is not None:
+            table.flow = self.deal_flow
 
     async def is_sealed(self, game_id: str) -> bool:
         """Whether ``game_id`` is a deal of a tournament not yet closed (its analysis waits)."""
@@ -141,14 +152,8 @@ class TournamentTables:
     async def check(self, seated: Seated, message: Message) -> None:
         """Refuse what a tournament deal's table may not do now (see the class)."""
         window = await self.window(seated.table.game_id)
-        if window is None:
-            return
-        if message.kind == "next_deal":
-            raise ClientError("match_over")
-        if self.is_closed(window):
+        if window is not None and self.is_closed(window):
             raise ClientError("tournament_closed")
-        if message.kind == "hint":
-            raise ClientError("tournament_no_hints")
 
 
 __all__ = ["KNOWN_TABLES", "DealTablesOfService", "DealWindow", "TournamentTables"]
