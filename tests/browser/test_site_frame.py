@@ -106,3 +106,26 @@ def test_the_desktop_menu_is_one_line_without_a_button(
         shot(page, screenshots / f"menu-desktop-{lang}.png")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("fr", PHONE), ("ar", DESKTOP)])
+def test_a_missing_page_keeps_the_frame_and_a_way_on(
+    browser: Browser, server: Server, screenshots: Path, lang: str, viewport: dict[str, int]
+) -> None:
+    """A dead link (a deal's code that is none) lands on a page with the header, its menu and
+    a way on to the home, styled as every page, no wider than the screen, axe-core at zero."""
+    context = browser.new_context(bypass_csp=True, viewport=viewport)
+    try:
+        page = context.new_page()
+        answer = page.goto(f"{server.url}/{lang}/deal/NOSUCHDEAL")
+        assert answer is not None and answer.status == 404
+        expect(page.locator(".site-header .brand")).to_be_visible()
+        expect(page.locator("#not-found-title")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        assert axe_violations(page) == []
+        size = "phone" if viewport is PHONE else "desktop"
+        shot(page, screenshots / f"not-found-{lang}-{size}.png")
+        page.locator(".way-on a.primary").click()
+        page.wait_for_url(f"{server.url}/{lang}/")
+    finally:
+        context.close()

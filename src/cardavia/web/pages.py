@@ -1,6 +1,6 @@
 """The pages' templates and what every page is given (:func:`page_context`): the language
 and its direction, gettext, the language menu, the presets, the levels and the cards' names;
-and the 404 page, written without a template."""
+and the 404 page, in the site's frame."""
 
 from __future__ import annotations
 
@@ -12,7 +12,13 @@ from babel import Locale
 from babel.numbers import format_percent
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
-from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    TemplateError,
+    pass_context,
+    select_autoescape,
+)
 from jinja2.runtime import Context
 
 from cardavia.ai.levels import player_levels
@@ -143,17 +149,54 @@ def page_context(lang: str, wording: Wording, templates: Jinja2Templates) -> dic
     }
 
 
-def not_found_page(catalogs: Catalogs, lang: str = DEFAULT_LANGUAGE) -> HTMLResponse:
-    """The 404 page, with a link to each language's table: written here rather than from a
-    template so that it works whatever is installed."""
-    wording = catalogs.wording(lang)
+FRAME_TEMPLATES = Path(__file__).parent / "templates"
+"""The pages' templates, for the 404 page that a route gives without its own (the site's)."""
+
+_frames: dict[int, tuple[Catalogs, Jinja2Templates]] = {}
+
+
+def _frame(catalogs: Catalogs) -> Jinja2Templates:
+    """The templates for these catalogs, made once (the 404 page is asked for with its
+    catalogs only, by every route that finds no page)."""
+    kept = _frames.get(id(catalogs))
+    if kept is None or kept[0] is not catalogs:
+        kept = (catalogs, make_templates(FRAME_TEMPLATES, catalogs))
+        _frames[id(catalogs)] = kept
+    return kept[1]
+
+
+def not_found_page(catalogs: Catalogs, lang: str | None = None) -> HTMLResponse:
+    """The 404 page in the site's frame (the header, its menu and settings), what happened
+    and a way on; an address in no language of ours (``lang`` not given) is answered in
+    English with a link to each language's home. Should the templates fail, the page is
+    written here without them, so that it works whatever is installed."""
+    code = lang or DEFAULT_LANGUAGE
+    wording = catalogs.wording(code)
+    title = wording.page_text("not_found_title")
+    choose = wording.page_text("choose_language") if lang is None else ""
+    try:
+        templates = _frame(catalogs)
+        context = page_context(code, wording, templates) | {
+            "title": title,
+            "text": wording.page_text("not_found"),
+            "choose_language": choose,
+            "lost": True,
+        }
+        body = templates.get_template("not_found.html").render(context)
+    except TemplateError:
+        body = bare_not_found(wording, code)
+    return HTMLResponse(body, status_code=404)
+
+
+def bare_not_found(wording: Wording, lang: str) -> str:
+    """The 404 page without a template: a link to each language's home."""
     links = "\n".join(
         f'<li><a href="/{code}/" lang="{code}" dir="{text_direction(code)}">'
         f"{html.escape(LANGUAGE_NAMES[code])}</a></li>"
         for code in LANGUAGES
     )
     title = html.escape(wording.page_text("not_found_title"))
-    body = (
+    return (
         f'<!doctype html>\n<html lang="{lang}" dir="{wording.direction}">\n<head>\n'
         f'<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, '
         f'initial-scale=1">\n<title>{title} · Cardavia</title>\n'
@@ -162,7 +205,6 @@ def not_found_page(catalogs: Catalogs, lang: str = DEFAULT_LANGUAGE) -> HTMLResp
         f"<p>{html.escape(wording.page_text('choose_language'))}</p>\n<ul>\n{links}\n</ul>\n"
         "</main>\n</body>\n</html>\n"
     )
-    return HTMLResponse(body, status_code=404)
 
 
 __all__ = ["make_templates", "not_found_page", "page_context", "percent_text"]

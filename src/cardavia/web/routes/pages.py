@@ -17,7 +17,7 @@ from cardavia.live.protocol import ClientError
 from cardavia.web.http_helpers import error_response
 from cardavia.web.i18n import LANGUAGE_COOKIE, choose_language, visitor_language
 from cardavia.web.pages import not_found_page, page_context
-from cardavia.words import DEFAULT_LANGUAGE, Catalogs, is_language
+from cardavia.words import Catalogs, is_language
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def install_errors(app: FastAPI, catalogs: Catalogs) -> None:
             return response
         if error.status_code == 404:
             first = path.strip("/").split("/")[0]
-            return not_found_page(catalogs, first if is_language(first) else DEFAULT_LANGUAGE)
+            return not_found_page(catalogs, first if is_language(first) else None)
         return PlainTextResponse(str(error.detail), status_code=error.status_code)
 
 

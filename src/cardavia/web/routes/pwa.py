@@ -37,7 +37,8 @@ MANIFEST: Final[dict[str, Any]] = {
 
 
 def install(app: FastAPI, static_dir: Path) -> None:
-    """Add ``/manifest.webmanifest`` and ``/sw.js`` (``static_dir``'s ``js/sw.js``)."""
+    """Add ``/manifest.webmanifest``, ``/favicon.ico`` (the app's icon) and ``/sw.js``
+    (``static_dir``'s ``js/sw.js``)."""
 
     @app.get("/manifest.webmanifest", include_in_schema=False)
     async def manifest() -> JSONResponse:
@@ -45,6 +46,16 @@ def install(app: FastAPI, static_dir: Path) -> None:
             MANIFEST,
             media_type="application/manifest+json",
             headers={"Cache-Control": "public, max-age=3600"},
+        )
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        # What a browser asks for by itself (a page's <link rel="icon"> names the SVG; a
+        # feed reader, a chat's preview or an old browser asks here): the app's icon.
+        return FileResponse(
+            static_dir / "icons" / "icon-192.png",
+            media_type="image/png",
+            headers={"Cache-Control": "public, max-age=86400"},
         )
 
     @app.get("/sw.js", include_in_schema=False)

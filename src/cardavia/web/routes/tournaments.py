@@ -95,7 +95,7 @@ class _Site:
         return None if player is None else player.id
 
     def not_found(self, lang: str) -> Response:
-        return not_found_page(self.catalogs, lang if is_language(lang) else "en")
+        return not_found_page(self.catalogs, lang if is_language(lang) else None)
 
     def page(self, request: Request, name: str, context: dict[str, Any]) -> Response:
         return self.templates.TemplateResponse(request, name, context, headers=NO_STORE)
