@@ -16,6 +16,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from cardavia.words.times import ZONE_NAME
+
 
 class SettingError(ValueError):
     """A setting that the table does not have, or a value it cannot take: its name (for the
@@ -58,6 +60,9 @@ SETTINGS: Final[Mapping[str, Callable[[object], bool]]] = {
     "autoLast": _flag,
     "sounds": _flag,
     "watchable": _flag,
+    "timeZone": lambda value: (
+        value == "" or (isinstance(value, str) and ZONE_NAME.fullmatch(value) is not None)
+    ),
 }
 """Each setting of ``settings.js`` and what it may be (``tests/players`` checks that the two
 lists name the same settings)."""

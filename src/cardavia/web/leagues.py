@@ -140,7 +140,7 @@ class Leagues:
         return {
             "week": {
                 "id": week.id,
-                "last_day": format_date(week.ends_at - timedelta(days=1), "full", locale=lang),
+                "ends": week.ends_at - timedelta(minutes=1),
             },
             "current": current,
             "last": last,

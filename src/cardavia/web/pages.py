@@ -1,15 +1,18 @@
 """The pages' templates and what every page is given (:func:`page_context`): the language
-and its direction, gettext, the language menu, the presets, the levels and the cards' names;
-and the 404 page, in the site's frame."""
+and its direction, gettext, the language menu, the presets, the levels and the cards' names,
+the reader's dates and times (:func:`reader_times`; ``times()`` in a template); and the 404
+page, in the site's frame."""
 
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from babel import Locale
 from babel.numbers import format_percent
+from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import (
@@ -34,6 +37,7 @@ from cardavia.words import (
     text_direction,
 )
 from cardavia.words.names import CardForm
+from cardavia.words.times import ZONE_COOKIE, Times, zone_named
 
 TABLE_FORMS: tuple[CardForm, ...] = ("the", "acc", "gen", "nom")
 """The forms of a card's name the table's sentences use (``{card_the}``, ``{card_gen}`` …)."""
@@ -71,11 +75,37 @@ def make_templates(directory: Path, catalogs: Catalogs) -> Jinja2Templates:
     env.globals["plural_forms"] = plural_forms
 
     @pass_context
+    def times(context: Context) -> Times:
+        """The reader's dates and times (:func:`reader_times`): the zone of the request's
+        cookie, else the one the route found kept with the player (``kept_zone``)."""
+        wording = catalogs.wording(str(context.get("lang", DEFAULT_LANGUAGE)))
+        request = context.get("request")
+        if not isinstance(request, Request):
+            return Times(wording, zone_named(context.get("kept_zone")))
+        return reader_times(request, wording, context.get("kept_zone"))
+
+    env.globals["times"] = times
+
+    @pass_context
     def percent(context: Context, value: float) -> str:
         return percent_text(value, str(context.get("lang", DEFAULT_LANGUAGE)))
 
     env.filters["percent"] = percent
     return Jinja2Templates(env=env)
+
+
+def reader_times(request: Request, wording: Wording, kept: object = None) -> Times:
+    """How the page tells its reader a date or a time (:mod:`cardavia.words.times`): in the
+    zone their browser sent (the cookie ``static/js/zone.js`` sets), else the one kept with
+    their settings (``kept``, :func:`kept_zone`), else none: UTC, said once on the page. A
+    value that names no zone is ignored, never an error."""
+    zone = zone_named(request.cookies.get(ZONE_COOKIE))
+    return Times(wording, zone if zone is not None else zone_named(kept))
+
+
+def kept_zone(settings: Mapping[str, object] | None) -> object:
+    """The time zone kept with a player's settings (``None``: no player)."""
+    return None if settings is None else settings.get("timeZone")
 
 
 def percent_text(value: float, lang: str) -> str:
@@ -207,4 +237,11 @@ def bare_not_found(wording: Wording, lang: str) -> str:
     )
 
 
-__all__ = ["make_templates", "not_found_page", "page_context", "percent_text"]
+__all__ = [
+    "kept_zone",
+    "make_templates",
+    "not_found_page",
+    "page_context",
+    "percent_text",
+    "reader_times",
+]

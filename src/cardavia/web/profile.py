@@ -13,7 +13,6 @@ import logging
 from dataclasses import replace
 from typing import Any, Final
 
-from babel.dates import format_date
 from babel.numbers import format_decimal
 
 from cardavia.belote import Seat
@@ -28,6 +27,7 @@ from cardavia.tournaments.performance import WINDOW_DAYS, WINDOW_DEALS
 from cardavia.web.history import FORMER_PLAYER, History
 from cardavia.web.rating_chart import draw
 from cardavia.words import Catalogs
+from cardavia.words.times import Times
 
 log = logging.getLogger(__name__)
 
@@ -131,11 +131,12 @@ class Profiles:
                         log.info("room %s keeps no name to take out (%s)", held.code, error.code)
                         break
 
-    async def rating_page(self, player_id: str, lang: str, *, rtl: bool) -> dict[str, Any]:
+    async def rating_page(self, player_id: str, times: Times, *, rtl: bool) -> dict[str, Any]:
         """What the profile page shows of the player's ratings (docs/players.md,
         "Ratings"): for each family they were rated in, the display number, whether it is
         provisional, the rated deals, and its history — the chart (time running the page's
-        way, ``rtl``) and the same numbers as rows (the rated deal's number, its date)."""
+        way, ``rtl``) and the same numbers as rows (the rated deal's number, its day on the
+        reader's clock, ``times``)."""
         shown = []
         for rating in await self.ratings.of_player(player_id):
             history = await self.ratings.history(player_id, rating.family)
@@ -144,7 +145,7 @@ class Profiles:
             rows = [
                 {
                     "n": first + index,
-                    "date": format_date(point.at, "medium", locale=lang),
+                    "date": times.day(point.at),
                     "value": point.skill.display,
                 }
                 for index, point in enumerate(history)
@@ -161,12 +162,12 @@ class Profiles:
             )
         return {"ratings": shown, "provisional_deals": PROVISIONAL_DEALS}
 
-    async def performance_page(self, player_id: str, lang: str, *, rtl: bool) -> dict[str, Any]:
+    async def performance_page(self, player_id: str, times: Times, *, rtl: bool) -> dict[str, Any]:
         """What the profile page shows of the player's performance from tournament deals
         (docs/tournaments.md, "Performance"): for each family they have one in, its value
         (one decimal), the deals it is the mean of, and its history tournament by tournament
         — the chart (:func:`cardavia.web.rating_chart.draw`, whole numbers) and the rows."""
-        shown = []
+        shown, lang = [], times.lang
         for family in FAMILIES:
             points = await asyncio.to_thread(
                 self.store.leagues.performance_history, player_id, family, limit=HISTORY
@@ -182,7 +183,7 @@ class Profiles:
                     "chart": draw(values, rtl=rtl) if len(values) > 1 else None,
                     "rows": [
                         {
-                            "date": format_date(point.at, "medium", locale=lang),
+                            "date": times.day(point.at),
                             "value": _one_decimal(point.value, lang),
                             "deals": point.deals,
                         }

@@ -55,6 +55,7 @@ class Pages:
     ) -> dict[str, Any]:
         """A tournament's page: its deals, the player's, and the ranking when it shows."""
         progress, ranked_here = None, None
+        now = self.tournaments.clock()
         if player_id is not None:
             progress = self.tournaments.progress(tournament, player_id)
             if not tournament.closed:
@@ -63,7 +64,8 @@ class Pages:
             "t": tournament,
             "progress": progress,
             "ranked_here": ranked_here,
-            "open": tournament.is_open(self.tournaments.clock()),
+            "open": tournament.is_open(now),
+            "now": now,
             "results_shown": results_shown(tournament, progress),
             "seeds": self.seeds(tournament, lang),
             "ranking": None,

@@ -14,7 +14,7 @@ from starlette.responses import Response
 from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import or_else
 from cardavia.web.leagues import Leagues
-from cardavia.web.pages import not_found_page, page_context
+from cardavia.web.pages import kept_zone, not_found_page, page_context
 from cardavia.words import Catalogs, Wording, is_language
 
 
@@ -50,7 +50,9 @@ async def _league_page(
 ) -> dict[str, Any]:
     """The leagues' part of the page, for the request's player (or nobody)."""
     player = await guests.identify(request)
-    return await leagues.page(None if player is None else player.id, wording, lang)
+    if player is None:
+        return await leagues.page(None, wording, lang)
+    return await leagues.page(player.id, wording, lang) | {"kept_zone": kept_zone(player.settings)}
 
 
 __all__ = ["install"]

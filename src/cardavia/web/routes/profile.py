@@ -27,10 +27,10 @@ from cardavia.web.http_helpers import (
     read_json_body,
     refusal_language,
 )
-from cardavia.web.pages import not_found_page, page_context
+from cardavia.web.pages import kept_zone, not_found_page, page_context, reader_times
 from cardavia.web.profile import Profiles
 from cardavia.web.routes.me import CHANGES_BURST, CHANGES_PER_MINUTE
-from cardavia.words import N_, Catalogs, is_language
+from cardavia.words import N_, Catalogs, Wording, is_language
 
 EXPORT_FILE: Final = "cardavia-player.json"
 """The name the export is downloaded under."""
@@ -91,11 +91,11 @@ def install(
     async def profile_page(request: Request, lang: str) -> Response:
         if not is_language(lang):
             return not_found_page(catalogs)
-        context = page_context(lang, catalogs.wording(lang), templates)
-        context |= await rating_part(request, lang, profiles, guests, rtl=context["dir"] == "rtl")
-        context |= await performance_part(
-            request, lang, profiles, guests, rtl=context["dir"] == "rtl"
-        )
+        wording = catalogs.wording(lang)
+        context = page_context(lang, wording, templates)
+        rtl = context["dir"] == "rtl"
+        context |= await rating_part(request, wording, profiles, guests, rtl=rtl)
+        context |= await performance_part(request, wording, profiles, guests, rtl=rtl)
         context["completion"] = await completion_of(request, lang, profiles, guests, catalogs)
         response = templates.TemplateResponse(request, "profile.html", context)
         response.headers["Cache-Control"] = "no-store"
@@ -103,18 +103,20 @@ def install(
 
 
 async def rating_part(
-    request: Request, lang: str, profiles: Profiles, guests: Guests, *, rtl: bool
+    request: Request, wording: Wording, profiles: Profiles, guests: Guests, *, rtl: bool
 ) -> dict[str, Any]:
-    """The player's ratings for the page (none: no player, or the database away)."""
+    """The player's ratings for the page, their days on the reader's clock (none: no player,
+    or the database away)."""
     none: dict[str, Any] = {"ratings": None}
     player = await or_else(guests.identify(request), None)
     if player is None:
         return none
-    return await or_else(profiles.rating_page(player.id, lang, rtl=rtl), none)
+    times = reader_times(request, wording, kept_zone(player.settings))
+    return await or_else(profiles.rating_page(player.id, times, rtl=rtl), none)
 
 
 async def performance_part(
-    request: Request, lang: str, profiles: Profiles, guests: Guests, *, rtl: bool
+    request: Request, wording: Wording, profiles: Profiles, guests: Guests, *, rtl: bool
 ) -> dict[str, Any]:
     """The player's performance from tournament deals for the page (none: no player, or
     the database away)."""
@@ -122,7 +124,8 @@ async def performance_part(
     player = await or_else(guests.identify(request), None)
     if player is None:
         return none
-    return await or_else(profiles.performance_page(player.id, lang, rtl=rtl), none)
+    times = reader_times(request, wording, kept_zone(player.settings))
+    return await or_else(profiles.performance_page(player.id, times, rtl=rtl), none)
 
 
 async def completion_of(

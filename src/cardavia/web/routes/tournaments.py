@@ -36,7 +36,7 @@ from cardavia.web.http_helpers import (
     speak,
     whole_number,
 )
-from cardavia.web.pages import not_found_page, page_context
+from cardavia.web.pages import kept_zone, not_found_page, page_context
 from cardavia.web.tournaments import Pages, contract_words
 from cardavia.words import Catalogs, Wording, is_language
 
@@ -94,6 +94,12 @@ class _Site:
         player = await self.guests.identify(request)
         return None if player is None else player.id
 
+    async def reader(self, request: Request) -> tuple[str | None, object]:
+        """The request's player, as :meth:`player_id`, and the time zone kept with their
+        settings (the page's times are said in it when the browser sent none)."""
+        player = await self.guests.identify(request)
+        return (None, None) if player is None else (player.id, kept_zone(player.settings))
+
     def not_found(self, lang: str) -> Response:
         return not_found_page(self.catalogs, lang if is_language(lang) else None)
 
@@ -127,8 +133,10 @@ def install_pages(app: FastAPI, site: _Site) -> None:
     async def list_page(request: Request, lang: str) -> Response:
         if not is_language(lang):
             return site.not_found(lang)
-        listing = await asyncio.to_thread(pages.listing, await site.player_id(request))
-        return site.page(request, "tournaments.html", site.context(lang, **listing))
+        me, zone = await site.reader(request)
+        listing = await asyncio.to_thread(pages.listing, me)
+        shown = site.context(lang, kept_zone=zone, **listing)
+        return site.page(request, "tournaments.html", shown)
 
     @app.get(
         "/{lang}/tournaments/{tournament_id}", response_class=HTMLResponse, include_in_schema=False
@@ -137,10 +145,11 @@ def install_pages(app: FastAPI, site: _Site) -> None:
         tournament = await site.find(lang, tournament_id)
         if tournament is None:
             return site.not_found(lang)
-        me = await site.player_id(request)
+        me, zone = await site.reader(request)
         page = _page_number(request)
         shown = await asyncio.to_thread(pages.tournament, tournament, me, page, lang)
-        return site.page(request, "tournament.html", site.context(lang, me=me, **shown))
+        context = site.context(lang, me=me, kept_zone=zone, **shown)
+        return site.page(request, "tournament.html", context)
 
     @app.get(
         "/{lang}/tournaments/{tournament_id}/deals/{number}",

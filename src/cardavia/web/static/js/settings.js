@@ -3,6 +3,8 @@
 // every page through custom properties and data attributes on <html>; the table listens to
 // the "cardavia:settings" event to redraw when a setting changes.
 
+import { browserZone } from "./zone.js";
+
 const KEY = "cardavia.settings";
 
 export const DEFAULTS = Object.freeze({
@@ -19,6 +21,7 @@ export const DEFAULTS = Object.freeze({
   autoLast: false,     // play South's last card by itself when it is the only one
   sounds: false,       // short tones: a card played, a trick won, South's turn
   watchable: true,     // others may watch my quick-play games (the lobby's "Watch")
+  timeZone: /** @type {string} */ (""), // this browser's time zone (zone.js), kept for the pages' times
 });
 
 export function loadSettings() {
@@ -38,6 +41,7 @@ export function loadSettings() {
   }
   if (!["", "french", "spanish"].includes(settings.deck)) settings.deck = "";
   if (!["slow", "normal", "fast"].includes(settings.aiPace)) settings.aiPace = "normal";
+  settings.timeZone = browserZone() || (typeof settings.timeZone === "string" ? settings.timeZone : "");
   return settings;
 }
 

@@ -11,7 +11,7 @@
 // cache at once, refreshed from the network behind. The games API and the table's WebSocket
 // always go to the server.
 
-const VERSION = "cardavia-18";
+const VERSION = "cardavia-19";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
 const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring", "problems", "fairness"];
 const STATIC = [
@@ -22,6 +22,7 @@ const STATIC = [
   "/static/css/room.css",
   "/static/css/quick.css",
   "/static/js/settings.js",
+  "/static/js/zone.js",
   "/static/js/player.js",
   "/static/js/cards.js",
   "/static/js/table.js",
