@@ -4,7 +4,9 @@ database, durations in each unit's plural form, the same for a page's script as 
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -88,3 +90,17 @@ def test_the_scripts_forms_say_what_the_page_says(lang: str) -> None:
         for unit, size, most in (("minute", 60, 60), ("hour", 3600, 24), ("day", 86400, 1000)):
             if n < most:
                 assert units[unit][str(n)].replace("{n}", str(n)) == said.duration(n * size)
+
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "src" / "cardavia" / "web" / "static" / "js"
+
+
+def test_the_pages_scripts_say_a_day_in_the_long_form() -> None:
+    """A date a page's script writes (My games, the passkeys, the players blocked) is in the
+    long form the server's pages use: the medium one is all digits in Arabic (04/12/2026)."""
+    styles = {
+        f"{path.name}: {style}"
+        for path in sorted(SCRIPTS.glob("*.js"))
+        for style in re.findall(r'dateStyle: "(\w+)"', path.read_text(encoding="utf-8"))
+    }
+    assert styles and {style for style in styles if not style.endswith((" long", " full"))} == set()

@@ -10,7 +10,7 @@ const words = JSON.parse(document.getElementById("history-strings")?.textContent
 const list = document.getElementById("history-list");
 const more = document.getElementById("history-more");
 const status = document.getElementById("history-status");
-const dates = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+const dates = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short" });
 let page = 0;
 
 function el(tag, className, text) {

@@ -113,7 +113,8 @@ function passkeyPanel(me) {
   const status = panel.querySelector("[data-passkey-status]");
   const signOut = /** @type {HTMLButtonElement} */ (panel.querySelector('[data-action="sign-out"]'));
   const lang = document.documentElement.lang || "en";
-  const day = (iso) => new Intl.DateTimeFormat(lang, { dateStyle: "medium" }).format(new Date(iso));
+  // A day in the long form, as every page says it (cardavia.words.times).
+  const day = (iso) => new Intl.DateTimeFormat(lang, { dateStyle: "long" }).format(new Date(iso));
   const say = (words) => {
     status.textContent = words;
   };

@@ -6,8 +6,10 @@ const lang = document.documentElement.lang || "en";
 const words = JSON.parse(document.getElementById("safety-strings")?.textContent || "{}");
 const list = document.getElementById("blocks-list");
 
+/** A day as every page says it (cardavia.words.times): the long form, "4 ديسمبر 2026" where
+ * the medium one is all digits in Arabic ("04/12/2026"). */
 function date(iso) {
-  return new Intl.DateTimeFormat(lang, { dateStyle: "medium" }).format(new Date(iso));
+  return new Intl.DateTimeFormat(lang, { dateStyle: "long" }).format(new Date(iso));
 }
 
 function item(block) {
