@@ -395,6 +395,24 @@ class PlayerStore:
             ).all()
             return [(game, seat) for game, seat in rows]
 
+    def seated_at(self, game_id: str) -> tuple[str | None, str | None]:
+        """Who sat at the game ``game_id`` as its history knows: ``(room code, player id)``,
+        the room's code for a room's game (its saved state names each seat), else the
+        player of a single player's table (``None``: nobody linked to it)."""
+        with unavailable(), Session(self.engine) as session:
+            linked = session.execute(
+                select(PlayerGameRow.room_code, PlayerGameRow.player_id)
+                .where(PlayerGameRow.game_id == game_id)
+                .order_by(PlayerGameRow.created_at)
+                .limit(1)
+            ).first()
+            room = session.scalars(
+                select(_ROOMS.c.code).where(_ROOMS.c.game_id == game_id).limit(1)
+            ).first()
+        if linked is None:
+            return room, None
+        return linked[0] or room, linked[1]
+
     def rooms_of(self, player_id: str) -> list[tuple[str, str]]:
         """The room seats the player holds, ``(room code, seat)``, oldest first."""
         return [(held.code, held.seat) for held in self.seats_of(player_id)]

@@ -315,6 +315,13 @@ class Tournaments:
         held = self.store.passkeys.of_player(player_id)
         return any(passkey.created_at <= tournament.opens_at for passkey in held)
 
+    def deal_of(self, game_id: str) -> tuple[Tournament, int] | None:
+        """The tournament whose deal was played at ``game_id`` and that deal's number, or
+        ``None`` (not a tournament's deal): what My games and a shared link name it by."""
+        deal = self.store.tournaments.of_game(game_id)
+        tournament = None if deal is None else self.get(deal.tournament_id)
+        return None if deal is None or tournament is None else (tournament, deal.number)
+
     def sealed(self, game_id: str) -> bool:
         """Whether ``game_id`` is a deal of a tournament not yet closed: its record, replay,
         analysis, shared link and seed are then its player's alone."""

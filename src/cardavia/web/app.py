@@ -99,7 +99,13 @@ def install_routes(
     )
     me.install(app, guests, settings, catalogs, counters)
     passkeys.install(app, guests, settings, catalogs, counters)
-    history = History(live.store, live.learning, catalogs, sealed=live.tournaments.sealed)
+    history = History(
+        live.store,
+        live.learning,
+        catalogs,
+        sealed=live.tournaments.sealed,
+        tournament_of=live.tournaments.deal_of,
+    )
     history_routes.install(app, history, guests, settings, catalogs, templates)
     tournament_routes.install(
         app, live.tournaments, guests, settings, counters, catalogs, templates

@@ -31,6 +31,7 @@ from cardavia.live.views import deal_record
 from cardavia.store.db import GameStore, StoredGame
 from cardavia.store.events import deal_seeds
 from cardavia.store.players import Played
+from cardavia.tournaments.service import Tournament
 from cardavia.words import LANGUAGES, N_, Catalogs, Wording
 
 GAMES_PER_PAGE: Final = 10
@@ -42,20 +43,57 @@ FORMER_PLAYER: Final = N_("a former player")
 YOU: Final = N_("You")
 
 
-def share_code(stored: StoredGame, number: int) -> str:
-    """The code of the shared link of deal ``number`` of a game: its id, the deal, and an
-    HMAC-SHA256 keyed by the game's secret (the hash of its seat token, kept by every
-    process, never sent): nobody else can make one."""
-    mac = hmac.new(stored.token_hash.encode(), f"share:{stored.id}:{number}".encode(), "sha256")
-    return f"{stored.id}.{number}.{mac.hexdigest()[:SHARE_DIGITS]}"
+def share_code(stored: StoredGame, number: int, seat: Seat | None = None) -> str:
+    """The code of the shared link of deal ``number`` of a game: its id, the deal (and the
+    seat of the player who shares it, ``3W``: the page shows the deal from there), and an
+    HMAC-SHA256 of them keyed by the game's secret (the hash of its seat token, kept by every
+    process, never sent): nobody else can make one. A code without a seat (links shared
+    before) names the game's own seat."""
+    said = "" if seat is None else seat.name
+    message = f"share:{stored.id}:{number}" + (f":{said}" if said else "")
+    mac = hmac.new(stored.token_hash.encode(), message.encode(), "sha256")
+    return f"{stored.id}.{number}{said}.{mac.hexdigest()[:SHARE_DIGITS]}"
 
 
-def read_share_code(code: str) -> tuple[str, int, str] | None:
-    """``(game id, deal, mac)`` of a shared link's code, or ``None``."""
+def read_share_code(code: str) -> tuple[str, int, Seat | None, str] | None:
+    """``(game id, deal, seat, mac)`` of a shared link's code, or ``None``.
+
+    >>> read_share_code("g1.3W.abc"), read_share_code("g1.12.abc")
+    (('g1', 3, <Seat.W: 3>, 'abc'), ('g1', 12, None, 'abc'))
+    >>> read_share_code("g1.3X.abc"), read_share_code("g1.²."), read_share_code("g1.3")
+    (None, None, None)
+    """
     parts = code.split(".")
-    if len(parts) != 3 or not parts[1].isascii() or not parts[1].isdigit() or len(parts[1]) > 4:
+    if len(parts) != 3:
         return None
-    return parts[0], int(parts[1]), parts[2]
+    number, seat = parts[1], None
+    if number[-1:] in SEAT_LETTERS:
+        number, seat = number[:-1], Seat[number[-1]]
+    if not number.isascii() or not number.isdigit() or len(number) > 4:
+        return None
+    return parts[0], int(number), seat, parts[2]
+
+
+SEAT_LETTERS: Final = frozenset("NESW")
+"""The seats a shared link's code may name after the deal's number."""
+SHARER: Final = N_("The player who shared this deal")
+"""The name of a person who shared a deal without a display name of their own."""
+
+
+def side_outcome(outcome: str | None, taker_team: str | None, team: str) -> str | None:
+    """A deal's outcome as the player of ``team`` lived it: their side's contract made or
+    failed (``made_by_us``, ``failed_by_us``), the opponents' (``made_by_them``,
+    ``failed_by_them``: a contract they failed is the player's win), or ``litige`` and
+    ``cancelled`` as they are (``None``: not over).
+
+    >>> side_outcome("made", "EW", "NS"), side_outcome("failed", "NS", "NS")
+    ('made_by_them', 'failed_by_us')
+    >>> side_outcome("litige", "EW", "NS"), side_outcome("cancelled", None, "EW")
+    ('litige', 'cancelled')
+    """
+    if outcome in ("made", "failed") and taker_team is not None:
+        return f"{outcome}_by_{'us' if taker_team == team else 'them'}"
+    return outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +110,7 @@ class Sitter:
             return {"name": words.level(self.level), "computer": True}
         if self.name is None:
             return {"name": me or words.translations.gettext(YOU), "computer": False}
-        if self.name in (FORMER_PLAYER, HIDDEN_NAME):
+        if self.name in (FORMER_PLAYER, HIDDEN_NAME, SHARER):
             return {"name": words.translations.gettext(self.name), "computer": False}
         return {"name": self.name, "computer": False}
 
@@ -133,6 +171,7 @@ class History:
         catalogs: Catalogs,
         *,
         sealed: Callable[[str], bool] | None = None,
+        tournament_of: Callable[[str], tuple[Tournament, int] | None] | None = None,
     ) -> None:
         self.store = store
         self.learning = learning
@@ -140,6 +179,9 @@ class History:
         self.sealed = sealed
         """Whether a game's deals are sealed (a deal of a tournament still open: its shared
         link is refused, :meth:`cardavia.tournaments.service.Tournaments.sealed`)."""
+        self.tournament_of = tournament_of
+        """The tournament a game's deal belongs to, and its number there
+        (:meth:`cardavia.tournaments.service.Tournaments.deal_of`): My games names it."""
         self.former = frozenset(
             catalogs.wording(lang).translations.gettext(FORMER_PLAYER) for lang in LANGUAGES
         )
@@ -173,15 +215,36 @@ class History:
         # A tournament's deal shows its player only what they saw until the tournament
         # closes: no shuffle check (its seed and deck), no shared link, no analysis.
         sealed = self.sealed is not None and self.sealed(stored.id)
+        tournament = self._tournament(stored.id)
         entries = []
         for number in range(len(match.deals), 0, -1):
             entry = self._entry(stored, played, match, number, seat, people, lang)
             entry["check"] = None if sealed else self._check(match, number, seeds.get(number), lang)
             entry["sealed"] = sealed
+            entry["tournament"] = tournament
+            # Sealed: no link to share yet; the one it will have, whose page says until when
+            # the deal stays hidden (the button says when it becomes shareable).
+            entry["later"] = entry["share"] if sealed else None
             if sealed:
                 entry["share"] = None
             entries.append(entry)
         return entries
+
+    def _tournament(self, game_id: str) -> dict[str, Any] | None:
+        """The tournament a game's deal belongs to, as My games names it (blocking)."""
+        found = None if self.tournament_of is None else self.tournament_of(game_id)
+        if found is None:
+            return None
+        tournament, number = found
+        return {
+            "id": tournament.id,
+            "kind": tournament.kind,
+            "preset": tournament.preset,
+            "deal": number,
+            "deals": tournament.deals,
+            "closes": tournament.closes_at.isoformat(),
+            "closed": tournament.closed,
+        }
 
     @staticmethod
     def _check(match: Match, number: int, seed: str | None, lang: str) -> str | None:
@@ -219,6 +282,8 @@ class History:
         us = "NS" if seat in (Seat.N, Seat.S) else "EW"
         result = record["result"]
         over = deal.is_over
+        contract = record["contract"]
+        taker = None if contract is None else ("NS" if contract["taker"] in "NS" else "EW")
         return {
             "game": stored.id,
             "deal": number,
@@ -235,8 +300,9 @@ class History:
             "contract": record["contract"],
             "contract_text": contract_text(record, wording),
             "outcome": record["outcome"],
+            "mine": side_outcome(record["outcome"], taker, us),
             "score": None if result is None else result["scores"],
-            "share": share_code(stored, number) if over else None,
+            "share": share_code(stored, number, seat) if over else None,
         }
 
     async def _load(self, game_id: str) -> tuple[StoredGame, Match]:
@@ -258,17 +324,24 @@ class History:
             game_id, match, number, lang, deck=match.rules.deck, client=client
         )
 
-    async def shared(self, code: str, lang: str) -> dict[str, Any]:
-        """The deal a shared link names, with every hand (``not_found`` for a code the site
-        did not make, or a deal not over: a deal in play is never shown)."""
+    async def _shared_game(self, code: str) -> tuple[StoredGame, int, Seat]:
+        """The game, the deal and the sharer's seat a shared link's code names
+        (``not_found`` for a code the site did not make)."""
         parts = read_share_code(code)
         if parts is None:
             raise ClientError("not_found")
-        game_id, number, _mac = parts
+        game_id, number, seat, _mac = parts
         stored = await asyncio.to_thread(self.store.load, game_id)
-        if stored is None or not hmac.compare_digest(share_code(stored, number), code):
+        if stored is None or not hmac.compare_digest(share_code(stored, number, seat), code):
             raise ClientError("not_found")
-        if self.sealed is not None and await asyncio.to_thread(self.sealed, game_id):
+        return stored, number, seat or Seat[stored.seat or "S"]
+
+    async def shared(self, code: str, lang: str) -> dict[str, Any]:
+        """The deal a shared link names, with every hand, who sat where and the sharer's
+        seat (``not_found`` for a code the site did not make, a deal not over — a deal in
+        play is never shown — or a deal of a tournament still open)."""
+        stored, number, seat = await self._shared_game(code)
+        if self.sealed is not None and await asyncio.to_thread(self.sealed, stored.id):
             raise ClientError("not_found")
         match = await asyncio.to_thread(restore_match, stored.record)
         if not 1 <= number <= len(match.deals) or not match.deals[number - 1].is_over:
@@ -277,7 +350,51 @@ class History:
         seed = seeds.get(number)
         commitment = None if seed is None else commitment_of(seed)
         record = deal_record(match.deals[number - 1], self.catalogs.wording(lang), commitment)
-        return record | {"deal": number, "date": stored.updated_at.isoformat(), "lang": lang}
+        names = await asyncio.to_thread(self._names, stored, seat, lang)
+        return record | {
+            "deal": number,
+            "date": stored.updated_at.isoformat(),
+            "lang": lang,
+            "seat": seat.name,
+            "names": names,
+            "level": stored.level,
+        }
+
+    def _names(self, stored: StoredGame, sharer: Seat, lang: str) -> dict[str, dict[str, Any]]:
+        """Who sat where at a shared deal, in the reader's words: a room's names as its
+        seats held them, else the sharer's display name (or "the player who shared this
+        deal") and the computer players by level (blocking)."""
+        room, player_id = self.store.players.seated_at(stored.id)
+        sitters = {other: Sitter("", stored.level) for other in Seat}
+        saved = None if room is None else self.store.load_room(room)
+        if saved is not None:
+            sitters = room_sitters(saved.state, stored.level, self.former)
+        else:
+            player = None if player_id is None else self.store.players.load(player_id)
+            name = None if player is None else player.name
+            sitters[sharer] = Sitter(name or SHARER)
+        words = self.catalogs.wording(lang)
+        return {seat.name: sitters[seat].public(words, None) for seat in Seat}
+
+    async def shared_analysis(self, code: str, lang: str, *, client: str) -> dict[str, Any]:
+        """The analysis of the deal a shared link names, for anyone who holds the link (as
+        its page shows every hand): refused as :meth:`shared` refuses the deal."""
+        stored, number, _seat = await self._shared_game(code)
+        await self.shared(code, lang)
+        match = await asyncio.to_thread(restore_match, stored.record)
+        return await self.learning.analysis_of(
+            stored.id, match, number, lang, deck=match.rules.deck, client=client
+        )
+
+    async def pending(self, code: str) -> tuple[Tournament, int] | None:
+        """The tournament still open that the deal a shared link names belongs to, and the
+        deal's number there (``None``: not a tournament's, or closed; ``not_found`` for a
+        code the site did not make): its page says until when its cards stay hidden."""
+        stored, _number, _seat = await self._shared_game(code)
+        if self.tournament_of is None:
+            return None
+        found = await asyncio.to_thread(self.tournament_of, stored.id)
+        return None if found is None or found[0].closed else found
 
 
 __all__ = [
@@ -289,4 +406,5 @@ __all__ = [
     "read_share_code",
     "room_sitters",
     "share_code",
+    "side_outcome",
 ]

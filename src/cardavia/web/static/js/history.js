@@ -11,6 +11,8 @@ const list = document.getElementById("history-list");
 const more = document.getElementById("history-more");
 const status = document.getElementById("history-status");
 const dates = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short" });
+// When a tournament's deal becomes shareable, in the reader's own clock and words.
+const closing = dates;
 let page = 0;
 
 function el(tag, className, text) {
@@ -28,9 +30,20 @@ function who(person) {
   return person.computer ? `${words.computer} (${person.name})` : person.name;
 }
 
+/** The deal's outcome as the player lived it: their side's contract or the opponents'. */
 function outcome(entry) {
   if (!entry.over) return words.in_play;
-  return words[entry.outcome] ?? "";
+  return words[entry.mine] ?? words[entry.outcome] ?? "";
+}
+
+/** Copy `link` (a deal's page) to the clipboard, or show it where copying is refused. */
+async function copy(link) {
+  try {
+    await navigator.clipboard.writeText(link);
+    status.textContent = words.copied;
+  } catch {
+    status.textContent = link;
+  }
 }
 
 function facts(entry) {
@@ -76,18 +89,16 @@ function actions(entry) {
     check.href = entry.check;
     bar.append(check);
   }
-  if (entry.share) {
-    const share = el("button", "secondary history-share", words.share);
+  // A sealed tournament deal: the link it will have, whose page says until when its cards
+  // stay hidden; the button says from when it shows them.
+  const code = entry.share ?? entry.later;
+  if (code) {
+    const when = entry.tournament ? closing.format(new Date(entry.tournament.closes)) : "";
+    const label = entry.share ? words.share : fill(words.later, { time: when });
+    const share = el("button", "secondary history-share", label);
     share.type = "button";
-    share.addEventListener("click", async () => {
-      const link = new URL(`/${lang}/deal/${encodeURIComponent(entry.share)}`, location.href).href;
-      try {
-        await navigator.clipboard.writeText(link);
-        status.textContent = words.copied;
-      } catch {
-        status.textContent = link;
-      }
-    });
+    const link = new URL(`/${lang}/deal/${encodeURIComponent(code)}`, location.href).href;
+    share.addEventListener("click", () => copy(link));
     bar.append(share);
   }
   return bar;
@@ -99,7 +110,20 @@ function item(entry) {
   li.dataset.deal = String(entry.deal);
   li.dataset.over = String(entry.over);
   const rules = words.presets[entry.rules] ?? entry.rules;
-  li.append(el("h2", "history-title", `${rules} · ${fill(words.deal, { n: entry.deal })}`));
+  // A tournament's deal is named by its tournament and its number there, not "Deal 1".
+  const tournament = entry.tournament;
+  const title = tournament
+    ? `${words.kinds?.[tournament.kind] ?? ""} · ${rules} · ${fill(words.deal, { n: tournament.deal })}`
+    : `${rules} · ${fill(words.deal, { n: entry.deal })}`;
+  const heading = el("h2", "history-title");
+  if (tournament) {
+    const link = el("a", null, title);
+    link.href = `/${lang}/tournaments/${encodeURIComponent(tournament.id)}`;
+    heading.append(link);
+  } else {
+    heading.textContent = title;
+  }
+  li.append(heading);
   const when = el("p", "history-when");
   const time = el("time", null, dates.format(new Date(entry.date)));
   time.dateTime = entry.date;
