@@ -49,6 +49,8 @@ def test_a_moment_is_on_the_readers_clock_in_their_words() -> None:
     assert times("pl", "Europe/Warsaw").moment(END) == "7 grudnia 2026, godz. 23:59"
     assert times("en", "Asia/Kolkata").moment(END) == "December 8, 2026 at 4:29\u202fAM"
     assert times("ar", "Africa/Algiers").day(END) == "7 ديسمبر 2026"
+    assert times("hi", "Asia/Kolkata").moment(END) == "8 दिसंबर 2026, सुबह 4:29"
+    assert times("hi", "Europe/London").clock(END) == "रात 10:59"
 
 
 def test_without_a_zone_the_times_are_in_utc_and_say_so_once() -> None:

@@ -76,6 +76,9 @@ WEEKDAY_PATTERNS: Final = {
 """A weekday with its date, without the year, as each language writes it in prose: the CLDR's
 own skeletons abbreviate the weekday, and put a comma after it in Spanish, which prose does
 not (``el domingo 7 de diciembre``)."""
+CLOCK_PATTERNS: Final = {"hi": "B h:mm"}
+"""A time of day where the language's own words for the part of the day read better than the
+CLDR's short form: Hindi says ``सुबह 7:15``, ``रात 11:59`` (``7:15 am`` is English)."""
 JOINERS: Final = {"ar": " و"}
 """Between a duration's two units (a space, but Arabic joins them with و: ``ساعتان و5 دقائق``)."""
 
@@ -135,8 +138,9 @@ class Times:
         return format_date(self.local(at), pattern, locale=self.lang)
 
     def clock(self, at: datetime) -> str:
-        """The time of day, as the language reads a clock: ``23:59``, ``11:59 PM``."""
-        return format_time(self.local(at), "short", locale=self.lang)
+        """The time of day, as the language reads a clock: ``23:59``, ``11:59 PM``, ``रात
+        11:59`` (:data:`CLOCK_PATTERNS`)."""
+        return format_time(self.local(at), CLOCK_PATTERNS.get(self.lang, "short"), locale=self.lang)
 
     def moment(self, at: datetime) -> str:
         """The day and the time: ``7 décembre 2026 à 23:59``, ``December 7, 2026 at 11:59 PM``."""
