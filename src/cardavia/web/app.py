@@ -32,6 +32,7 @@ from cardavia.web.edge import Edge
 from cardavia.web.guests import COOKIE_MAX_AGE, Guests
 from cardavia.web.head import HeadAsGet
 from cardavia.web.history import History
+from cardavia.web.home import Home
 from cardavia.web.http_helpers import error_response, install_refusals
 from cardavia.web.i18n import choose_language
 from cardavia.web.leagues import Leagues
@@ -119,7 +120,8 @@ def install_routes(
     league_routes.install(app, Leagues(live.store), guests, catalogs, templates)
     pwa.install(app, settings.static_dir)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
-    pages.install(app, catalogs, templates)
+    home = Home(live.tournaments, live.store)
+    pages.install(app, catalogs, templates, home=home, guests=guests)
 
 
 def create_app(settings: Settings | None = None, *, live: GameServer | None = None) -> FastAPI:

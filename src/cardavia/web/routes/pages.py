@@ -6,6 +6,7 @@ language's table page, and how errors are answered (the protocol's ``error`` und
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse
@@ -14,12 +15,17 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from cardavia.live.protocol import ClientError
-from cardavia.web.http_helpers import error_response
+from cardavia.web.guests import Guests
+from cardavia.web.home import Home, commitment
+from cardavia.web.http_helpers import error_response, or_else
 from cardavia.web.i18n import LANGUAGE_COOKIE, choose_language, visitor_language
 from cardavia.web.pages import not_found_page, page_context
-from cardavia.words import Catalogs, is_language
+from cardavia.words import Catalogs, Wording, is_language
 
 log = logging.getLogger(__name__)
+
+NO_STORE = {"Cache-Control": "no-store"}
+"""The home holds the player's own (their rating, their tournaments): kept by no cache."""
 
 
 def install_errors(app: FastAPI, catalogs: Catalogs) -> None:
@@ -49,9 +55,11 @@ def install_errors(app: FastAPI, catalogs: Catalogs) -> None:
         return PlainTextResponse(str(error.detail), status_code=error.status_code)
 
 
-def install(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) -> None:
-    """Add ``/``, ``/healthz`` and the table page (``/{lang}/``: installed last, its path
-    matches any first segment)."""
+def install(
+    app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates, *, home: Home, guests: Guests
+) -> None:
+    """Add ``/``, ``/healthz`` and the home with the table (``/{lang}/``: installed last,
+    its path matches any first segment)."""
 
     @app.get("/", include_in_schema=False)
     async def root(request: Request) -> RedirectResponse:
@@ -69,8 +77,23 @@ def install(app: FastAPI, catalogs: Catalogs, templates: Jinja2Templates) -> Non
     async def table_page(request: Request, lang: str) -> Response:
         if not is_language(lang):
             return not_found_page(catalogs)
-        context = page_context(lang, catalogs.wording(lang), templates)
-        return templates.TemplateResponse(request, "table.html", context)
+        wording = catalogs.wording(lang)
+        context = page_context(lang, wording, templates)
+        context["home"] = await home_parts(request, wording, home=home, guests=guests)
+        context["commitments"] = {
+            preset["key"]: commitment(preset["target"]) for preset in context["presets"]
+        }
+        return templates.TemplateResponse(request, "table.html", context, headers=NO_STORE)
+
+
+async def home_parts(
+    request: Request, wording: Wording, *, home: Home, guests: Guests
+) -> dict[str, Any]:
+    """The home's parts for the request's player (docs/web.md, "The home"); those of the
+    store left out when it cannot answer (the page is still the table's)."""
+    player = await or_else(guests.identify(request), None)
+    parts = await or_else(home.page(None if player is None else player.id, wording), None)
+    return parts or {"open": [], "next": None, "ratings": {}, "league": None, "problem": None}
 
 
 __all__ = ["install", "install_errors"]

@@ -141,6 +141,13 @@ function forgetGame() {
   shown();
 }
 
+/** A solo game over for good: its single deal, or its match, finished (a tournament's deal
+ * and a room's game are their pages' own). */
+function isFinished(view) {
+  if (ROOM !== null || GIVEN_GAME !== null) return false;
+  return view?.phase === "over" && (view.match?.target == null || Boolean(view.match?.over));
+}
+
 export async function resume() {
   const game = loadGame();
   if (!game) {
@@ -161,7 +168,16 @@ export async function resume() {
       forgetGame();
       return;
     }
-    if (response.ok) enqueue(await response.json());
+    if (response.ok) {
+      const view = await response.json();
+      // A game already over is not the page a returning player finds (its last deal lives
+      // in My games): the home and the new-game form are, as for a first visit.
+      if (isFinished(view)) {
+        forgetGame();
+        return;
+      }
+      enqueue(view);
+    }
   } catch {
     // the socket will retry
   }

@@ -1,0 +1,124 @@
+"""What the home page shows a visitor (docs/web.md, "The home"): a "Play now" per rules
+preset with what it commits them to, the tournaments open now and the next to open, their
+rating and their league place this week, and the day's training problem. Read from the store
+(blocking: :meth:`Home.page` runs it in a worker thread); should the store not answer, the
+route leaves these parts out (``or_else``), never the page.
+
+A game's length is the site's estimate, said as such ("about"): a deal at a person's pace
+with computer players at their normal pace takes about three minutes (:data:`DEAL_MINUTES`);
+a deal's winners score about :data:`POINTS_PER_DEAL` points, so a match to 1,000 is about
+eight deals, 25 minutes (an estimate, not a measure: the waiting page and the table say the
+target itself).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+from cardavia.players.ratings import Ratings
+from cardavia.store.db import GameStore
+from cardavia.tournaments.leagues import week_of
+from cardavia.tournaments.schedule import SHORT_HOURS, Planned, short
+from cardavia.tournaments.service import Tournament, Tournaments
+from cardavia.web.leagues import standings
+from cardavia.web.problems import daily_problem, problem_data
+from cardavia.words import Wording
+
+DEAL_MINUTES: Final = 3
+"""About how long one deal takes at a person's pace, computer players at their normal pace."""
+POINTS_PER_DEAL: Final = 125
+"""About how many points a match moves on by a deal (the winning side's share)."""
+SHOWN_OPEN: Final = 3
+"""How many open tournaments the home lists (closing first); the rest are a click away."""
+
+
+@dataclass(frozen=True, slots=True)
+class Commitment:
+    """What a "Play now" of a preset commits its player to: a single deal, or a match to
+    ``target`` points; about ``minutes`` minutes either way."""
+
+    target: int | None
+    minutes: int
+
+
+def commitment(target: int | None) -> Commitment:
+    """The length of a preset's game, in deals' minutes rounded to five (one deal: three).
+
+    >>> commitment(None), commitment(1000), commitment(2000)
+    (Commitment(target=None, minutes=3), Commitment(target=1000, minutes=25), \
+Commitment(target=2000, minutes=50))
+    """
+    if target is None:
+        return Commitment(None, DEAL_MINUTES)
+    deals = target / POINTS_PER_DEAL
+    return Commitment(target, max(5, round(deals * DEAL_MINUTES / 5) * 5))
+
+
+def next_short(now: datetime) -> Planned:
+    """The next short tournament to open after ``now`` (one opens every few hours)."""
+    return short(now + timedelta(hours=SHORT_HOURS))
+
+
+@dataclass(frozen=True, slots=True)
+class Home:
+    """The home's parts for one visitor, from the tournaments and the store."""
+
+    tournaments: Tournaments
+    store: GameStore
+
+    async def page(self, player_id: str | None, wording: Wording) -> dict[str, Any]:
+        """``open`` (the tournaments open now, closing first, each with the player's
+        progress), ``next`` (the next short tournament), ``now``, ``ratings`` (family →
+        rating shown, empty for a newcomer), ``league`` (this week's division, group and
+        place, or ``None``), ``problem`` (the day's problem: its id, theme and question)."""
+        parts = await asyncio.to_thread(self._read, player_id, wording)
+        parts["ratings"] = await self._ratings(player_id)
+        return parts
+
+    def _read(self, player_id: str | None, wording: Wording) -> dict[str, Any]:
+        now = self.tournaments.clock()
+        opened = [
+            self._line(tournament, player_id)
+            for tournament in self.tournaments.open_now()[:SHOWN_OPEN]
+        ]
+        return {
+            "open": opened,
+            "next": next_short(now),
+            "now": now,
+            "league": self._league(player_id, now, wording),
+            "problem": problem_data(daily_problem(), wording),
+        }
+
+    def _line(self, tournament: Tournament, player_id: str | None) -> dict[str, Any]:
+        progress = None
+        if player_id is not None:
+            progress = self.tournaments.progress(tournament, player_id)
+        return {"t": tournament, "progress": progress}
+
+    def _league(
+        self, player_id: str | None, now: datetime, wording: Wording
+    ) -> dict[str, int] | None:
+        """The player's division, group and place so far this week (``None``: in no group),
+        as the leagues' page counts it."""
+        if player_id is None:
+            return None
+        week = week_of(now)
+        member = self.store.leagues.membership(week.id, player_id)
+        if member is None:
+            return None
+        entries = self.store.leagues.group(week.id, member.division, member.group)
+        lines = standings(entries, player_id, wording, wording.lang, closed=False)
+        place = next((line.place for line in lines if line.me), 0)
+        return {"division": member.division, "group": member.group, "place": place}
+
+    async def _ratings(self, player_id: str | None) -> dict[str, int]:
+        if player_id is None:
+            return {}
+        rated = await Ratings(self.store.ratings).of_player(player_id)
+        return {rating.family: rating.skill.display for rating in rated}
+
+
+__all__ = ["DEAL_MINUTES", "POINTS_PER_DEAL", "Commitment", "Home", "commitment", "next_short"]

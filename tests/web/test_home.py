@@ -1,0 +1,84 @@
+"""The home (issue 37, item 1; docs/web.md, "The home"), rendered by the server: a "Play now"
+per preset with what it commits to, the tournaments open now with their deals and the next to
+open, the day's problem; for a player with ratings and a league group this week, their rating
+in each rules family and their place; nothing of a player for a newcomer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.browser.test_leagues import seed
+from tests.browser.test_ratings import seed_ratings
+
+from cardavia.live.limits import Limits
+from cardavia.live.settings import LOOPBACK_HOSTS, Settings
+from cardavia.store.db import GameStore
+from cardavia.tournaments.schedule import Planned
+from cardavia.tournaments.service import Tournaments
+from cardavia.web.app import create_app
+from cardavia.web.guests import PLAYER_COOKIE
+from cardavia.web.home import commitment, next_short
+
+pytestmark = pytest.mark.slow  # a season of leagues and seventeen rated deals written first
+
+OPEN = "short-cardavia-home"
+
+
+@pytest.fixture(name="site", scope="module")
+def site_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, Path]]:
+    """The site, a player with ratings and a league group this week, a tournament open."""
+    database = tmp_path_factory.mktemp("home") / "cardavia.db"
+    settings = Settings(
+        database_url=f"sqlite:///{database}",
+        limits=Limits(games_per_minute=0, messages_per_second=0),
+        allowed_hosts=(*LOOPBACK_HOSTS, "testserver"),
+    )
+    with TestClient(create_app(settings)) as client:
+        assert client.put("/api/me", json={"name": "Zoé"}).status_code == 200
+        token = client.cookies[PLAYER_COOKIE]
+        seed(database, token)
+        seed_ratings(database, token)
+        store = GameStore(f"sqlite:///{database}")
+        try:
+            closes = datetime.now(UTC) + timedelta(hours=2)
+            plan = Planned(OPEN, "short", "cardavia", 3, closes - timedelta(hours=3), closes)
+            assert Tournaments(store, level="beginner").make(plan)
+        finally:
+            store.close()
+        yield client, database
+
+
+def test_the_home_says_what_there_is_to_play(site: tuple[TestClient, Path]) -> None:
+    client, _ = site
+    page = client.get("/fr/").text
+    home = page[page.index('<section class="home"') :]
+    assert len(re.findall(r'class="button-link primary quick-play"', home)) == 4
+    assert "Une donne, environ 3 minutes" in home
+    assert "Une partie en 2000 points, environ 50 minutes" in home
+    assert f'data-tournament="{OPEN}"' in home and "3 donnes" in home
+    assert "Prochain : Tournoi express" in home
+    assert 'href="/fr/rules/problems#daily"' in home
+    # The player's own: a rating in each family they were rated in, this week's place.
+    player = home[home.index('id="home-player"') :]
+    assert "Tables classiques : " in player and "Coinche : " in player
+    assert re.search(r"Ligue : division 4, groupe \d+, rang 2", player)
+
+
+def test_a_newcomer_has_no_player_card(site: tuple[TestClient, Path]) -> None:
+    client, _ = site
+    stranger = TestClient(client.app)
+    page = stranger.get("/ar/").text
+    assert 'id="home"' in page and 'id="home-player"' not in page
+    assert "جولة واحدة، نحو 3 دقائق" in page
+
+
+def test_a_game_is_long_as_its_target_says() -> None:
+    assert commitment(None).minutes == 3
+    assert commitment(1000).minutes < commitment(2000).minutes
+    moment = datetime(2026, 12, 4, 21, 30, tzinfo=UTC)
+    assert next_short(moment).opens_at == datetime(2026, 12, 5, tzinfo=UTC)
