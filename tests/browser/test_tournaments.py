@@ -90,12 +90,12 @@ def play_deal(page: Page, number: int, *, moves: int = 999) -> str:
 
 
 def back_to_tournament(page: Page, phase: str) -> None:
-    """From a deal over: the result's way back (its first button), else the page's."""
+    """From a deal over: the result's way back (beside its next deal), else the page's."""
     if phase == "over":
         page.wait_for_selector("#score-panel[open]")
         expect(page.locator("#score-panel #next-deal")).to_be_hidden()
         picture(page, "result")  # the last deal's result, with its way back
-        page.click("#score-panel #tournament-back-result")
+        page.click("#score-panel [data-way=back]")
     else:
         page.click("#tournament-back")
     page.wait_for_url(f"**/tournaments/{TOURNAMENT}")

@@ -14,9 +14,12 @@ wants, with no guess of its own.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
+
+from cardavia.belote import Rules
 
 
 class Again(StrEnum):
@@ -157,15 +160,56 @@ class Flows:
         return flow if playing else self.watching
 
 
+MINUTES_A_DEAL: Final = 3
+"""About how long one deal lasts at a person's pace, in minutes (what "Play now" says)."""
+POINTS_A_DEAL: Final = {"auction": 260, "classic": 180}
+"""About how many points both teams score together in one deal: a coinche auction's
+contracts add their value to the card points (162), the classic's bonuses little."""
+MATCH_SPREAD: Final = 1.7
+"""About how many points both teams have scored together, per point of the target, when one
+team reaches it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Commitment:
+    """What a person commits to at a quick-play table, told before they are seated (the
+    waiting page): a single deal (``target`` ``None``) or a match to ``target``, of about
+    ``deals`` deals and ``minutes`` minutes."""
+
+    target: int | None
+    deals: int
+    minutes: int
+
+
+def commitment_of(rules: Rules) -> Commitment:
+    """How long a quick-play game of ``rules`` lasts, about: one deal, or a match's deals
+    estimated from the points a deal scores (:data:`POINTS_A_DEAL`, :data:`MATCH_SPREAD`).
+
+    >>> from cardavia.belote import PRESETS
+    >>> [commitment_of(PRESETS[name]).minutes for name in ("cardavia", "maison", "coinche")]
+    [3, 30, 42]
+    """
+    if rules.target is None:
+        return Commitment(None, 1, MINUTES_A_DEAL)
+    points = POINTS_A_DEAL["auction" if rules.bidding == "auction" else "classic"]
+    deals = math.ceil(rules.target * MATCH_SPREAD / points)
+    return Commitment(rules.target, deals, deals * MINUTES_A_DEAL)
+
+
 __all__ = [
+    "MATCH_SPREAD",
+    "MINUTES_A_DEAL",
+    "POINTS_A_DEAL",
     "QUICK",
     "ROOM",
     "SOLO",
     "TOURNAMENT",
     "WATCHING",
     "Again",
+    "Commitment",
     "Flows",
     "OnLeave",
     "TableFlow",
     "Watchers",
+    "commitment_of",
 ]

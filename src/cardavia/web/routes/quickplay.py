@@ -20,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
 
 from cardavia.belote import PRESETS
+from cardavia.live.flows import commitment_of
 from cardavia.live.outbox import Listener
 from cardavia.live.protocol import ClientError, check_fields
 from cardavia.live.quickplay import Person, QuickPlay, check_preset
@@ -64,7 +65,12 @@ def install(
         wording = catalogs.wording(lang)
         context = page_context(lang, wording, templates)
         name, _ = wording.preset(preset, PRESETS[preset].target)
-        context |= {"preset": preset, "preset_name": name}
+        # What the person commits to, said before they are seated: the game's length and
+        # the clock (a lost game if they leave for good).
+        commitment = commitment_of(PRESETS[preset])
+        clock = round(settings.quick_clock)
+        context |= {"preset": preset, "preset_name": name, "commitment": commitment}
+        context |= {"clock": clock}
         return templates.TemplateResponse(request, "quick.html", context)
 
     @app.post("/api/quick/{preset}", status_code=201)

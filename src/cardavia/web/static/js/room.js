@@ -7,6 +7,7 @@
 
 import { heardClock } from "./clock.js";
 import { pluralText } from "./plurals.js";
+import { leave as leaveForGood, onFlowMessage, renderOffer, tellLeavers } from "./room_flow.js";
 import { safetyControls } from "./room_safety.js";
 import {
   createRoom,
@@ -23,7 +24,8 @@ import {
   strings,
 } from "./room_join.js";
 
-export { forgetSeat, loadSeat, roomCode, showJoin, showRoomOffline } from "./room_join.js";
+export { forgetSeat } from "./room_flow.js";
+export { loadSeat, roomCode, showJoin, showRoomOffline } from "./room_join.js";
 
 let current = null;
 
@@ -51,6 +53,7 @@ function renderRoom(room, send) {
     if (code === room.you) label.push(` (${strings.you})`);
     if (entry.away) label.push(` — ${strings.away}`);
     if (entry.kind === "human" && entry.computer) label.push(` — ${strings.played_by_computer}`);
+    if (entry.left) label.push(` — ${strings.left_seat}`);
     if (entry.ready) label.push(` — ${strings.ready}`);
     const text = seatLine(code, entry);
     text.append(label.join(""));
@@ -63,11 +66,13 @@ function renderRoom(room, send) {
   }
   // The game over: play again with the other length (the result's "Play again": the same).
   const again = document.getElementById("room-again");
-  again.hidden = !(room.over && room.you);
+  again.hidden = !(room.over && room.you) || room.quick;
   again.textContent = room.target === null ? strings.again_match : strings.again_single;
   again.onclick = () =>
     send({ type: "again", game: window.cardavia?.view?.game, match: room.target === null });
   renderLeaving(room, send);
+  renderOffer(room, send);
+  tellLeavers(room);
   const start = document.getElementById("room-start");
   start.hidden = !(room.creator && !room.started);
   document.getElementById("room-wait").hidden = !!(room.creator || room.started || !room.you);
@@ -94,7 +99,8 @@ function renderLeaving(room, send) {
   const quick = !!room.quick;
   document.getElementById("room-title").textContent = quick ? strings.quick_title : strings.friends_title;
   const policy = document.getElementById("room-policy");
-  policy.hidden = !quick;
+  // A watcher is told no rule addressed to a player (the table says they watch).
+  policy.hidden = !quick || !room.you;
   const lang = document.documentElement.lang || "en";
   policy.textContent = pluralText(strings.policy, room.clock, lang).replace("{seconds}", new Intl.NumberFormat(lang).format(room.clock));
   const leave = document.getElementById("room-leave");
@@ -106,7 +112,7 @@ function renderLeaving(room, send) {
   if (!asks) confirm.hidden = true;
   leave.onclick = () => {
     if (!asks) {
-      send({ type: "leave" });
+      leaveForGood(send, room);
       return;
     }
     confirm.hidden = false;
@@ -115,7 +121,7 @@ function renderLeaving(room, send) {
   };
   document.getElementById("room-leave-yes").onclick = () => {
     confirm.hidden = true;
-    send({ type: "leave" });
+    leaveForGood(send, room);
   };
   document.getElementById("room-leave-no").onclick = () => {
     confirm.hidden = true;
@@ -265,6 +271,7 @@ function showPhrase(message) {
 
 /** A message of the room's socket that is not the table's: answers whether it was one. */
 export function onRoomMessage(message, send) {
+  if (onFlowMessage(message)) return true;
   if (message.type === "room" && message.room) {
     renderRoom(message.room, send);
     return true;

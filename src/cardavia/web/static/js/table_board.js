@@ -4,7 +4,7 @@
 
 import { drawBack, makeCard } from "./cards.js";
 import { loadSettings, prefersReducedMotion } from "./settings.js";
-import { $, el, SEATS, state } from "./table_state.js";
+import { $, el, SEATS, state, TEAM } from "./table_state.js";
 import { partnerOf, placeOf, playsOf, screenOf, tricksDone, winnerOf } from "./table_view.js";
 import {
   announcementName,
@@ -55,7 +55,10 @@ export function renderSeats(view) {
     const size = view.hand_sizes?.[seat] ?? 0;
     const name = box.querySelector(".seat-name");
     name.replaceChildren(el("span", "seat-title", seatName(seat)));
-    if (seat !== view.seat) {
+    if (!view.seat) {
+      // A watcher: each seat by its side, never "partner" or "opponent" (nobody's).
+      name.append(el("span", "seat-role", t(`team_${TEAM[seat]}`)));
+    } else if (seat !== view.seat) {
       name.append(el("span", "seat-role", seat === partnerOf(view.seat) ? t("partner") : t("opponent")));
     }
     if (view.dealer === seat) name.append(el("span", "chip dealer-chip", t("dealer_chip")));

@@ -7,7 +7,8 @@ import { nextDeal, send, showForm } from "./table_connection.js";
 import { playCard, renderHand } from "./table_hand.js";
 import { renderResult } from "./table_result.js";
 import { $, el, shown, state } from "./table_state.js";
-import { isMatchOver, isMyTurn, legalPlays } from "./table_view.js";
+import { flowOf, nextLabel, tournamentWayOn } from "./table_flow.js";
+import { isMyTurn, legalPlays } from "./table_view.js";
 import { announcementName, cardWords, t, tNode } from "./table_words.js";
 
 export function renderControls(view) {
@@ -66,23 +67,36 @@ function drawControls(view) {
       state.resultDismissed = false;
       renderResult(state.view, true);
     });
-    const next = el("button", "primary", view.next_deal || !isMatchOver(view) ? t("next_deal") : t("play_again"));
-    next.type = "button";
-    next.dataset.action = "next-deal";
-    next.addEventListener("click", nextDeal);
-    row.append(show, next);
+    row.append(show);
+    const label = nextLabel(view);
+    if (label !== null) {
+      const next = el("button", "primary", label);
+      next.type = "button";
+      next.dataset.action = "next-deal";
+      next.addEventListener("click", nextDeal);
+      row.append(next);
+    }
+    row.append(...tournamentWayOn(view));
     controls.append(row);
   } else if (view.phase === "cancelled") {
     const row = el("div", "cancelled");
     row.append(el("p", null, t("cancelled")));
-    const again = el("button", "primary", t("new_deal"));
-    again.type = "button";
-    again.dataset.action = "next-deal";
-    again.addEventListener("click", () => send({ type: "next_deal" }));
-    const fresh = el("button", "secondary", t("new_game"));
-    fresh.type = "button";
-    fresh.addEventListener("click", () => showForm(true, true));
-    row.append(again, fresh);
+    // Dealt again, or a new game, where the flow has them; a tournament's deal: its own ways.
+    const flow = flowOf(view);
+    if (flow.next_deal && flow.playing !== false) {
+      const again = el("button", "primary", t("new_deal"));
+      again.type = "button";
+      again.dataset.action = "next-deal";
+      again.addEventListener("click", () => send({ type: "next_deal" }));
+      row.append(again);
+    }
+    if (flow.casual) {
+      const fresh = el("button", "secondary", t("new_game"));
+      fresh.type = "button";
+      fresh.addEventListener("click", () => showForm(true, true));
+      row.append(fresh);
+    }
+    row.append(...tournamentWayOn(view));
     controls.append(row);
   }
 }

@@ -9,6 +9,7 @@ import { renderControls } from "./table_controls.js";
 import { renderHand } from "./table_hand.js";
 import { renderInfo } from "./table_info.js";
 import { renderReplay } from "./table_replay.js";
+import { applyFlow } from "./table_flow.js";
 import { renderResult } from "./table_result.js";
 import { $, ROOM, setStatus, sleep, state } from "./table_state.js";
 import { changeOf, isMyTurn, legalPlays, playsOf, tricksDone, winnerOf } from "./table_view.js";
@@ -67,6 +68,7 @@ async function pump() {
 }
 
 export function render(view, prev) {
+  applyFlow(view);
   placeSeats(view);
   const table = $("table");
   const appearing = table.hidden || !prev;

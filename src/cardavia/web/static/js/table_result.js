@@ -4,7 +4,8 @@
 import { pace } from "./table_board.js";
 import { renderSheet, scoreCell } from "./table_info.js";
 import { $, el, state, TEAM } from "./table_state.js";
-import { isMatch, isMatchOver } from "./table_view.js";
+import { flowOf, nextLabel, tournamentWayOn } from "./table_flow.js";
+import { isMatch } from "./table_view.js";
 import { contractNode, t } from "./table_words.js";
 
 export function closeResult() {
@@ -119,8 +120,15 @@ export function renderResult(view, openNow = false, justEnded = false) {
   $("score-note").hidden = !result.belote_moved;
   $("score-note").textContent = result.belote_moved ? t("belote_moved") : "";
   renderSheet($("sheet-panel"), view, true);
+  // The way on is the flow's: the next deal, a new game, an offer, the queue, or a
+  // tournament's own links (its next deal, the way back).
   const next = $("next-deal");
-  next.textContent = view.next_deal || !isMatchOver(view) ? t("next_deal") : t("play_again");
+  const label = nextLabel(view);
+  next.hidden = label === null;
+  next.textContent = label ?? "";
+  const ways = tournamentWayOn(view);
+  $("score-ways")?.replaceChildren(...ways);
+  $("result-new-game").hidden = !flowOf(view).casual;
   $("replay-open").hidden = !view.replay;
   if (state.replayStep !== null || state.resultDismissed) {
     if (dialog.open) closeResult();
@@ -134,7 +142,7 @@ export function renderResult(view, openNow = false, justEnded = false) {
     if (state.view !== view && state.view?.phase !== "over") return;
     if (dialog.open || state.replayStep !== null || state.resultDismissed) return;
     dialog.showModal();
-    next.focus();
+    (next.hidden ? /** @type {HTMLElement} */ (ways[0] ?? $("score-close")) : next).focus();
   };
   if (delay > 0) state.resultTimer = setTimeout(open, delay);
   else open();
