@@ -6,6 +6,7 @@ in play, a forged code or a seat changed in a code shows nothing."""
 
 from __future__ import annotations
 
+import random
 import re
 import struct
 from collections.abc import Callable
@@ -14,13 +15,14 @@ from html import unescape
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from tests.players.plays import app_fixture, browser_fixture, new_game, played_deal
+from tests.players.plays import app_fixture, browser_fixture, new_game, play_deal, played_deal
 
 from cardavia.belote import Seat
 from cardavia.web.history import share_code, side_outcome
 
 __all__ = ["app_fixture", "browser_fixture"]
 
+JSON_TYPE = {"Content-Type": "application/json"}
 SEATS_FR = {"N": "Nord", "E": "Est", "S": "Sud", "W": "Ouest"}
 
 
@@ -118,3 +120,72 @@ def test_a_code_with_another_seat_a_deal_in_play_or_a_forged_code_shows_nothing(
     page = client.get(f"/fr/deal/{old}")
     assert page.status_code == 200 and 'data-place="bottom" data-seat="S"' in page.text
     assert client.get(f"/fr/deal/{good}/picture.png").status_code == 200
+
+
+@pytest.mark.slow  # two whole deals
+def test_play_this_deal_deals_the_same_cards_from_the_same_seat_with_the_same_players(
+    app: FastAPI, browser: Callable[[], TestClient]
+) -> None:
+    sharer = browser()
+    shared = new_game(sharer, seat="W", level="beginner")
+    first = play_deal(sharer, shared, random.Random(5))
+    entry = sharer.get("/api/me/games").json()["deals"][0]
+    code = entry["share"]
+    assert code.split(".")[1] == "1W"
+    visitor = browser()
+    answer = visitor.post(f"/api/deals/{code}/play", json={"lang": "ar"})
+    assert answer.status_code == 201, answer.text
+    game = answer.json()
+    assert game["seat"] == "W" and game["level"] == "beginner" and game["deck"] == first["deck"]
+    original = app.state.store.load(shared["game"])
+    again = app.state.store.load(game["game"])
+    assert (again.rules, again.level, again.version) == (
+        original.rules,
+        original.level,
+        original.version,
+    )
+    assert again.first_seed == original.first_seed
+    assert again.id != original.id and not again.token_matches(shared["token"])
+    # The visitor's own game, with their seat's token: the same hand at the same seat.
+    view = visitor.get(f"/api/games/{game['game']}?token={game['token']}").json()
+    assert view["seat"] == "W" and view["dealer"] == first["dealer"]
+    assert view["fair"]["hash"] == first["fair"]["hash"]  # the same shuffle, committed
+    assert set(view["hand"]) <= set(first["replay"]["hands"]["W"]) and view["hand"]
+    assert view["turned"] == first["turned"]
+    assert view["match"]["target"] is None  # one deal, as shared
+    # Played to its end, it is the visitor's in their My games; the sharer's stays theirs.
+    last = play_deal(visitor, game, random.Random(6))
+    assert last["phase"] in ("over", "cancelled")
+    mine = visitor.get("/api/me/games").json()["deals"]
+    assert [d["game"] for d in mine] == [game["game"]]
+    assert [d["game"] for d in sharer.get("/api/me/games").json()["deals"]] == [shared["game"]]
+    # Its table page, in Arabic, hands no token to the page.
+    page = visitor.get(f"/ar/deal/{code}/play")
+    assert page.status_code == 200 and game["token"] not in page.text
+    assert 'data-code="' + code + '"' in page.text and 'href="/ar/deal/' + code + '"' in page.text
+
+
+@pytest.mark.slow  # a whole deal
+def test_play_this_deal_refuses_bad_input_and_a_deal_not_shareable(
+    app: FastAPI, browser: Callable[[], TestClient]
+) -> None:
+    client = browser()
+    playing = new_game(client)
+    in_play = share_code(app.state.store.load(playing["game"]), 1, Seat.S)
+    assert client.post(f"/api/deals/{in_play}/play", json={}).status_code == 404
+    assert client.get(f"/fr/deal/{in_play}/play").status_code == 404
+    over, _ = played_deal(client)
+    code = share_code(app.state.store.load(over["game"]), 1, Seat.S)
+    games = len(client.get("/api/me/games").json()["deals"])
+    refused = [
+        client.post(f"/api/deals/{code}/play", content=b"not json", headers=JSON_TYPE),
+        client.post(f"/api/deals/{code}/play", json={"lang": "fr", "seat": "N"}),
+        client.post(f"/api/deals/{code}/play", json=[1]),
+        client.post(f"/api/deals/{code}/play", json={}, headers={"Origin": "http://evil.example"}),
+        client.post("/api/deals/x.1S.y/play", json={}),
+    ]
+    assert [r.status_code for r in refused] == [400, 400, 400, 403, 404]
+    assert all(r.json()["type"] == "error" and r.json()["message"] for r in refused)
+    codes = [r.json()["code"] for r in refused]
+    assert codes == ["bad_json", "unknown_field", "not_an_object", "bad_origin", "not_found"]
+    assert len(client.get("/api/me/games").json()["deals"]) == games  # nothing made

@@ -44,6 +44,7 @@ from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
 from cardavia.web.routes import lobby as lobby_routes
 from cardavia.web.routes import profile as profile_routes
 from cardavia.web.routes import quickplay as quick_routes
+from cardavia.web.routes import replays as replay_routes
 from cardavia.web.routes import rooms as room_routes
 from cardavia.web.routes import safety as safety_routes
 from cardavia.web.routes import tournaments as tournament_routes
@@ -108,6 +109,9 @@ def install_routes(
         tournament_of=live.tournaments.deal_of,
     )
     history_routes.install(app, history, guests, settings, catalogs, templates)
+    replay_routes.install(
+        app, history, live.tables, guests, settings, counters, catalogs, templates
+    )
     tournament_routes.install(
         app, live.tournaments, guests, settings, counters, catalogs, templates
     )

@@ -161,6 +161,21 @@ def contract_text(record: Mapping[str, Any], wording: Wording) -> str | None:
     return " · ".join([said, wording.gettext(doubled)] if isinstance(doubled, str) else [said])
 
 
+@dataclass(frozen=True, slots=True)
+class SharedDeal:
+    """What makes a shared deal again for a visitor who plays it ("play this deal"): its
+    rules, deck, computer players (level and version: the game's, not today's), the sharer's
+    seat, and the deal's own seed and dealer, so that the same cards fall the same way."""
+
+    rules: str
+    level: str
+    version: str | None
+    deck: str
+    seat: Seat
+    seed: bytes
+    dealer: Seat
+
+
 class History:
     """The players' histories, read from the store (any process answers the same)."""
 
@@ -386,6 +401,26 @@ class History:
             stored.id, match, number, lang, deck=match.rules.deck, client=client
         )
 
+    async def replay_of(self, code: str) -> SharedDeal:
+        """The deal a shared link names, to play again from the sharer's seat (refused as
+        :meth:`shared` refuses it; ``not_found`` too for a deal dealt before deals were
+        seeded, which cannot be dealt again)."""
+        record = await self.shared(code, "en")
+        stored, number, seat = await self._shared_game(code)
+        seeds = await asyncio.to_thread(self._seeds, stored, number)
+        seed = seeds.get(number)
+        if seed is None:
+            raise ClientError("not_found")
+        return SharedDeal(
+            rules=record["rules"],
+            level=stored.level,
+            version=stored.version,
+            deck=record["deck"],
+            seat=seat,
+            seed=bytes.fromhex(seed),
+            dealer=Seat[record["dealer"]],
+        )
+
     async def pending(self, code: str) -> tuple[Tournament, int] | None:
         """The tournament still open that the deal a shared link names belongs to, and the
         deal's number there (``None``: not a tournament's, or closed; ``not_found`` for a
@@ -401,6 +436,7 @@ __all__ = [
     "FORMER_PLAYER",
     "GAMES_PER_PAGE",
     "History",
+    "SharedDeal",
     "Sitter",
     "contract_text",
     "read_share_code",

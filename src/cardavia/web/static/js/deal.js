@@ -62,4 +62,57 @@ document.getElementById("deal-analyse")?.addEventListener("click", () => {
   const url = `/api/deals/${encodeURIComponent(data.code ?? "")}/analysis?${query}`;
   openAnalysisOf(url, { seat: data.seat, deck: data.deck });
 });
+/** "Play this deal": a game of the same deal for this visitor, kept for this deal's code. */
+async function playThisDeal() {
+  const error = document.getElementById("deal-error");
+  const response = await fetch(`/api/deals/${encodeURIComponent(data.code ?? "")}/play`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ lang }),
+  }).catch(() => null);
+  const answer = response ? await response.json().catch(() => ({})) : {};
+  if (!response?.ok) {
+    if (error) error.textContent = answer.message ?? "";
+    return;
+  }
+  localStorage.setItem(`cardavia.replay.${data.code}`, JSON.stringify(answer));
+  location.assign(`/${lang}/deal/${encodeURIComponent(data.code ?? "")}/play`);
+}
+
+/** The visitor's result beside the sharer's, each from the sharer's side, once played. */
+async function showResults() {
+  const table = document.getElementById("deal-results");
+  let kept = null;
+  try {
+    kept = JSON.parse(localStorage.getItem(`cardavia.replay.${data.code}`) || "null");
+  } catch {
+    return;
+  }
+  if (!table || !kept?.game || !kept?.token || !data.scores) return;
+  const query = new URLSearchParams({ token: kept.token, lang });
+  const response = await fetch(`/api/games/${encodeURIComponent(kept.game)}?${query}`);
+  const view = response.ok ? await response.json() : null;
+  const scores = view?.result?.scores;
+  if (!scores) return;
+  const us = data.seat === "N" || data.seat === "S" ? "NS" : "EW";
+  const them = us === "NS" ? "EW" : "NS";
+  const row = (label, score) => {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = label;
+    const td = document.createElement("td");
+    td.textContent = `${score[us]} – ${score[them]}`;
+    tr.append(th, td);
+    return tr;
+  };
+  table.querySelector("tbody")?.replaceChildren(
+    row(fill(data.words?.theirs ?? "", { name: data.sharer ?? "" }), data.scores),
+    row(data.words?.yours ?? "", scores),
+  );
+  table.hidden = false;
+}
+
+document.getElementById("deal-play-this")?.addEventListener("click", playThisDeal);
 show(0);
+showResults();
