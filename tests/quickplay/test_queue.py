@@ -5,6 +5,7 @@ tab, and each bad input refused in the person's language."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -69,12 +70,19 @@ def test_four_people_are_seated_at_one_quick_room(client: TestClient) -> None:
             assert [(r.room_code, r.seat, r.family, r.outcome) for r in rows] == [
                 (code, s["seat"], "coinche", "playing")
             ]
-    # Nameless people sit under "Player" in their own language.
+    # Nameless people sit under a generated name each, none twice at the table, kept as its
+    # English words and read in each reader's language, whatever the language they joined in
+    # ("Joueur 4821" to a French reader, "لاعب 4821" to an Arabic one; never the word alone).
     names = {
         seat.name: entry.name for seat, entry in room.state.items() if isinstance(entry, PersonSeat)
     }
-    assert sorted(names.values()) == ["Joueur", "Joueur", "Joueur", "لاعب"]
-    assert by_seat
+    assert len(set(names.values())) == 4
+    assert all(re.fullmatch(r"Player \d{4}", name) for name in names.values())
+    for lang, word in (("fr", "Joueur"), ("ar", "لاعب")):
+        token = by_seat["N"]["token"]
+        read = client.get(f"/api/rooms/{code}?token={token}&lang={lang}").json()["room"]
+        shown = {seat: read["seats"][seat]["name"] for seat in names}
+        assert shown == {seat: name.replace("Player", word) for seat, name in names.items()}
 
 
 def test_after_the_wait_computer_players_take_the_empty_seats(

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from cardavia.belote import PRESETS, Seat
+from cardavia.live.display_names import shown_name
 from cardavia.live.presence import Presence
 from cardavia.live.room import HIDDEN_NAME, Room
 from cardavia.live.room_state import ComputerSeat, PersonSeat
@@ -73,7 +74,7 @@ def worded(entry: dict[str, Any], wording: Wording, lang: str) -> dict[str, Any]
         elif seat["hidden"] or not seat["name"]:
             name = wording.gettext(HIDDEN_NAME)
         else:
-            name = seat["name"]
+            name = shown_name(seat["name"], wording)  # a generated name in the reader's words
         seats[code] = {"name": name, "computer": seat["computer"]}
     return {
         "code": entry["code"],

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from cardavia.belote import PRESETS, Seat
+from cardavia.live.display_names import generated_name, told_apart
 from cardavia.live.limits import Counters
 from cardavia.live.logs import reason
 from cardavia.live.outbox import Listener
@@ -49,7 +50,7 @@ from cardavia.players.matching import Formed, form_tables
 from cardavia.players.ratings import family_of
 from cardavia.players.waiting import waiting_player
 from cardavia.store.db import GameStore, StoreUnavailableError, hash_token, new_token
-from cardavia.words import N_, Catalogs
+from cardavia.words import Catalogs
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +61,6 @@ TELL_EVERY: Final = 1.0
 LOST_AFTER: Final = 10.0
 """Seconds a waiting person's entry may be missing from the queue (another process forming
 their table meanwhile) before they are told they no longer wait."""
-DEFAULT_NAME: Final = N_("Player")
-"""The display name of a person whose player has none, in their language."""
 NOT_WAITING_CLOSE: Final = 4404
 
 
@@ -180,7 +179,8 @@ class QuickPlay:
         if await self.joins.take(client):
             raise ClientError("rate_limited")
         now = self.now()
-        name = person.name or self.catalogs.wording(person.lang).gettext(DEFAULT_NAME)
+        # No name chosen: one generated, kept with the player, read in each reader's language.
+        name = person.name or generated_name(person.player)
         players = await self.queue.note_client(client, person.player, now)
         seen = functools.partial(
             waiting_player,
@@ -390,9 +390,13 @@ class QuickPlay:
         now = self.now()
         tokens = {seat: new_token() for seat in people}
         seats: list[RoomSeat] = [OpenSeat()] * 4
+        # No two people at the table under the same name (two "Ana", two generated alike).
+        apart = told_apart([entry.name for entry in people.values()])
+        names = dict(zip(people, apart, strict=True))
         for seat, entry in people.items():
             token, formed = hash_token(tokens[seat]), time.time()  # the rooms' clock
-            seats[seat] = PersonSeat(entry.name, token, formed, hidden=entry.hidden, arriving=True)
+            person = PersonSeat(names[seat], token, formed, hidden=entry.hidden, arriving=True)
+            seats[seat] = person
         one, two, three, four = seats
         code = await self.rooms.create_quick(
             RoomState(settings, (one, two, three, four), creator=None), client="quick"
@@ -426,4 +430,4 @@ class QuickPlay:
         await self.queue.close()
 
 
-__all__ = ["DEFAULT_NAME", "Person", "Queued", "QuickPlay", "check_preset"]
+__all__ = ["Person", "Queued", "QuickPlay", "check_preset"]

@@ -12,6 +12,7 @@ import time
 from typing import Any, Final
 
 from cardavia.belote import Seat
+from cardavia.live.display_names import shown_name
 from cardavia.live.outbox import Listener
 from cardavia.live.protocol import ClientError
 from cardavia.live.room_state import (
@@ -115,13 +116,17 @@ class Room:
     def shown_name(
         self, seat: Seat, wording: Wording | None = None, viewer: Seat | None = None
     ) -> str | None:
-        """The name in ``seat`` as ``viewer`` sees it (a reported one: "a player")."""
+        """The name in ``seat`` as ``viewer`` sees it, in ``wording``'s language (a reported
+        one: "a player"; a generated one: "Joueur 4821", :func:`~cardavia.live.display_names.
+        shown_name`)."""
         entry = self.state[seat]
         if isinstance(entry, OpenSeat):
             return None
         if entry.hidden and seat != viewer and entry.name:
             return wording.gettext(HIDDEN_NAME) if wording is not None else None
-        return entry.name
+        if entry.name is None or wording is None:
+            return entry.name
+        return shown_name(entry.name, wording)
 
     def view_fields(
         self,
