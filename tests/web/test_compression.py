@@ -33,7 +33,7 @@ def raw_get(client: TestClient, path: str, headers: dict[str, str]) -> tuple[Any
     ("path", "kind"),
     [
         ("/fr/rules/scoring", "text/html"),
-        ("/ar/", "text/html"),
+        ("/ar/rules/legal-cards", "text/html"),
         ("/static/js/table_board.js", "text/javascript"),
         ("/static/css/table.css", "text/css"),
         ("/sw.js", "text/javascript"),
