@@ -7,7 +7,8 @@ axe-core violations on the new screens:
   on a clear screen ("counted as a lost game"), is rated for the deal, and the others are
   told a computer player plays the seat;
 - a tournament: "Next deal (2/3)" from each deal's result to the next, through all its deals
-  to its results, no casual control; a table whose tournament has closed refuses an action;
+  to its results, each result against those who finished the deal before, no casual
+  control; a table whose tournament has closed refuses an action;
 - watching: a watcher's page says "You are watching", seats by their sides, no rule addressed
   to a player.
 """
@@ -188,6 +189,10 @@ def test_a_tournament_goes_deal_to_deal_and_its_closed_table_refuses(
             link = page.locator(way)
             expect(link).to_have_text(f"Donne suivante ({number + 1}/3)")
             if number == 1:
+                if phase == "over":  # its result against the field so far: nobody before
+                    field = page.locator("#score-field")
+                    expect(field).to_contain_text("Votre écart sur cette donne")
+                    expect(field).to_contain_text("Personne n’avait terminé cette donne")
                 shot(page, screenshots / "flow-tournament-next-fr-360.png")
                 assert axe(page) == []
             link.click()

@@ -485,6 +485,14 @@ class TournamentStore:
             DealPlayedRow.tournament_id == tournament_id, DealPlayedRow.player_id == player_id
         )
 
+    def finished_of(self, tournament_id: str, number: int) -> list[StoredDeal]:
+        """Deal ``number`` of the tournament as each player who finished it played it."""
+        return self._deals(
+            DealPlayedRow.tournament_id == tournament_id,
+            DealPlayedRow.number == number,
+            DealPlayedRow.finished_at.is_not(None),
+        )
+
     def unfinished(self, tournament_id: str) -> list[StoredDeal]:
         """The tournament's deals started and not yet over (by anyone)."""
         return self._deals(

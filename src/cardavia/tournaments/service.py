@@ -34,6 +34,7 @@ from cardavia.store.db import GameStore
 from cardavia.store.tournaments import PENDING, StoredDeal, StoredTournament
 from cardavia.tournaments.deals import PLAYER_SEAT, commitments, dealer_of, new_seeds, result_of
 from cardavia.tournaments.schedule import LEVEL, Planned, planned
+from cardavia.tournaments.scoring import matchpoints
 
 log = logging.getLogger(__name__)
 
@@ -217,6 +218,19 @@ def settle(store: GameStore, deal: StoredDeal, moment: datetime | None = None) -
     )
 
 
+@dataclass(frozen=True, slots=True)
+class SoFar:
+    """A deal the player finished, against those who finished it before them (while the
+    tournament is open): their margin from the seat, the par's (``None``: not worked out
+    yet), how many others finished it, and the share of them the player did better than, in
+    percent (a tie counts half; ``None`` with nobody before)."""
+
+    margin: int
+    par: int | None
+    others: int
+    better: int | None
+
+
 class Tournaments:
     """The tournaments in the store: made, entered, played (blocking calls but
     :meth:`start`, which makes a table: the site runs them in a worker thread)."""
@@ -307,6 +321,31 @@ class Tournaments:
                     )
                 )
         return Progress(entered, tuple(deals))
+
+    def so_far(self, tournament: Tournament, number: int, player_id: str) -> SoFar | None:
+        """The player's result on deal ``number`` against the results of those who
+        finished it before (results only: no hand, no contract of theirs), and the par if
+        worked out; ``None`` while their deal is not over (written first if it just ended),
+        or once the tournament has closed (its comparison page says it all then)."""
+        deal = self.store.tournaments.deal(tournament.id, number, player_id)
+        if deal is None or tournament.closed:
+            return None
+        if deal.finished_at is None:
+            if not settle(self.store, deal, self.clock()):
+                return None
+            deal = self.store.tournaments.deal(tournament.id, number, player_id)
+        if deal is None or deal.margin is None:
+            return None
+        others = [
+            other.margin
+            for other in self.store.tournaments.finished_of(tournament.id, number)
+            if other.player_id != player_id and other.margin is not None
+        ]
+        par = self.store.tournaments.pars(tournament.id).get(number)
+        better = None
+        if others:
+            better = round(100 * matchpoints(deal.margin, others) / len(others))
+        return SoFar(deal.margin, None if par is None else par.margin, len(others), better)
 
     def ranks(self, tournament: Tournament, player_id: str) -> bool:
         """Whether the player's entry would be ranked: they hold a passkey that existed when
@@ -452,6 +491,7 @@ __all__ = [
     "DealingError",
     "NotPlayableError",
     "Progress",
+    "SoFar",
     "Tournament",
     "Tournaments",
     "dealt",

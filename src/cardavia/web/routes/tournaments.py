@@ -23,6 +23,7 @@ from cardavia.tournaments.deals import PLAYER_SEAT
 from cardavia.tournaments.service import (
     DealingError,
     NotPlayableError,
+    SoFar,
     Tournament,
     Tournaments,
 )
@@ -226,6 +227,51 @@ def install_play(app: FastAPI, site: _Site, settings: Settings, games: SiteLimit
         response = JSONResponse({"url": url}, status_code=201, headers=NO_STORE)
         guests.keep(request, response, token)
         return response
+
+    @app.get("/api/tournaments/{tournament_id}/deals/{number}/so-far")
+    async def deal_so_far(request: Request, tournament_id: str, number: str) -> Response:
+        """The reader's result on a deal they finished, against those who finished it
+        before them (results only: the deal stays sealed), as sentences in the page's
+        language (``?lang=``): ``{"lines": […]}``; ``not_found`` for no such deal of theirs,
+        one not over, or a tournament closed (its comparison page says it all then)."""
+        lang = refusal_language(request)
+        tournament = await site.find(lang, tournament_id)
+        found = deal_number(number, tournament)
+        player = await site.player_id(request)
+        if tournament is None or found is None or player is None:
+            raise ClientError("not_found")
+        shown = await asyncio.to_thread(tournaments.so_far, tournament, found, player)
+        if shown is None:
+            raise ClientError("not_found")
+        lines = so_far_lines(shown, catalogs.wording(lang))
+        return JSONResponse({"lines": lines}, headers=NO_STORE)
+
+
+def so_far_lines(shown: SoFar, wording: Wording) -> list[str]:
+    """A deal's result against those who played it before, in sentences: the margin, the
+    par's (or that it is not known yet), the share of them the reader did better than."""
+
+    def signed(margin: int) -> str:
+        return f"{margin:+d}".replace("-", "\N{MINUS SIGN}")
+
+    lines = [wording.gettext("Your margin on this deal: {margin}.", margin=signed(shown.margin))]
+    if shown.par is None:
+        lines.append(wording.gettext("The par of this deal is not known yet."))
+    else:
+        lines.append(wording.gettext("The par: margin {margin}.", margin=signed(shown.par)))
+    if shown.better is None:
+        lines.append(wording.gettext("Nobody had finished this deal before you."))
+    else:
+        lines.append(
+            wording.ngettext(
+                "You did better than {percent} % of the {count} player who finished it before you.",
+                "You did better than {percent} % of the {count} players who finished it before"
+                " you.",
+                shown.others,
+                percent=shown.better,
+            )
+        )
+    return lines
 
 
 __all__ = ["DEAL_DIGITS", "deal_number", "install", "install_pages", "install_play", "names"]

@@ -75,3 +75,25 @@ async function startDeal(event, link, start) {
     location.assign(link.href);
   }
 }
+
+/** The games whose result against the field was asked for already (once each). */
+const soFarAsked = new Set();
+
+/** A tournament's deal over: the player's result against those who finished it before
+ * (results only), as its page's address gives it, in the result dialog. */
+export async function renderSoFar(view) {
+  const box = $("score-field");
+  const given = /** @type {any} */ (window).cardaviaTournament;
+  if (!box || flowOf(view).kind !== "tournament" || view.phase !== "over" || !given?.so_far) return;
+  if (soFarAsked.has(view.game)) return;
+  soFarAsked.add(view.game);
+  try {
+    const response = await fetch(given.so_far);
+    if (!response.ok) return;
+    const answer = await response.json();
+    box.replaceChildren(...(answer.lines ?? []).map((line) => el("p", null, String(line))));
+    box.hidden = false;
+  } catch {
+    // the tournament's page says it all the same
+  }
+}

@@ -4,7 +4,7 @@
 import { pace } from "./table_board.js";
 import { renderSheet, scoreCell } from "./table_info.js";
 import { $, el, state, TEAM } from "./table_state.js";
-import { flowOf, nextLabel, tournamentWayOn } from "./table_flow.js";
+import { flowOf, nextLabel, renderSoFar, tournamentWayOn } from "./table_flow.js";
 import { isMatch } from "./table_view.js";
 import { contractNode, t } from "./table_words.js";
 
@@ -129,6 +129,7 @@ export function renderResult(view, openNow = false, justEnded = false) {
   const ways = tournamentWayOn(view);
   $("score-ways")?.replaceChildren(...ways);
   $("result-new-game").hidden = !flowOf(view).casual;
+  renderSoFar(view);
   $("replay-open").hidden = !view.replay;
   if (state.replayStep !== null || state.resultDismissed) {
     if (dialog.open) closeResult();
