@@ -299,7 +299,8 @@ def test_two_people_at_north_and_east_see_the_same_seats_play_again_and_wait_for
     """Ana (French, desktop) makes a single-deal room at North; Bo (Arabic browser, phone)
     opens her French link and reads it in Arabic, and sits East. Each sees their own seat at
     the bottom and every bid of West labelled West; no label is split inside a word at
-    360 px. After the deal, "Play again" deals a new one to both, still seated. Then Bo's tab
+    360 px. After the deal, Ana's "Offer a new game" is offered to Bo, and dealt to both, still
+    seated, once he accepts it. Then Bo's tab
     closes: Ana's table counts down to the computer player taking his seat over."""
     contexts = []
     people = []
@@ -417,7 +418,21 @@ def test_two_people_at_north_and_east_see_the_same_seats_play_again_and_wait_for
         )
     assert won in ([True, False], [False, True], [None, None]), won
     shot(bo.page, str(screenshots / "room-ar-360-over.png"))
+    # "Offer a new game": a rematch offered to Bo in his result, dealt once he accepts.
     ana.page.click("#next-deal")
+    ana.page.wait_for_function(
+        "() => !document.getElementById('result-offer').hidden"
+        " && !document.querySelector('#result-offer [data-offer]')"
+    )
+    accept = bo.page.locator("#result-offer [data-offer=accept]")
+    accept.wait_for()
+    assert "Ana" in (bo.page.text_content("#result-offer") or "")
+    # The offer is answered in its box: no second "Offer a new game" beside it, on either side.
+    assert bo.page.locator("#next-deal").is_hidden() and ana.page.locator("#next-deal").is_hidden()
+    shot(bo.page, str(screenshots / "room-ar-360-offer.png"))
+    assert axe(bo.page) == []
+    assert ana.view()["game"] == first  # nothing dealt before he accepts
+    accept.click()
     for table, seat in ((ana, "N"), (bo, "E")):
         table.page.wait_for_function(
             "(old) => window.cardavia.view && window.cardavia.view.game !== old", arg=first

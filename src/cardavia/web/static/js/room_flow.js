@@ -36,6 +36,7 @@ export function renderOffer(room, send) {
     const shown = /** @type {HTMLElement} */ (box);
     shown.replaceChildren();
     shown.hidden = true;
+    shown.dataset.state = "";
     if (!room.over || !room.you || room.quick) continue;
     const line = document.createElement("p");
     if (others.length && !mine) {
@@ -53,12 +54,15 @@ export function renderOffer(room, send) {
       decline.textContent = strings.offer_decline;
       decline.addEventListener("click", () => send({ type: "decline" }));
       shown.append(line, accept, " ", decline);
+      shown.dataset.state = "offered";
     } else if (mine) {
       line.textContent = strings.offer_waiting;
       shown.append(line);
+      shown.dataset.state = "waiting";
     } else if (room.declined && room.declined !== room.you) {
       line.append(...withName(strings.offer_declined, nameOf(room, room.declined)));
       shown.append(line);
+      shown.dataset.state = "declined";
     } else continue;
     shown.hidden = false;
   }
