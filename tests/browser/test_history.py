@@ -114,7 +114,7 @@ def test_my_games_the_analysis_the_export_and_the_deletion(
     hands = deal.locator(".history-hands").get_attribute("href") or ""
     assert hands.startswith("/fr/deal/")
     page.goto(server.url + hands)
-    expect(page.locator(".deal-hands > li")).to_have_count(4)
+    expect(page.locator(".deal-seat")).to_have_count(4)
     assert axe(page) == []
     picture(page, "deal-fr-phone")
 

@@ -35,6 +35,7 @@ def test_a_sealed_deals_link_opens_a_page_that_says_until_when(
     page = stranger.get(f"/fr/deal/{code}")
     assert page.status_code == 200
     assert 'id="deal-pending"' in page.text and "ouvert jusqu’au" in page.text
+    assert '<h1 id="deal-title">Tournoi express · Donne' in page.text  # the French name
     assert f'href="/fr/tournaments/{TOURNAMENT}"' in page.text
     assert 'class="deal-card"' not in page.text and "og:image" not in page.text
     hand = view["replay"] or {}

@@ -76,8 +76,6 @@ def read_share_code(code: str) -> tuple[str, int, Seat | None, str] | None:
 
 SEAT_LETTERS: Final = frozenset("NESW")
 """The seats a shared link's code may name after the deal's number."""
-SHARER: Final = N_("The player who shared this deal")
-"""The name of a person who shared a deal without a display name of their own."""
 
 
 def side_outcome(outcome: str | None, taker_team: str | None, team: str) -> str | None:
@@ -110,7 +108,7 @@ class Sitter:
             return {"name": words.level(self.level), "computer": True}
         if self.name is None:
             return {"name": me or words.translations.gettext(YOU), "computer": False}
-        if self.name in (FORMER_PLAYER, HIDDEN_NAME, SHARER):
+        if self.name in (FORMER_PLAYER, HIDDEN_NAME):
             return {"name": words.translations.gettext(self.name), "computer": False}
         return {"name": self.name, "computer": False}
 
@@ -377,8 +375,8 @@ class History:
 
     def _names(self, stored: StoredGame, sharer: Seat, lang: str) -> dict[str, dict[str, Any]]:
         """Who sat where at a shared deal, in the reader's words: a room's names as its
-        seats held them, else the sharer's display name (or "the player who shared this
-        deal") and the computer players by level (blocking)."""
+        seats held them, else the sharer's display name ("a player" without one) and the
+        computer players by level (blocking)."""
         room, player_id = self.store.players.seated_at(stored.id)
         sitters = {other: Sitter("", stored.level) for other in Seat}
         saved = None if room is None else self.store.load_room(room)
@@ -387,7 +385,7 @@ class History:
         else:
             player = None if player_id is None else self.store.players.load(player_id)
             name = None if player is None else player.name
-            sitters[sharer] = Sitter(name or SHARER)
+            sitters[sharer] = Sitter(name or HIDDEN_NAME)
         words = self.catalogs.wording(lang)
         return {seat.name: sitters[seat].public(words, None) for seat in Seat}
 

@@ -107,8 +107,8 @@ async function showResults() {
     return tr;
   };
   table.querySelector("tbody")?.replaceChildren(
-    row(fill(data.words?.theirs ?? "", { name: data.sharer ?? "" }), data.scores),
-    row(data.words?.yours ?? "", scores),
+    row(data.sharer ?? "", data.scores),
+    row(data.words?.you ?? "", scores),
   );
   table.hidden = false;
 }
