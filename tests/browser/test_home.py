@@ -76,7 +76,11 @@ def test_a_returning_visitor_finds_the_home_not_the_old_result(
         tournaments = page.locator("#tournament-entry [data-tournament]")
         expect(tournaments.first).to_be_visible()
         if viewport is DESKTOP:
-            for part in (page.locator("#quick-entry"), tournaments.first, page.locator("#deal-button")):
+            for part in (
+                page.locator("#quick-entry"),
+                tournaments.first,
+                page.locator("#deal-button"),
+            ):
                 assert on_first_screen(page, part)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         assert axe_violations(page) == []

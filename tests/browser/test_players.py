@@ -126,7 +126,11 @@ def test_a_passkey_keeps_the_player_and_signs_in_another_browser(
     expect(passkeys.locator("[data-passkey-status]")).to_have_text(
         passkeys.get_attribute("data-done-signed-in") or "?"
     )
-    assert me(tab) == player  # the same player: name, language, settings
+    # The same player (name, settings); the page, loaded again as them after the sign-in,
+    # is read in Arabic: the language they read the site in now.
+    signed_in = me(tab)
+    assert signed_in["lang"] == "ar"
+    assert {**signed_in, "lang": player["lang"]} == player
     expect(tab.locator("html")).to_have_attribute("data-four-colour", "on")
     expect(tab.locator("#set-contrast")).to_have_value("80")
     expect(passkeys.locator(".passkey-list li")).to_have_count(1)

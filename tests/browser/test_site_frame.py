@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser.conftest import axe_violations, shot
 
 if TYPE_CHECKING:
-    from conftest import Server
+    from conftest import Server, Table
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +26,8 @@ PLACES = ("", "tournaments", "leagues", "rules/", "me/games", "me")
 # screen (every link wholly in view).
 FRAME = """() => {
   const header = document.querySelector(".site-header").getBoundingClientRect();
-  const links = [...document.querySelectorAll(".site-menu a")].map((a) => a.getBoundingClientRect());
+  const links = [...document.querySelectorAll(".site-menu a")]
+    .map((a) => a.getBoundingClientRect());
   return {
     header: header.height,
     pageWidth: document.documentElement.scrollWidth,
@@ -39,8 +40,7 @@ FRAME = """() => {
 def marked(page: Page) -> list[str | None]:
     """The hrefs of the menu's links marked as the page's own."""
     return [
-        link.get_attribute("href")
-        for link in page.locator(".site-menu a[aria-current=page]").all()
+        link.get_attribute("href") for link in page.locator(".site-menu a[aria-current=page]").all()
     ]
 
 
@@ -52,9 +52,7 @@ def test_the_phone_menu_is_one_button_that_reaches_every_page(
     settings); the button opens the six places as a list wholly on the screen, each reached
     by a tap, the page's own marked; Escape closes the list and gives the button its focus;
     the lobby, a room and the quick-play page are all "Play"."""
-    context = browser.new_context(
-        bypass_csp=True, viewport=PHONE, is_mobile=True, has_touch=True
-    )
+    context = browser.new_context(bypass_csp=True, viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
         page.goto(f"{server.url}/{lang}/lobby")
@@ -128,4 +126,45 @@ def test_a_missing_page_keeps_the_frame_and_a_way_on(
         page.locator(".way-on a.primary").click()
         page.wait_for_url(f"{server.url}/{lang}/")
     finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("fr", PHONE), ("ar", DESKTOP)])
+def test_offline_my_games_shows_what_it_holds(
+    browser: Browser,
+    server: Server,
+    make_table: type[Table],
+    screenshots: Path,
+    lang: str,
+    viewport: dict[str, int],
+) -> None:
+    """A deal played, My games read online; offline, the page (kept by the service worker)
+    shows the deals of that visit and says they are those, rather than a blank list."""
+    context = browser.new_context(bypass_csp=True, viewport=viewport, reduced_motion="reduce")
+    context.add_init_script("localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}))")
+    try:
+        table = make_table(context, server.url)
+        page = table.open(lang)
+        table.new_game()
+        table.play_deal()
+        page.goto(f"{server.url}/{lang}/me/games")
+        expect(page.locator(".history-deal").first).to_be_visible()
+        page.evaluate("navigator.serviceWorker.ready")
+        page.reload()  # now under the worker, which keeps the page and its scripts
+        expect(page.locator(".history-deal").first).to_be_visible()
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        context.set_offline(True)
+        page.reload()
+        note = page.locator("#history-offline")
+        expect(note).to_be_visible()
+        assert (note.text_content() or "").strip()
+        expect(page.locator(".history-deal").first).to_be_visible()
+        assert axe_violations(page) == []
+        shot(
+            page,
+            screenshots
+            / f"my-games-offline-{lang}-{'phone' if viewport is PHONE else 'desktop'}.png",
+        )
+    finally:
+        context.set_offline(False)
         context.close()

@@ -61,12 +61,12 @@ def test_the_home_says_what_there_is_to_play(site: tuple[TestClient, Path]) -> N
     assert "Une donne, environ 3 minutes" in home
     assert "Une partie en 2000 points, environ 50 minutes" in home
     assert f'data-tournament="{OPEN}"' in home and "3 donnes" in home
-    assert "Prochain : Tournoi express" in home
+    assert "Prochain\u00a0: Tournoi express" in home
     assert 'href="/fr/rules/problems#daily"' in home
     # The player's own: a rating in each family they were rated in, this week's place.
     player = home[home.index('id="home-player"') :]
-    assert "Tables classiques : " in player and "Coinche : " in player
-    assert re.search(r"Ligue : division 4, groupe \d+, rang 2", player)
+    assert "Tables classiques\u00a0: " in player and "Coinche\u00a0: " in player
+    assert re.search(r"Ligue\u00a0: division 4, groupe \d+, rang 2", player)
 
 
 def test_a_newcomer_has_no_player_card(site: tuple[TestClient, Path]) -> None:

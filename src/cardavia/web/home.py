@@ -73,7 +73,8 @@ class Home:
         """``open`` (the tournaments open now, closing first, each with the player's
         progress), ``next`` (the next short tournament), ``now``, ``ratings`` (family →
         rating shown, empty for a newcomer), ``league`` (this week's division, group and
-        place, or ``None``), ``problem`` (the day's problem: its id, theme and question)."""
+        place, or ``None``), ``guest_with_games`` (played here without a passkey: invited to
+        add one), ``problem`` (the day's problem: its id, theme and title)."""
         parts = await asyncio.to_thread(self._read, player_id, wording)
         parts["ratings"] = await self._ratings(player_id)
         return parts
@@ -89,6 +90,7 @@ class Home:
             "next": next_short(now),
             "now": now,
             "league": self._league(player_id, now, wording),
+            "guest_with_games": self._guest_with_games(player_id),
             "problem": problem_data(daily_problem(), wording),
         }
 
@@ -97,6 +99,13 @@ class Home:
         if player_id is not None:
             progress = self.tournaments.progress(tournament, player_id)
         return {"t": tournament, "progress": progress}
+
+    def _guest_with_games(self, player_id: str | None) -> bool:
+        """Whether the player has played here without a passkey: the home invites them to
+        keep their player (it lives in one browser's cookie until then)."""
+        if player_id is None or self.store.passkeys.of_player(player_id):
+            return False
+        return bool(self.store.players.games_of(player_id))
 
     def _league(
         self, player_id: str | None, now: datetime, wording: Wording

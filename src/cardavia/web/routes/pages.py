@@ -93,7 +93,15 @@ async def home_parts(
     store left out when it cannot answer (the page is still the table's)."""
     player = await or_else(guests.identify(request), None)
     parts = await or_else(home.page(None if player is None else player.id, wording), None)
-    return parts or {"open": [], "next": None, "ratings": {}, "league": None, "problem": None}
+    return parts or {
+        "open": [],
+        "next": None,
+        "now": None,
+        "ratings": {},
+        "league": None,
+        "guest_with_games": False,
+        "problem": None,
+    }
 
 
 __all__ = ["install", "install_errors"]

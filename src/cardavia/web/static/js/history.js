@@ -2,6 +2,8 @@
 // time from GET /api/me/games. Each finished deal offers its analysis (learn.js's view of
 // it, asked of /api/me/games/{game}/analysis), every hand (the page of its shared link),
 // its shuffle check (the fairness page, its seed and deck filled in) and its link to share.
+// Offline, the first page as last read online (kept in localStorage) with a line saying so,
+// or a line that the list needs the connection: never a blank page that looks emptied.
 
 import { openAnalysisOf } from "./learn.js";
 
@@ -133,15 +135,52 @@ function item(entry) {
   return li;
 }
 
+/** The first page of the list as last read online, kept in this browser for offline. */
+const KEPT = "cardavia.myGames";
+
+function keep(data) {
+  try {
+    localStorage.setItem(KEPT, JSON.stringify({ lang, deals: data.deals }));
+  } catch {
+    // a full or refused storage: nothing kept, the list still shown
+  }
+}
+
+/** Offline (the list cannot be asked for): the deals kept at the last visit, said to be
+ * those, or a line that the list needs the connection — never a blank page. */
+function offline() {
+  let kept = null;
+  try {
+    kept = JSON.parse(localStorage.getItem(KEPT) || "null");
+  } catch {
+    kept = null;
+  }
+  const note = document.getElementById("history-offline");
+  const deals = kept?.lang === lang && Array.isArray(kept.deals) ? kept.deals : [];
+  note.textContent = deals.length ? words.offline_kept : words.offline_none;
+  note.hidden = false;
+  list.replaceChildren(...deals.map(item));
+  list.dataset.loaded = "offline";
+}
+
 async function load() {
   page += 1;
   more.hidden = true;
-  const response = await fetch(`/api/me/games?page=${page}&lang=${encodeURIComponent(lang)}`);
+  let response;
+  try {
+    response = await fetch(`/api/me/games?page=${page}&lang=${encodeURIComponent(lang)}`);
+  } catch {
+    page -= 1;
+    offline();
+    return;
+  }
   const data = await response.json();
   if (!response.ok) {
     document.getElementById("history-error").textContent = data.message;
     return;
   }
+  if (page === 1) keep(data);
+  document.getElementById("history-offline").hidden = true;
   for (const entry of data.deals) list.append(item(entry));
   document.getElementById("history-empty").hidden = list.children.length > 0;
   more.hidden = !data.more;

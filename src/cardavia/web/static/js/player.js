@@ -1,11 +1,14 @@
 // The player's settings and language, kept on the server (GET/PUT /api/me) so that they
 // follow the player to another tab or browser, and the player's passkeys (the settings
-// panel's last group: add one, list and remove them, sign in with one, sign out): on load the kept settings replace this
+// panel's last group and the profile's, which also says who the player is: add one, list
+// and remove them, sign in with one — the page is loaded again, as the player — and sign
+// out): on load the kept settings replace this
 // browser's (settings.js keeps them in localStorage), and each change of the settings is
 // sent, once the hand pauses; a new guest's first page sends this browser's. The player is
 // known by an HttpOnly cookie this script never sees; a person who has not played yet
 // becomes a guest with their first changed setting.
 
+import { pluralText } from "./plurals.js";
 import { DEFAULTS, loadSettings, replaceSettings } from "./settings.js";
 
 const ME = "/api/me";
@@ -106,45 +109,73 @@ function answer(credential) {
   return { id: credential.id, rawId: text(credential.rawId), type: credential.type, response, clientExtensionResults: {} };
 }
 
-function passkeyPanel(me) {
-  const panel = document.getElementById("passkeys");
-  if (!panel || !window.PublicKeyCredential || !navigator.credentials) return;
-  const list = panel.querySelector(".passkey-list");
-  const status = panel.querySelector("[data-passkey-status]");
-  const signOut = /** @type {HTMLButtonElement} */ (panel.querySelector('[data-action="sign-out"]'));
+/** Kept across the reload that follows a sign-in (sessionStorage): the page then says it. */
+const SIGNED_IN = "cardavia.signedIn";
+
+/** Every passkey panel of the page (the settings', the profile's) and the profile's line on
+ * who the player is: one list of passkeys drawn in each, one status said where it was asked. */
+function passkeyPanels(me) {
+  const panels = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("fieldset.passkeys")]);
+  if (!panels.length || !window.PublicKeyCredential || !navigator.credentials) return;
   const lang = document.documentElement.lang || "en";
   // A day in the long form, as every page says it (cardavia.words.times).
   const day = (iso) => new Intl.DateTimeFormat(lang, { dateStyle: "long" }).format(new Date(iso));
-  const say = (words) => {
-    status.textContent = words;
+  const say = (panel, words) => {
+    panel.querySelector("[data-passkey-status]").textContent = words;
+  };
+  const who = document.getElementById("profile-who");
+  const sayWho = (passkeys) => {
+    if (!who) return;
+    who.textContent = passkeys.length
+      ? pluralText(JSON.parse(who.dataset.keeper || "{}"), passkeys.length, lang).replace("{count}", String(passkeys.length))
+      : who.dataset.guest || "";
   };
   const show = (passkeys) => {
-    list.replaceChildren();
-    for (const passkey of passkeys) {
-      const item = document.createElement("li");
-      const name = document.createElement("span");
-      name.textContent = panel.dataset.added.replace("{date}", day(passkey.created_at));
-      const remove = document.createElement("button");
-      remove.type = "button";
-      remove.className = "secondary";
-      remove.textContent = list.dataset.remove;
-      remove.setAttribute("aria-label", panel.dataset.removeLabel.replace("{date}", day(passkey.created_at)));
-      remove.addEventListener("click", async () => {
-        const response = await fetch(`/api/passkeys/${encodeURIComponent(passkey.id)}`, { method: "DELETE", credentials: "same-origin" });
-        if (response.ok) show((await response.json()).passkeys);
-        panel.querySelector('[data-action="add-passkey"]').focus();
-      });
-      item.append(name, remove);
-      list.append(item);
+    for (const panel of panels) {
+      const list = panel.querySelector(".passkey-list");
+      list.replaceChildren();
+      for (const passkey of passkeys) list.append(passkeyItem(panel, passkey, day, show));
     }
+    sayWho(passkeys);
   };
   const signedIn = (player) => {
-    signOut.hidden = !player;
+    for (const panel of panels) {
+      /** @type {HTMLButtonElement} */ (panel.querySelector('[data-action="sign-out"]')).hidden = !player;
+    }
   };
-  panel.hidden = false;
+  for (const panel of panels) panel.hidden = false;
   signedIn(me?.player);
   if (me?.player) ask("GET", undefined, "/api/passkeys").then((r) => r && show(r.passkeys)).catch(() => {});
+  else sayWho([]);
+  if (sessionStorage.getItem(SIGNED_IN)) {
+    sessionStorage.removeItem(SIGNED_IN);
+    say(panels[0], panels[0].dataset.doneSignedIn);
+  }
+  for (const panel of panels) wirePanel(panel, { say: (words) => say(panel, words), show, signedIn });
+}
 
+/** One passkey in a panel's list: its day, and a button that removes it. */
+function passkeyItem(panel, passkey, day, show) {
+  const item = document.createElement("li");
+  const name = document.createElement("span");
+  name.textContent = panel.dataset.added.replace("{date}", day(passkey.created_at));
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "secondary";
+  remove.textContent = panel.querySelector(".passkey-list").dataset.remove;
+  remove.setAttribute("aria-label", panel.dataset.removeLabel.replace("{date}", day(passkey.created_at)));
+  remove.addEventListener("click", async () => {
+    const response = await fetch(`/api/passkeys/${encodeURIComponent(passkey.id)}`, { method: "DELETE", credentials: "same-origin" });
+    if (response.ok) show((await response.json()).passkeys);
+    /** @type {HTMLElement} */ (panel.querySelector('[data-action="add-passkey"]')).focus();
+  });
+  item.append(name, remove);
+  return item;
+}
+
+/** A panel's three buttons: add a passkey, sign in with one (the page is loaded again, as
+ * the player now, and says so), sign out. */
+function wirePanel(panel, { say, show, signedIn }) {
   panel.querySelector('[data-action="add-passkey"]').addEventListener("click", async () => {
     say("");
     try {
@@ -167,20 +198,20 @@ function passkeyPanel(me) {
       const player = await ask("POST", { ceremony: begun.ceremony, credential: answer(credential) }, "/api/passkeys/signin");
       if (!player) throw new Error("refused");
       adopt(player);
-      signedIn(true);
-      const listed = await ask("GET", undefined, "/api/passkeys");
-      if (listed) show(listed.passkeys);
-      say(panel.dataset.doneSignedIn);
+      // The page the player is on, again, as them: their profile, their games, their home.
+      sessionStorage.setItem(SIGNED_IN, "1");
+      location.reload();
     } catch {
       say(panel.dataset.failed);
     }
   });
+  const signOut = /** @type {HTMLButtonElement} */ (panel.querySelector('[data-action="sign-out"]'));
   signOut.addEventListener("click", async () => {
     await ask("POST", {}, "/api/signout").catch(() => null);
-    list.replaceChildren();
+    show([]);
     signedIn(false);
     say(panel.dataset.doneSignedOut);
-    panel.querySelector('[data-action="sign-in"]').focus();
+    /** @type {HTMLElement} */ (panel.querySelector('[data-action="sign-in"]')).focus();
   });
 }
 
@@ -195,7 +226,7 @@ function adopt(me) {
 async function start() {
   const lang = document.documentElement.lang;
   const me = await ask("GET").catch(() => null);
-  passkeyPanel(me);
+  passkeyPanels(me);
   if (me?.player) {
     // A new guest, or a change this browser has not sent yet: this browser's settings win.
     if (me.settings && Object.keys(me.settings).length && !unsent()) adopt(me);
