@@ -60,7 +60,12 @@ def test_a_shared_deal_replayed_and_played_again_by_a_stranger(
         theirs.add_init_script(FAST)
         stranger = make_table(theirs, server.url)
         page = stranger.page
-        page.goto(address)
+        scripts: list[Any] = []
+        page.on("response", lambda r: scripts.append(r) if r.url.endswith("/deal.js") else None)
+        answer = page.goto(address)
+        # Sent compressed: the page and its script (the socket, played below, is not).
+        assert answer is not None and answer.headers.get("content-encoding") == "gzip"
+        assert scripts and scripts[0].headers.get("content-encoding") == "gzip"
         expect(page.locator(".deal-seat")).to_have_count(4)
         expect(page.locator(".deal-seat .deal-card")).to_have_count(32)
         image = page.get_attribute('meta[property="og:image"]', "content") or ""
