@@ -73,7 +73,7 @@ def test_a_returning_visitor_finds_the_home_not_the_old_result(
         for play in plays.all():
             said = page.locator(f"#{play.get_attribute('aria-describedby')}")
             assert (said.text_content() or "").strip()
-        tournaments = page.locator("#tournament-entry [data-tournament]")
+        tournaments = page.locator("#home-tournaments [data-tournament]")
         expect(tournaments.first).to_be_visible()
         if viewport is DESKTOP:
             for part in (
