@@ -1,7 +1,12 @@
 """A connection's outbox (:class:`Listener`): its language, its seat and the bounded queue of
 messages the game server sends it. The game server only ever queues; the site's socket face
 (:mod:`cardavia.web.connection`) pumps the queue into the socket, one writer per connection
-so that the messages keep their order; a connection that cannot keep up is dropped."""
+so that the messages keep their order; a connection that cannot keep up is dropped.
+
+A connection that takes changes (the table page's, ``protocol=2``: docs/web.md, "Changes as
+changes") is sent its view whole once, then each new one as what changed since the one it was
+sent last (:mod:`cardavia.live.changes`), each with its table's version; any other is sent
+every view whole, as before."""
 
 from __future__ import annotations
 
@@ -11,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from cardavia.belote import Seat
-from cardavia.live.protocol import ClientError, dump_message
+from cardavia.live.changes import changed
+from cardavia.live.protocol import ClientError, dump_message, state_message
 from cardavia.words import Wording
 
 TOO_SLOW_CLOSE: Final = 4408
@@ -38,6 +44,46 @@ class Listener:
     dropped: bool = False
     close_code: int = TOO_SLOW_CLOSE
     """The WebSocket close code sent when :data:`CLOSE` is reached (4408: too slow)."""
+    changes: bool = False
+    """Whether it takes changes (``protocol=2``): views after the first sent as changes, and
+    what is queued at once sent as one batch (:func:`cardavia.web.connection.pump`)."""
+    sent: Mapping[str, Any] | None = None
+    """The view it was sent last (taking changes: the base of the next change)."""
+    version: int = 0
+    """The version of the view it was sent last."""
+
+    def send_view(
+        self,
+        view: Mapping[str, Any],
+        version: int,
+        written: dict[tuple[int, ...], str] | None = None,
+        *,
+        whole: bool = False,
+    ) -> None:
+        """Queue ``view``, its table's view of ``version``: whole (``state``) the first time,
+        when ``whole`` is asked (a ``sync``) or to a connection that does not take changes;
+        else as a ``change`` from the view it was sent last. ``written``: the messages
+        already written by this round of sending, by what they are made of (the same view
+        to many connections is written as JSON once, and so is the same change)."""
+        before = self.sent if self.changes and not whole else None
+        key = (
+            (id(view), self.changes)
+            if before is None
+            else (id(view), id(before), self.version, version)
+        )
+        text = None if written is None else written.get(key)
+        if text is None:
+            if before is None:
+                message = state_message(view)
+                if self.changes:
+                    message["version"] = version
+            else:
+                message = changed(before, view).message(version=version, since=self.version)
+            text = dump_message(message)
+            if written is not None:
+                written[key] = text
+        self.sent, self.version = view, version
+        self.send_text(text)
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message for this connection."""

@@ -11,7 +11,7 @@ import time
 
 from cardavia.belote import Seat
 from cardavia.live.outbox import Listener
-from cardavia.live.protocol import ClientError, state_message
+from cardavia.live.protocol import ClientError
 from cardavia.live.room import Room
 from cardavia.live.rooms import RoomService
 from cardavia.store.db import hash_token
@@ -25,9 +25,17 @@ class RoomConnections:
     def __init__(self, rooms: RoomService) -> None:
         self.rooms = rooms
 
-    def connect(self, room: Room, token: str | None, wording: Wording, *, client: str) -> Listener:
+    def connect(
+        self,
+        room: Room,
+        token: str | None,
+        wording: Wording,
+        *,
+        client: str,
+        changes: bool = False,
+    ) -> Listener:
         """A connection to a room: a player's (their token's seat) or a watcher's (no token,
-        if the room allows them)."""
+        if the room allows them); ``changes``: it takes changes (``protocol=2``)."""
         if token:
             seat = room.seat_of_token(token)
             if seat is None:
@@ -39,7 +47,7 @@ class RoomConnections:
         if self._crowded(room, seat):
             raise ClientError("too_many_sockets")
         limit = self.rooms.limits.queue_messages
-        listener = Listener(wording, limit=limit, client=client, seat=seat)
+        listener = Listener(wording, limit=limit, client=client, seat=seat, changes=changes)
         room.connections[listener] = hash_token(token) if token and seat is not None else None
         return listener
 
@@ -65,7 +73,7 @@ class RoomConnections:
             if client := listener.client:
                 table.client = client
             view = self.rooms.view(room, table, listener.wording.lang, listener.seat)
-            listener.send(state_message(view))
+            listener.send_view(view, table.view_version)
             self.rooms.tables.ensure_runner(table)
 
     def depart(self, room: Room, listener: Listener) -> None:

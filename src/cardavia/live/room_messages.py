@@ -31,7 +31,6 @@ from cardavia.live.protocol import (
     Message,
     parse_action,
     seat_field,
-    state_message,
 )
 from cardavia.live.room import Room
 from cardavia.live.room_state import phrase_code
@@ -139,9 +138,8 @@ class RoomMessages:
         if table is None:
             room.send_room()
             return
-        listener.send(
-            state_message(self.rooms.view(room, table, listener.wording.lang, listener.seat))
-        )
+        view = self.rooms.view(room, table, listener.wording.lang, listener.seat)
+        listener.send_view(view, table.view_version, whole=True)
         self.rooms.tables.ensure_runner(table)  # the computer players stopped on an error?
 
     async def _on_start(self, where: InRoom, _message: Message) -> None:

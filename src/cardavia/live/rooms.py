@@ -35,9 +35,7 @@ from cardavia.live.logs import reason
 from cardavia.live.protocol import (
     ClientError,
     check_fields,
-    dump_message,
     seat_field,
-    state_message,
 )
 from cardavia.live.room import Room
 from cardavia.live.room_state import (
@@ -371,12 +369,14 @@ class RoomService:
     def send_views(self, room: Room, table: Table) -> None:
         """Send every connection of the room its view: each language and seat's built and
         written once."""
-        texts: dict[tuple[str, Seat | None], str] = {}
+        version = table.next_view_version()
+        views: dict[tuple[str, Seat | None], dict[str, Any]] = {}
+        written: dict[tuple[int, ...], str] = {}
         for listener in list(room.connections):
             key = (listener.wording.lang, listener.seat)
-            if key not in texts:
-                texts[key] = dump_message(state_message(self.view(room, table, *key)))
-            listener.send_text(texts[key])
+            if key not in views:
+                views[key] = self.view(room, table, *key)
+            listener.send_view(views[key], version, written)
 
     def game_changed(self, room: Room, table: Table) -> None:
         """After each change of the room's game (or of the room): every connection sent its

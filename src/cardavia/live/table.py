@@ -91,6 +91,16 @@ class Table:
     whether a next deal or a hint is answered; given when the game is made or opened (a
     room's by the room, a tournament's deal by the tournament's tables)."""
 
+    view_version: int = 0
+    """How many times its views were sent anew (a change of the game, of who sits where):
+    each view sent carries it, and a change says the one it follows (docs/web.md, "Changes
+    as changes")."""
+
+    def next_view_version(self) -> int:
+        """The version of views about to be sent anew."""
+        self.view_version += 1
+        return self.view_version
+
     def is_sealed(self) -> bool:
         """Whether a finished deal is shown only as its seat saw it, now."""
         return self.sealed_until is not None and datetime.now(UTC) < self.sealed_until

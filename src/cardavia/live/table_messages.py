@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from cardavia.belote import Action, Seat
 from cardavia.live.outbox import Listener
-from cardavia.live.protocol import ClientError, Dispatcher, Message, parse_action, state_message
+from cardavia.live.protocol import ClientError, Dispatcher, Message, parse_action
 from cardavia.live.table import Seated, Table
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,8 @@ def table_kinds(play: Play, *, limit: int, rules: Iterable[TableRules] = ()) -> 
 
     async def sync(seated: Seated, _message: Message) -> None:
         table, listener = seated.table, seated.listener
-        listener.send(state_message(play.view(table, listener.wording.lang, listener.seat)))
+        view = play.view(table, listener.wording.lang, listener.seat)
+        listener.send_view(view, table.view_version, whole=True)
         play.ensure_runner(table)  # the computer players stopped on an error?
 
     messages: Dispatcher[Seated] = Dispatcher(limit=limit)

@@ -33,7 +33,7 @@ from cardavia.live.limits import MAX_MESSAGE_BYTES, Limits
 from cardavia.live.logs import reason
 from cardavia.live.new_games import GameAsked, PresetTarget, created_then, players_of
 from cardavia.live.outbox import Listener
-from cardavia.live.protocol import ClientError, dump_message, state_message
+from cardavia.live.protocol import ClientError
 from cardavia.live.seating import Computer, Seating
 from cardavia.live.settings import DEFAULT_AI_DELAY
 from cardavia.live.shuffles import SEED_BYTES, new_commitment
@@ -396,7 +396,15 @@ class TableService:
         view["flow"] = self.flows.seen_by(table.flow, playing=seat is not None).to_json()
         return view
 
-    def listen(self, table: Table, lang: str, *, seat: Seat | None, client: str = "") -> Listener:
+    def listen(
+        self,
+        table: Table,
+        lang: str,
+        *,
+        seat: Seat | None,
+        client: str = "",
+        changes: bool = False,
+    ) -> Listener:
         """Open a connection to a game for ``seat`` (``None``: a watcher): it is sent the
         current state at once, then every change. :class:`ClientError`
         ``too_many_sockets`` past the limit of connections to one game."""
@@ -404,12 +412,16 @@ class TableService:
         if limit > 0 and len(table.listeners) >= limit:
             raise ClientError("too_many_sockets")
         listener = Listener(
-            self.wording(lang), limit=self.limits.queue_messages, client=client, seat=seat
+            self.wording(lang),
+            limit=self.limits.queue_messages,
+            client=client,
+            seat=seat,
+            changes=changes,
         )
         if client:
             table.client = client
         table.listeners.add(listener)
-        listener.send(state_message(self.view(table, lang, seat)))
+        listener.send_view(self.view(table, lang, seat), table.view_version)
         return listener
 
     def unlisten(self, table: Table, listener: Listener) -> None:
@@ -419,12 +431,14 @@ class TableService:
     def broadcast(self, table: Table) -> None:
         """Send the new state to every connection: each language's view built and written as
         JSON once per change, whatever the number of connections; then tell its observers."""
-        texts: dict[tuple[str, Seat | None], str] = {}
+        version = table.next_view_version()
+        views: dict[tuple[str, Seat | None], dict[str, Any]] = {}
+        written: dict[tuple[int, ...], str] = {}
         for listener in list(table.listeners):
             key = (listener.wording.lang, listener.seat)
-            if key not in texts:
-                texts[key] = dump_message(state_message(self.view(table, *key)))
-            listener.send_text(texts[key])
+            if key not in views:
+                views[key] = self.view(table, *key)
+            listener.send_view(views[key], version, written)
         for observer in list(table.observers):
             observer.changed(table)
 
@@ -514,7 +528,9 @@ class TableService:
         self.unlisten(table, listener)
         moved.listeners.add(listener)
         listener.send({"type": "game", "game": new.game_id, "token": new.token, "seat": new.seat})
-        listener.send(state_message(self.view(moved, listener.wording.lang, seat)))
+        listener.send_view(
+            self.view(moved, listener.wording.lang, seat), moved.view_version, whole=True
+        )
         self.ensure_runner(moved)
         return moved
 

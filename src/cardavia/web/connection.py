@@ -4,6 +4,11 @@ that reads it.
 
 - :func:`pump` sends a connection's queue; :func:`serve_connection` runs it until it closes,
   each message received handed on within the client's rate.
+- A page that takes changes says so as it opens its socket (``?protocol=2``,
+  :func:`takes_changes`; docs/web.md, "Changes as changes"): it is sent its views as changes,
+  and what is queued for it at once in one frame, a JSON array of the messages in order (the
+  computer players' moves and the state they make, a room's change and its view: one write
+  to the socket rather than one each).
 """
 
 from __future__ import annotations
@@ -26,6 +31,33 @@ log = logging.getLogger(__name__)
 RATE_LIMITED_CLOSE: Final = 1008
 """The WebSocket close code of a connection that flooded the site with messages."""
 
+CHANGES_PROTOCOL: Final = "2"
+"""The ``protocol`` a page that takes changes asks for as it opens its socket."""
+
+
+def takes_changes(websocket: WebSocket) -> bool:
+    """Whether the socket's page takes changes and batches (``?protocol=2``); any other is
+    sent every view whole, one message a frame (a page kept by an old service worker, the
+    hints' own socket, a script of the tests)."""
+    return websocket.query_params.get("protocol") == CHANGES_PROTOCOL
+
+
+def batch(listener: Listener, first: str) -> tuple[str, bool]:
+    """What to send in one frame from ``first`` on, and whether the connection must then be
+    closed: ``first`` alone, or — to a connection that takes changes — every message queued
+    behind it now, as one JSON array (each message is JSON already: the array is written by
+    joining them)."""
+    if not listener.changes or listener.queue.empty():
+        return first, False
+    texts, closing = [first], False
+    while not listener.queue.empty():
+        text = listener.queue.get_nowait()
+        if text == CLOSE:
+            closing = True
+            break
+        texts.append(text)
+    return (texts[0] if len(texts) == 1 else "[" + ",".join(texts) + "]"), closing
+
 
 async def pump(websocket: WebSocket, listener: Listener) -> None:
     """Send a connection's queued messages, in order, until it closes. Should sending fail,
@@ -37,7 +69,11 @@ async def pump(websocket: WebSocket, listener: Listener) -> None:
             if text == CLOSE:  # told why (too slow, flooding), now closed
                 await websocket.close(code=listener.close_code)
                 return
+            text, closing = batch(listener, text)
             await websocket.send_text(text)
+            if closing:
+                await websocket.close(code=listener.close_code)
+                return
     except (asyncio.CancelledError, WebSocketDisconnect):
         raise
     except Exception:
@@ -97,4 +133,11 @@ async def serve_connection(
                 await websocket.close()
 
 
-__all__ = ["RATE_LIMITED_CLOSE", "pump", "serve_connection"]
+__all__ = [
+    "CHANGES_PROTOCOL",
+    "RATE_LIMITED_CLOSE",
+    "batch",
+    "pump",
+    "serve_connection",
+    "takes_changes",
+]

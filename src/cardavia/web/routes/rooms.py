@@ -23,7 +23,7 @@ from cardavia.live.room_messages import RoomMessages
 from cardavia.live.room_state import normal_code
 from cardavia.live.rooms import Joined, RoomService
 from cardavia.live.settings import Settings
-from cardavia.web.connection import serve_connection
+from cardavia.web.connection import serve_connection, takes_changes
 from cardavia.web.guests import Guests, RoomSeat, player_token
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
@@ -217,7 +217,11 @@ def install_socket(
             room = await rooms.open(code, client=client_key(websocket, settings.trusted_proxies))
             token = websocket.query_params.get("token")
             listener = connections.connect(
-                room, token, wording, client=client_key(websocket, settings.trusted_proxies)
+                room,
+                token,
+                wording,
+                client=client_key(websocket, settings.trusted_proxies),
+                changes=takes_changes(websocket),
             )
         except ClientError as error:
             await refuse_socket(websocket, error, wording)

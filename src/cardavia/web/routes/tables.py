@@ -20,7 +20,7 @@ from cardavia.live.settings import Settings
 from cardavia.live.table import Seated, Table
 from cardavia.live.table_messages import handle_text
 from cardavia.live.tables import TableService
-from cardavia.web.connection import serve_connection
+from cardavia.web.connection import serve_connection, takes_changes
 from cardavia.web.guests import Guests, player_token
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
@@ -154,6 +154,7 @@ def install_socket(
                 lang,
                 seat=table.token_seat,
                 client=client_key(websocket, settings.trusted_proxies),
+                changes=takes_changes(websocket),
             )
         except ClientError as error:
             lang = choose_language(asked, websocket.headers.get("accept-language"))

@@ -54,7 +54,9 @@ export function connect() {
   const game = state.game;
   if (!game) return;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = new URLSearchParams({ token: game.token, lang: page.lang });
+  // protocol 2: the views after the first come as changes, what is queued at once in one
+  // frame (docs/web.md, "Changes as changes").
+  const query = new URLSearchParams({ token: game.token, lang: page.lang, protocol: "2" });
   const path = ROOM ? `rooms/${encodeURIComponent(ROOM)}` : `games/${encodeURIComponent(game.game)}`;
   const ws = new WebSocket(`${scheme}://${location.host}/ws/${path}?${query}`);
   state.ws = ws;
@@ -64,19 +66,13 @@ export function connect() {
     setConnection("online");
   };
   ws.onmessage = (event) => {
-    let message;
+    let data;
     try {
-      message = JSON.parse(event.data);
+      data = JSON.parse(event.data);
     } catch {
       return;
     }
-    if (ROOM && room.onRoomMessage(message, send)) return;
-    if (message.type === "game" && !ROOM) movedTo(message);
-    else if (message.type === "state" && message.view) {
-      $("table").hidden = false;
-      enqueue(message.view);
-      if (ROOM) room.renderNames(message.view);
-    } else if (message.type === "error") showError(message);
+    for (const message of Array.isArray(data) ? data : [data]) receive(message);
   };
   ws.onclose = (event) => {
     if (state.ws !== ws) return;
@@ -95,6 +91,46 @@ export function connect() {
     state.retry += 1;
     state.retryTimer = setTimeout(connect, delay);
   };
+}
+
+/** The view a message brings: a whole one (`state`), or the last one received with a change
+ * (`change`: the fields set replace the view's, the fields unset leave it). A change that
+ * does not follow the version received last asks for the whole view again (`sync`). */
+function viewOf(message) {
+  if (message.type === "state" && message.view) {
+    state.received = message.view;
+    state.version = message.version ?? null;
+    return message.view;
+  }
+  if (message.type !== "change") return null;
+  if (!state.received || message.since !== state.version) {
+    send({ type: "sync" });
+    return null;
+  }
+  const view = { ...state.received, ...message.set };
+  for (const name of message.unset ?? []) delete view[name];
+  state.received = view;
+  state.version = message.version;
+  return view;
+}
+
+/** One message of the socket (a batch's, in order). */
+function receive(message) {
+  if (ROOM && room.onRoomMessage(message, send)) return;
+  if (message.type === "game" && !ROOM) {
+    movedTo(message);
+    return;
+  }
+  if (message.type === "error") {
+    showError(message);
+    return;
+  }
+  const view = viewOf(message);
+  if (view) {
+    $("table").hidden = false;
+    enqueue(view);
+    if (ROOM) room.renderNames(view);
+  }
 }
 
 export function send(message) {
@@ -135,6 +171,8 @@ function forgetGame() {
   state.view = null;
   state.queue = [];
   state.lastJson = "";
+  state.received = null;
+  state.version = null;
   $("table").hidden = true;
   $("table").dataset.phase = "none";
   showForm(true, true);
@@ -270,6 +308,8 @@ function playing(game) {
   state.view = null;
   state.queue = [];
   state.lastJson = "";
+  state.received = null;
+  state.version = null;
   state.replayStep = null;
   state.lastTrickOpen = false;
   state.selected = null;

@@ -27,6 +27,8 @@ export const state = {
   queue: [],
   pumping: false,
   view: null,
+  received: null, // the view last received (a change's base), ahead of the one drawn
+  version: null, // its version (docs/web.md, "Changes as changes")
   lastJson: "",
   selected: null,
   focusCard: null,
