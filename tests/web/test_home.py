@@ -1,7 +1,8 @@
 """The home (issue 37, item 1; docs/web.md, "The home"), rendered by the server: a "Play now"
 per preset with what it commits to, the tournaments open now with their deals and the next to
 open, the day's problem; for a player with ratings and a league group this week, their rating
-in each rules family and their place; nothing of a player for a newcomer."""
+in each rules family and their place, and their games to continue (a room's game under way, a
+tournament begun); nothing of a player for a newcomer."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.browser.test_leagues import seed
 from tests.browser.test_ratings import seed_ratings
+from tests.web.test_rooms import create_room, room_url
 
 from cardavia.live.limits import Limits
 from cardavia.live.settings import LOOPBACK_HOSTS, Settings
@@ -82,3 +84,22 @@ def test_a_game_is_long_as_its_target_says() -> None:
     assert commitment(1000).minutes < commitment(2000).minutes
     moment = datetime(2026, 12, 4, 21, 30, tzinfo=UTC)
     assert next_short(moment).opens_at == datetime(2026, 12, 5, tzinfo=UTC)
+
+
+def test_the_games_under_way_are_offered_to_continue(site: tuple[TestClient, Path]) -> None:
+    """A room's game dealt with the player in a seat, and a tournament's first deal begun:
+    both on the home, to continue; neither for another visitor."""
+    client, _ = site
+    assert 'id="home-continue"' not in client.get("/fr/").text
+    room = create_room(client, "Zoé")
+    with client.websocket_connect(room_url(room["room"], room["token"])) as ws:
+        ws.send_json({"type": "start"})
+        while ws.receive_json()["type"] != "state":
+            pass
+    started = client.post(f"/api/tournaments/{OPEN}/deals/1", json={"lang": "fr"})
+    assert started.status_code == 201, started.text
+    page = client.get("/fr/").text
+    going_on = page[page.index('id="home-continue"') : page.index('id="quick-entry"')]
+    assert f'href="/fr/room/{room["room"]}"' in going_on
+    assert f'href="/fr/tournaments/{OPEN}/play/1"' in going_on
+    assert 'id="home-continue"' not in TestClient(client.app).get("/fr/").text

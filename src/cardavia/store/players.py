@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Connection,
     DateTime,
@@ -32,6 +33,7 @@ from sqlalchemy import (
     Text,
     column,
     delete,
+    false,
     func,
     insert,
     literal,
@@ -132,6 +134,8 @@ class PlayerRoomRow(Base):
 
 
 _ROOMS = table("rooms", column("code", String), column("game_id", String), column("state", Text))
+_GAMES = table("games", column("id", String), column("finished", Boolean))
+"""The games' table as far as the seats held read it: whether a room's game is over."""
 """The rooms' table as far as a player's seats read it (its game, once dealt, and its saved
 state: who holds each seat)."""
 
@@ -427,6 +431,24 @@ class PlayerStore:
                 .order_by(PlayerRoomRow.created_at)
             ).all()
             return [HeldSeat(code, seat, token) for code, seat, token in rows]
+
+    def rooms_under_way(self, player_id: str) -> list[str]:
+        """The rooms where the player holds a seat now and whose game is dealt and not over,
+        oldest first: the games the home offers to continue."""
+        with unavailable(), Session(self.engine) as session:
+            rows = session.execute(
+                select(PlayerRoomRow.room_code, PlayerRoomRow.token_hash, _ROOMS.c.state)
+                .join(_ROOMS, _ROOMS.c.code == PlayerRoomRow.room_code)
+                .join(_GAMES, _GAMES.c.id == _ROOMS.c.game_id)
+                .where(PlayerRoomRow.player_id == player_id, _GAMES.c.finished == false())
+                .order_by(PlayerRoomRow.created_at)
+            ).all()
+        codes = []
+        for code, token, state in rows:
+            held = HeldSeats.read(state)
+            if token is not None and held is not None and token in held.seats:
+                codes.append(code)
+        return codes
 
     def played(self, player_id: str) -> list[Played]:
         """Every game the player took a seat at, at a table or in a room (each game the room

@@ -71,22 +71,21 @@ class Home:
 
     async def page(self, player_id: str | None, wording: Wording) -> dict[str, Any]:
         """``open`` (the tournaments open now, closing first, each with the player's
-        progress), ``next`` (the next short tournament), ``now``, ``ratings`` (family →
-        rating shown, empty for a newcomer), ``league`` (this week's division, group and
-        place, or ``None``), ``guest_with_games`` (played here without a passkey: invited to
-        add one), ``problem`` (the day's problem: its id, theme and title)."""
+        progress), ``going_on`` (the player's games to continue: rooms, tournaments),
+        ``next`` (the next short tournament), ``now``, ``ratings`` (family → rating shown,
+        empty for a newcomer), ``league`` (this week's division, group and place, or
+        ``None``), ``guest_with_games`` (played here without a passkey: invited to add one),
+        ``problem`` (the day's problem: its id, theme and title)."""
         parts = await asyncio.to_thread(self._read, player_id, wording)
         parts["ratings"] = await self._ratings(player_id)
         return parts
 
     def _read(self, player_id: str | None, wording: Wording) -> dict[str, Any]:
         now = self.tournaments.clock()
-        opened = [
-            self._line(tournament, player_id)
-            for tournament in self.tournaments.open_now()[:SHOWN_OPEN]
-        ]
+        lines = [self._line(tournament, player_id) for tournament in self.tournaments.open_now()]
         return {
-            "open": opened,
+            "open": lines[:SHOWN_OPEN],
+            "going_on": self._going_on(player_id, lines),
             "next": next_short(now),
             "now": now,
             "league": self._league(player_id, now, wording),
@@ -99,6 +98,21 @@ class Home:
         if player_id is not None:
             progress = self.tournaments.progress(tournament, player_id)
         return {"t": tournament, "progress": progress}
+
+    def _going_on(self, player_id: str | None, lines: list[dict[str, Any]]) -> dict[str, Any]:
+        """The player's games to continue: ``rooms`` (codes of the rooms whose game they hold
+        a seat in, not over) and ``tournaments`` (each open one they entered and have not
+        finished, with the deal to play next)."""
+        if player_id is None:
+            return {"rooms": [], "tournaments": []}
+        entered = [
+            {"t": line["t"], "next": line["progress"].next_number}
+            for line in lines
+            if line["progress"] is not None
+            and line["progress"].entered
+            and line["progress"].next_number is not None
+        ]
+        return {"rooms": self.store.players.rooms_under_way(player_id), "tournaments": entered}
 
     def _guest_with_games(self, player_id: str | None) -> bool:
         """Whether the player has played here without a passkey: the home invites them to

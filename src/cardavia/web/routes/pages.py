@@ -95,6 +95,7 @@ async def home_parts(
     parts = await or_else(home.page(None if player is None else player.id, wording), None)
     return parts or {
         "open": [],
+        "going_on": {"rooms": [], "tournaments": []},
         "next": None,
         "now": None,
         "ratings": {},
