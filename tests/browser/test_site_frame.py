@@ -139,7 +139,8 @@ def test_offline_my_games_shows_what_it_holds(
     viewport: dict[str, int],
 ) -> None:
     """A deal played, My games read online; offline, the page (kept by the service worker)
-    shows the deals of that visit and says they are those, rather than a blank list."""
+    shows the deals of that visit and says they are those, rather than a blank list; and the
+    table's page says that play needs the connection, with the way to the rules."""
     context = browser.new_context(bypass_csp=True, viewport=viewport, reduced_motion="reduce")
     context.add_init_script("localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}))")
     try:
@@ -165,6 +166,12 @@ def test_offline_my_games_shows_what_it_holds(
             screenshots
             / f"my-games-offline-{lang}-{'phone' if viewport is PHONE else 'desktop'}.png",
         )
+        page.goto(f"{server.url}/{lang}/")
+        offline = page.locator("#offline-note")
+        expect(offline).to_be_visible()
+        offline.locator(f'a[href="/{lang}/rules/"]').click()
+        page.wait_for_url(f"{server.url}/{lang}/rules/")
+        expect(page.locator("h1")).to_be_visible()
     finally:
         context.set_offline(False)
         context.close()
