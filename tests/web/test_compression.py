@@ -6,11 +6,14 @@ from __future__ import annotations
 import gzip
 import random
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from tests.web.test_edge import has_security_headers
+
+from cardavia.tournaments.schedule import Planned
 
 GZIP = {"Accept-Encoding": "gzip"}
 PLAIN = {"Accept-Encoding": "identity"}
@@ -108,6 +111,31 @@ def test_no_page_holds_the_player_cookie_breach_has_nothing_to_read(
         assert answer.status_code == 200, path
         text = gzip.decompress(body).decode()
         assert cookie not in text and game["token"] not in text, path
+
+
+@pytest.mark.slow  # a tournament made and a deal of it started (its par worked out)
+def test_the_page_that_holds_a_seat_token_is_never_compressed_and_reflects_nothing(
+    client: TestClient,
+) -> None:
+    """A tournament deal's table gives its script the seat's token: it is sent plain (it
+    says no-transform), and nothing a visitor sends comes back in it (no BREACH oracle)."""
+    opens = datetime.now(UTC) - timedelta(minutes=1)
+    plan = Planned("breach", "short", "cardavia", 2, opens, opens + timedelta(hours=1))
+    tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
+    tournaments.make(plan)
+    started = client.post("/api/tournaments/breach/deals/1", json={"lang": "fr"})
+    assert started.status_code == 201
+    marker = "ZQXMARKERZQX"
+    sent = GZIP | {"Referer": marker, "User-Agent": marker, "X-Anything": marker}
+    answer, body = raw_get(client, f"/fr/tournaments/breach/play/1?q={marker}&lang={marker}", sent)
+    assert answer.status_code == 200
+    assert "content-encoding" not in answer.headers
+    assert "no-transform" in answer.headers["cache-control"]
+    text = body.decode()
+    assert '"token"' in text and marker not in text
+    # Its tournament's page, which holds none, is compressed as every page is.
+    page, _ = raw_get(client, "/fr/tournaments/breach", GZIP)
+    assert page.headers["content-encoding"] == "gzip"
 
 
 def test_the_table_socket_is_unaffected(

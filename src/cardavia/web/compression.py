@@ -10,9 +10,12 @@ What is compressed, and why only that:
 - Never the API's JSON nor the WebSocket (a socket's scope is passed through untouched):
   BREACH reads a secret out of the compressed size of an answer that also reflects what an
   attacker sent. The answers that carry a secret are the API's (a seat's token in
-  ``POST /api/games``, a room's) and they stay uncompressed; the pages carry none (a seat's
-  token lives in the browser's storage, the player cookie is ``HttpOnly`` and never written
-  into a page; ``tests/web/test_compression.py`` checks a page opened with a player's cookie).
+  ``POST /api/games``, a room's) and they stay uncompressed; so does a page that says
+  ``Cache-Control: no-transform``, which a page holding a secret says (a tournament deal's
+  table, whose script is given its seat's token: it reflects nothing a visitor sends, and is
+  not compressed all the same). The other pages carry none (a seat's token lives in the
+  browser's storage, the player cookie is ``HttpOnly`` and never written into a page;
+  ``tests/web/test_compression.py`` checks pages opened with a player's cookie).
 - Starlette's ``GZipMiddleware`` compresses every kind, JSON included, so the site has its own:
   a plain ASGI middleware like :class:`cardavia.web.edge.Edge`, inside it (the security
   headers are added to the compressed answer as to any other).
@@ -71,10 +74,12 @@ def accepts_gzip(accept_encoding: str) -> bool:
 
 def is_compressible(headers: Headers) -> bool:
     """Whether an answer with these headers is one to compress: a kind of
-    :data:`COMPRESSED_TYPES`, not already encoded, not shorter than :data:`MINIMUM_BYTES`
-    where its length is said."""
+    :data:`COMPRESSED_TYPES`, not already encoded, not marked ``no-transform`` (a page that
+    holds a secret), not shorter than :data:`MINIMUM_BYTES` where its length is said."""
     media_type = headers.get("content-type", "").partition(";")[0].strip().lower()
     if media_type not in COMPRESSED_TYPES or "content-encoding" in headers:
+        return False
+    if "no-transform" in headers.get("cache-control", "").lower():
         return False
     length = headers.get("content-length")
     return length is None or not length.isdigit() or int(length) >= MINIMUM_BYTES

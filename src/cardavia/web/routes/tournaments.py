@@ -42,6 +42,9 @@ from cardavia.web.tournaments import Pages, contract_words
 from cardavia.words import Catalogs, Wording, is_language
 
 NO_STORE = {"Cache-Control": "no-store"}
+HOLDS_A_TOKEN = {"Cache-Control": "no-store, no-transform"}
+"""A page that holds its seat's token (the deal's table): never kept, never compressed
+(:mod:`cardavia.web.compression`: no secret in a compressed page)."""
 DEAL_DIGITS: Final = 4
 """The most digits of a deal's number in an address (a tournament has a few dozen deals)."""
 
@@ -104,8 +107,14 @@ class _Site:
     def not_found(self, lang: str) -> Response:
         return not_found_page(self.catalogs, lang if is_language(lang) else None)
 
-    def page(self, request: Request, name: str, context: dict[str, Any]) -> Response:
-        return self.templates.TemplateResponse(request, name, context, headers=NO_STORE)
+    def page(
+        self,
+        request: Request,
+        name: str,
+        context: dict[str, Any],
+        headers: dict[str, str] = NO_STORE,
+    ) -> Response:
+        return self.templates.TemplateResponse(request, name, context, headers=headers)
 
 
 def install(
@@ -191,7 +200,7 @@ def install_play(app: FastAPI, site: _Site, settings: Settings, games: SiteLimit
         game = {"game": seat.game_id, "token": seat.token, "rules": tournament.preset}
         game["level"] = tournament.level
         shown = site.context(lang, t=tournament, number=found, game=game)
-        return site.page(request, "tournament_table.html", shown)
+        return site.page(request, "tournament_table.html", shown, HOLDS_A_TOKEN)
 
     @app.post("/api/tournaments/{tournament_id}/deals/{number}", status_code=201)
     async def start_deal(request: Request, tournament_id: str, number: str) -> Response:
