@@ -285,6 +285,7 @@ async def client(
                 continue
             url = (
                 f"ws://127.0.0.1:{play_port}/ws/games/{game['game']}?token={game['token']}&lang=fr"
+                f"&protocol={options.protocol}"
             )
             # No pings from the client, as a browser (the server's own keep the connection).
             origin: Any = f"http://127.0.0.1:{play_port}"
@@ -299,11 +300,41 @@ async def client(
             await asyncio.sleep(0.5)
 
 
+@dataclass
+class Received:
+    """The views as the table page receives them: whole, or (``--protocol 2``, the page's)
+    a change applied to the view received last (docs/web.md, "Changes as changes")."""
+
+    view: dict[str, Any] | None = None
+    version: int | None = None
+
+    def messages(self, text: str | bytes) -> list[dict[str, Any]]:
+        """A frame's messages: one, or a batch's in order."""
+        data = json.loads(text)
+        return data if isinstance(data, list) else [data]
+
+    def view_of(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """The view a ``state`` or a ``change`` brings (``None``: none, or a change that
+        does not follow the version held: the page then asks for the whole view)."""
+        if message["type"] == "state":
+            self.view, self.version = message["view"], message.get("version")
+        elif message["type"] == "change":
+            if self.view is None or message["since"] != self.version:
+                return None
+            kept = {k: v for k, v in self.view.items() if k not in message["unset"]}
+            self.view, self.version = kept | message["set"], message["version"]
+        else:
+            return None
+        return self.view
+
+
 async def play_game(
     ws: Any, rng: random.Random, deadline: float, options: argparse.Namespace, tally: Tally
 ) -> bool:
     """Play the socket's games, deal after deal, each next game dealt over it; answers
     whether the run is over."""
+    received = Received()
+    pending: list[dict[str, Any]] = []
     sent_at: float | None = None
     sent_step = -1
     display = Display(*PACES[options.pace])
@@ -311,13 +342,15 @@ async def play_game(
         remaining = deadline - time.monotonic()
         if remaining <= 0 or tally.deals >= options.max_deals:
             return True
-        try:
-            text = await asyncio.wait_for(ws.recv(), timeout=min(remaining, options.stall))
-        except TimeoutError:
-            if time.monotonic() < deadline:
-                tally.error("stalled")
-            return time.monotonic() >= deadline
-        message = json.loads(text)
+        if not pending:
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=min(remaining, options.stall))
+            except TimeoutError:
+                if time.monotonic() < deadline:
+                    tally.error("stalled")
+                return time.monotonic() >= deadline
+            pending = received.messages(text)
+        message = pending.pop(0)
         if message["type"] == "game":
             continue  # the next game's: its state follows
         if message["type"] == "error":
@@ -325,7 +358,12 @@ async def play_game(
             sent_at = None
             await ws.send(json.dumps({"type": "sync"}))
             continue
-        view = message["view"]
+        view = received.view_of(message)
+        if view is None:
+            if message["type"] == "change":  # behind: the whole view again
+                tally.error("behind")
+                await ws.send(json.dumps({"type": "sync"}))
+            continue
         shown = display.show(view)
         if sent_at is not None and view["step"] > sent_step:
             tally.latencies.append(time.perf_counter() - sent_at)
@@ -528,6 +566,12 @@ def main() -> None:
     parser.add_argument("--max-deals", type=int, default=100_000, help="stop after this many")
     parser.add_argument("--level", default="club")
     parser.add_argument("--rules", default="cardavia")
+    parser.add_argument(
+        "--protocol",
+        choices=("1", "2"),
+        default="2",
+        help="the socket's protocol: 2, the page's (changes, batches), or 1 (whole views)",
+    )
     parser.add_argument(
         "--ai-delay",
         help="the computer players' pause, s (flat out 0; at a person's pace the site's own)",
