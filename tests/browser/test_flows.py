@@ -10,11 +10,14 @@ axe-core violations on the new screens:
   to its results, each result against those who finished the deal before, no casual
   control; a table whose tournament has closed refuses an action;
 - watching: a watcher's page says "You are watching", seats by their sides, no rule addressed
-  to a player.
+  to a player;
+- away (the clock ran out twice): "I'm back" is on the screen, not below the hand.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -22,13 +25,16 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from sqlalchemy import text
 from tests.browser.conftest import READY, Server, Table, shot
 from tests.browser.test_quickplay import DESKTOP, PHONE, person, seated_view, short_wait_server
 from tests.browser.test_rooms import play_deal
 from tests.browser.test_tournaments import context_of, play_on
 
-from cardavia.store.db import GameStore
+from cardavia.belote import Seat
+from cardavia.live.room_state import RoomSettings, RoomState, new_code
+from cardavia.store.db import GameStore, hash_token, new_token
 from cardavia.tournaments.schedule import Planned
 from cardavia.tournaments.service import Tournaments
 from cardavia.web.guests import PLAYER_COOKIE
@@ -248,3 +254,64 @@ def test_a_tournament_goes_deal_to_deal_and_its_closed_table_refuses(
     finally:
         phone.close()
         store.close()
+
+
+def put_the_result_aside(page: Page) -> None:
+    """A deal's result shown over the page (the computer players play on for the away):
+    put aside, as Escape does."""
+    if page.locator("#score-panel[open]").count():
+        page.keyboard.press("Escape")
+        expect(page.locator("#score-panel")).not_to_have_attribute("open", "")
+
+
+def test_i_am_back_is_on_the_screen_of_one_the_clock_made_away(
+    browser: Browser, server: Server, screenshots: Path, axe: Any
+) -> None:
+    """Bo's clock ran out twice (a computer player plays for him): his "I'm back" is in view
+    on a phone and a desktop, whatever the page's scroll, in Arabic and French."""
+    settings = RoomSettings("maison", "club", "french", 1000, "fr", quick=True, clock=2.0)
+    ana, bo = new_token(), new_token()
+    state = RoomState.new(settings, Seat.S, name="Ana", token=hash_token(ana))
+    state, _seat = state.take(Seat.N, name="Bo", token=hash_token(bo))
+    store = GameStore(f"sqlite:///{server.database}")
+    code = new_code()
+    store.create_room(code, json.dumps(state.to_json(), ensure_ascii=False), client="test")
+    store.close()
+    tables = []
+    for lang, size, token, seat in (("fr", DESKTOP, ana, "S"), ("ar", PHONE, bo, "N")):
+        context = person(browser, lang, size)
+        held = json.dumps({"room": code, "token": token, "seat": seat})
+        context.add_init_script(
+            f"localStorage.setItem('cardavia.room.{code}', {json.dumps(held)});"
+        )
+        table = Table(context, server.url)
+        table.page.goto(f"{server.url}/{lang}/room/{code}")
+        tables.append(table)
+    first, second = tables
+    try:
+        first.page.click("#room-start")
+        # Nobody acts: each clock (2 s) runs out on them, twice, and they are away.
+        for table, lang, size in ((second, "ar", PHONE), (first, "fr", DESKTOP)):
+            page = table.page
+            page.wait_for_selector("#room-idle:not([hidden])", timeout=120_000)
+            back = page.locator("#room-back")
+            put_the_result_aside(page)
+            for scroll in (0, 10_000):
+                page.evaluate("(y) => window.scrollTo(0, y)", scroll)
+                inside = page.evaluate(
+                    """() => { const box = document.getElementById("room-back")
+                        .getBoundingClientRect();
+                      return box.top >= 0 && box.bottom <= window.innerHeight; }"""
+                )
+                assert inside, (lang, scroll)
+            shot(page, screenshots / f"flow-back-{lang}-{size[0]}.png")
+            assert axe(page) == []
+            for _ in range(5):  # a deal the computer players end meanwhile: its result aside
+                put_the_result_aside(page)
+                with contextlib.suppress(PlaywrightTimeoutError):
+                    back.click(timeout=3000)
+                    break
+            expect(page.locator("#room-idle")).to_be_hidden()
+    finally:
+        for table in tables:
+            table.context.close()
