@@ -23,7 +23,7 @@ def test_a_missing_page_is_in_the_site_frame_with_a_way_on(
     assert response.headers["content-type"].startswith("text/html")
     page = response.text
     wording = load_catalogs().wording(lang)
-    assert f"<h1 id=\"not-found-title\">{wording.page_text('not_found_title')}</h1>" in page
+    assert f'<h1 id="not-found-title">{wording.page_text("not_found_title")}</h1>' in page
     assert 'class="site-header"' in page and 'id="settings-panel"' in page
     assert '<nav class="site-nav"' in page and 'aria-current="page"' not in page
     assert f'class="button-link primary" href="/{lang}/"' in page
