@@ -101,7 +101,9 @@ def test_quick_play_leaving_for_good_is_a_rated_loss_on_a_clear_screen(
     try:
         view = leaver.view()
         assert view["phase"] in ("bidding", "playing")  # mid-deal
-        name = view["names"][view["seat"]]["name"]
+        # The leaver's name as the other reads it (a generated one: in French, "Joueur 4821").
+        name = stayer.view()["names"][view["seat"]]["name"]
+        assert not name.startswith("لاعب")
         page = leaver.page
         page.locator("#room-leave").click()
         page.locator("#room-leave-yes").click()
