@@ -103,7 +103,8 @@ def test_the_lobby_counts_people_and_lists_the_quick_tables(
         assert table["deal"] == 1 and table["scores"] == {"NS": 0, "EW": 0}
         assert table["seats"]["N"] == {"name": "Bo", "computer": False}
         assert table["seats"]["S"] == {"name": "Ana", "computer": False}
-        assert table["seats"]["E"]["computer"] is True
+        # A computer player reads as one, never as a person's name (its level's "Débutant").
+        assert table["seats"]["E"] == {"name": "Joueur ordinateur", "computer": True}
         assert table["watch"] == f"/fr/room/{code}?watch"
         text = bo.get("/api/lobby").text
         for secret in (room["token"], room["bo_token"], game["token"]):

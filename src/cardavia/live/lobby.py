@@ -23,7 +23,7 @@ from cardavia.live.room import HIDDEN_NAME, Room
 from cardavia.live.room_state import ComputerSeat, PersonSeat
 from cardavia.live.rooms import RoomService
 from cardavia.live.tables import TableService
-from cardavia.words import Wording
+from cardavia.words import N_, Wording
 
 log = logging.getLogger(__name__)
 
@@ -64,13 +64,18 @@ def table_entry(room: Room, scores: tuple[int, int], deals: int) -> dict[str, An
     }
 
 
+COMPUTER_NAME: Final = N_("Computer player")
+"""How the lobby names a computer player's seat (its level is the table's, said apart)."""
+
+
 def worded(entry: dict[str, Any], wording: Wording, lang: str) -> dict[str, Any]:
     """A published table in ``wording``'s language: its rules' name, each seat's name (a
-    hidden one "a player", a computer player by its level), the links."""
+    hidden one "a player", a computer player "Computer player"), the links."""
     seats = {}
     for code, seat in entry["seats"].items():
         if seat["computer"]:
-            name = wording.level(entry["level"])
+            # Said as a computer, never as a person's name ("Joueur de club" read as one).
+            name = wording.gettext(COMPUTER_NAME)
         elif seat["hidden"] or not seat["name"]:
             name = wording.gettext(HIDDEN_NAME)
         else:
