@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from cardavia.belote import PRESETS, Seat
 from cardavia.live.display_names import generated_name, told_apart
+from cardavia.live.flows import Watchers
 from cardavia.live.limits import Counters
 from cardavia.live.logs import reason
 from cardavia.live.outbox import Listener
@@ -383,7 +384,7 @@ class QuickPlay:
             target=rules.target,
             lang=table.lang,
             grace=QUICK_GRACE,
-            watchers=True,
+            watchers=self.rooms.flows.quick.watchers is Watchers.ANYONE,  # its flow's
             quick=True,
             clock=self.clock,
         )
