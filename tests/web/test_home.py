@@ -103,3 +103,27 @@ def test_the_games_under_way_are_offered_to_continue(site: tuple[TestClient, Pat
     assert f'href="/fr/room/{room["room"]}"' in going_on
     assert f'href="/fr/tournaments/{OPEN}/play/1"' in going_on
     assert 'id="home-continue"' not in TestClient(client.app).get("/fr/").text
+
+
+def test_the_offer_to_keep_ones_player_is_for_the_solo_tables_guest(
+    site: tuple[TestClient, Path],
+) -> None:
+    """The solo table's page carries the offer a guest's first result makes (keep_player.js):
+    for a first visitor and a guest, never once the player holds a passkey, never on a room's
+    page (its own flow)."""
+    client, database = site
+    guest = TestClient(client.app)
+    assert 'id="keep-player-offer"' in guest.get("/pl/").text  # a first visitor
+    assert guest.put("/api/me", json={"name": "Ula"}).status_code == 200
+    page = guest.get("/pl/").text
+    offer = page[page.index('id="keep-player-offer"') : page.index("</template>")]
+    assert 'href="/pl/me#profile-identity"' in offer and "Nie, dziękuję" in offer
+    assert 'id="keep-player-offer"' not in guest.get("/pl/room/").text
+    store = GameStore(f"sqlite:///{database}")
+    try:
+        player = store.players.find(guest.cookies[PLAYER_COOKIE])
+        assert player is not None
+        store.passkeys.add("key-ula", player.id, b"public key", 0)
+    finally:
+        store.close()
+    assert 'id="keep-player-offer"' not in guest.get("/pl/").text

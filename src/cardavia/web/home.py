@@ -90,6 +90,7 @@ class Home:
             "now": now,
             "league": self._league(player_id, now, wording),
             "guest_with_games": self._guest_with_games(player_id),
+            "keep_player": self._passkey_less(player_id),
             "problem": problem_data(daily_problem(), wording),
         }
 
@@ -120,6 +121,11 @@ class Home:
         if player_id is None or self.store.passkeys.of_player(player_id):
             return False
         return bool(self.store.players.games_of(player_id))
+
+    def _passkey_less(self, player_id: str | None) -> bool:
+        """Whether the visitor keeps no passkey: a guest of this browser, or a first visitor
+        whose player their first game makes."""
+        return player_id is None or not self.store.passkeys.of_player(player_id)
 
     def _league(
         self, player_id: str | None, now: datetime, wording: Wording

@@ -101,6 +101,7 @@ async def home_parts(
         "ratings": {},
         "league": None,
         "guest_with_games": False,
+        "keep_player": False,
         "problem": None,
     }
 

@@ -1,6 +1,9 @@
 // The home (templates/_home.html): shown while the table holds no game, hidden while one is
 // on it (the table is the page then), following the table section's own `hidden`, which the
-// table's scripts set as a game is dealt, resumed or forgotten.
+// table's scripts set as a game is dealt, resumed or forgotten. It brings along what only the
+// solo table's page does: a guest's first result offers to keep their player.
+
+import { watchFirstResult } from "./keep_player.js";
 
 function follow() {
   const home = document.getElementById("home");
@@ -13,8 +16,13 @@ function follow() {
   new MutationObserver(place).observe(table, { attributes: true, attributeFilter: ["hidden"] });
 }
 
-if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", follow);
-} else {
+function start() {
   follow();
+  watchFirstResult();
+}
+
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", start);
+} else {
+  start();
 }

@@ -49,6 +49,7 @@ const STATIC = [
   "/static/js/pwa.js",
   "/static/js/nav.js",
   "/static/js/home.js",
+  "/static/js/keep_player.js",
   "/static/js/learn.js",
   "/static/js/learn_state.js",
   "/static/js/learn_analysis.js",
