@@ -71,6 +71,10 @@ def test_quick_play_again_takes_only_the_asker_back_to_the_queue(
         game = other.view()["game"]
         again = asker.page.locator("#score-panel #next-deal")
         expect(again).to_have_text("Rejouer\N{NO-BREAK SPACE}: une nouvelle table")
+        # The table's title stands over the table's edge, not indented from it (p1).
+        title = asker.page.locator("#room-title").bounding_box()
+        table = asker.page.locator("#table").bounding_box()
+        assert title is not None and table is not None and abs(title["x"] - table["x"]) <= 2
         shot(asker.page, screenshots / "flow-quick-result-fr-1280.png")
         assert axe(asker.page) == []
         again.click()
