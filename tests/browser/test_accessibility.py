@@ -79,8 +79,24 @@ window.setInterval = (work, ms, ...rest) => {
 window.clearInterval = (id) => {
   window.cardaviaIntervals.delete(id);
   clearEvery(id);
+};
+const setLater = window.setTimeout;
+const clearLater = window.clearTimeout;
+window.setTimeout = (work, ms, ...rest) => {
+  if (!(ms >= 10_000) || typeof work !== "function") return setLater(work, ms, ...rest);
+  const id = setLater((...given) => {
+    window.cardaviaIntervals.delete(id);
+    work(...given);
+  }, ms, ...rest);
+  window.cardaviaIntervals.set(id, ms);
+  return id;
+};
+window.clearTimeout = (id) => {
+  window.cardaviaIntervals.delete(id);
+  clearLater(id);
 };"""
-"""The page's timers that repeat, by id (their period in ms), as it sets and clears them."""
+"""The page's timers that repeat, and those set for ten seconds or more (a countdown's next
+minute) until they run: by id (their delay in ms), as the page sets and clears them."""
 
 
 def test_nothing_moves_for_ever_while_the_table_waits(
@@ -89,7 +105,8 @@ def test_nothing_moves_for_ever_while_the_table_waits(
     """WCAG 2.2.2 (pause, stop, hide): with motion allowed, what moves as the player's turn
     comes (the dot by the name of the seat to move) stops by itself within five seconds,
     and a table waiting for its player then draws nothing, nor keeps a timer that wakes the
-    page (the learning bar once looked at the table four times a second)."""
+    page (the learning bar once looked at the table four times a second; the home's
+    tournament countdowns, hidden with the home, go on only while it is shown)."""
     context = browser.new_context(bypass_csp=True, reduced_motion="no-preference")
     context.add_init_script(INTERVALS)
     table = make_table(context, server.url)

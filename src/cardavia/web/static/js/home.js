@@ -3,6 +3,7 @@
 // table's scripts set as a game is dealt, resumed or forgotten. It brings along what only the
 // solo table's page does: a guest's first result offers to keep their player.
 
+import { keepCounting } from "./countdown.js";
 import { watchFirstResult } from "./keep_player.js";
 
 function follow() {
@@ -11,6 +12,9 @@ function follow() {
   if (!home || !table) return;
   const place = () => {
     home.hidden = !table.hidden;
+    // The tournaments' countdowns go on while the home is shown, and keep no timer while
+    // the table is the page (countdown.js).
+    keepCounting();
   };
   place();
   new MutationObserver(place).observe(table, { attributes: true, attributeFilter: ["hidden"] });

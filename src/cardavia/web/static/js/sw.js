@@ -50,6 +50,7 @@ const STATIC = [
   "/static/js/nav.js",
   "/static/js/home.js",
   "/static/js/keep_player.js",
+  "/static/js/countdown.js",
   "/static/js/learn.js",
   "/static/js/learn_state.js",
   "/static/js/learn_analysis.js",
