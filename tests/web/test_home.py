@@ -17,6 +17,8 @@ from tests.browser.test_leagues import seed
 from tests.browser.test_ratings import seed_ratings
 from tests.web.test_rooms import create_room, room_url
 
+from cardavia.belote import PRESETS
+from cardavia.live.flows import commitment_of
 from cardavia.live.limits import Limits
 from cardavia.live.settings import LOOPBACK_HOSTS, Settings
 from cardavia.store.db import GameStore
@@ -24,7 +26,7 @@ from cardavia.tournaments.schedule import Planned
 from cardavia.tournaments.service import Tournaments
 from cardavia.web.app import create_app
 from cardavia.web.guests import PLAYER_COOKIE
-from cardavia.web.home import commitment, next_short
+from cardavia.web.home import commitments, next_short
 
 pytestmark = pytest.mark.slow  # a season of leagues and seventeen rated deals written first
 
@@ -61,7 +63,7 @@ def test_the_home_says_what_there_is_to_play(site: tuple[TestClient, Path]) -> N
     home = page[page.index('<section class="home"') :]
     assert len(re.findall(r'class="button-link primary quick-play"', home)) == 4
     assert "Une donne, environ 3 minutes" in home
-    assert "Une partie en 2000 points, environ 50 minutes" in home
+    assert "Une partie en 2000 points, environ 42 minutes" in home
     assert f'data-tournament="{OPEN}"' in home and "3 donnes" in home
     assert "Prochain\u00a0: Tournoi express" in home
     assert 'href="/fr/rules/problems#daily"' in home
@@ -80,8 +82,11 @@ def test_a_newcomer_has_no_player_card(site: tuple[TestClient, Path]) -> None:
 
 
 def test_a_game_is_long_as_its_target_says() -> None:
-    assert commitment(None).minutes == 3
-    assert commitment(1000).minutes < commitment(2000).minutes
+    """The home says what the waiting page says (live/flows.py): one estimate of a game."""
+    said = commitments([{"key": key} for key in PRESETS])
+    assert said["cardavia"].minutes == 3 and said["cardavia"].target is None
+    assert said["maison"].minutes < said["coinche"].minutes
+    assert said == {key: commitment_of(rules) for key, rules in PRESETS.items()}
     moment = datetime(2026, 12, 4, 21, 30, tzinfo=UTC)
     assert next_short(moment).opens_at == datetime(2026, 12, 5, tzinfo=UTC)
 
@@ -127,3 +132,29 @@ def test_the_offer_to_keep_ones_player_is_for_the_solo_tables_guest(
     finally:
         store.close()
     assert 'id="keep-player-offer"' not in guest.get("/pl/").text
+
+
+@pytest.mark.parametrize("lang", ["fr", "ar"])
+def test_the_lobbys_play_now_says_what_the_homes_says(
+    site: tuple[TestClient, Path], lang: str
+) -> None:
+    """Each "Play now" of the lobby is described by what it commits to, in the home's words."""
+    client, _ = site
+
+    def said(path: str, prefix: str) -> dict[str, str]:
+        page = client.get(path).text
+        found = re.findall(rf'<p class="commitment" id="{prefix}-(\w+)">([^<]+)</p>', page)
+        links = re.findall(rf'href="/{lang}/quick/(\w+)"[^>]*aria-describedby="{prefix}-\1"', page)
+        assert sorted(links) == sorted(PRESETS)
+        return dict(found)
+
+    lobby = said(f"/{lang}/lobby", "lobby-commitment")
+    assert lobby == said(f"/{lang}/", "commitment")
+    assert sorted(lobby) == sorted(PRESETS)
+    assert (
+        lobby["coinche"]
+        == {
+            "fr": "Une partie en 2000 points, environ 42 minutes",
+            "ar": "مباراة حتى 2000 نقطة، نحو 42 دقيقة",
+        }[lang]
+    )

@@ -4,20 +4,22 @@ rating and their league place this week, and the day's training problem. Read fr
 (blocking: :meth:`Home.page` runs it in a worker thread); should the store not answer, the
 route leaves these parts out (``or_else``), never the page.
 
-A game's length is the site's estimate, said as such ("about"): a deal at a person's pace
-with computer players at their normal pace takes about three minutes (:data:`DEAL_MINUTES`);
-a deal's winners score about :data:`POINTS_PER_DEAL` points, so a match to 1,000 is about
-eight deals, 25 minutes (an estimate, not a measure: the waiting page and the table say the
-target itself).
+What a "Play now" commits its player to is the waiting page's own estimate
+(:func:`cardavia.live.flows.commitment_of`: one deal, about three minutes; a match's deals
+reckoned from the points a deal scores in its rules), said alike on the home, in the lobby
+and on the waiting page the button leads to.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
 
+from cardavia.belote import PRESETS
+from cardavia.live.flows import Commitment, commitment_of
 from cardavia.players.ratings import Ratings
 from cardavia.store.db import GameStore
 from cardavia.tournaments.leagues import week_of
@@ -27,34 +29,20 @@ from cardavia.web.leagues import standings
 from cardavia.web.problems import daily_problem, problem_data
 from cardavia.words import Wording
 
-DEAL_MINUTES: Final = 3
-"""About how long one deal takes at a person's pace, computer players at their normal pace."""
-POINTS_PER_DEAL: Final = 125
-"""About how many points a match moves on by a deal (the winning side's share)."""
 SHOWN_OPEN: Final = 3
 """How many open tournaments the home lists (closing first); the rest are a click away."""
 
 
-@dataclass(frozen=True, slots=True)
-class Commitment:
-    """What a "Play now" of a preset commits its player to: a single deal, or a match to
-    ``target`` points; about ``minutes`` minutes either way."""
+def commitments(presets: Iterable[Mapping[str, Any]]) -> dict[str, Commitment]:
+    """Each preset's commitment by its key, for the pages that offer "Play now" (the home,
+    the lobby), given the page's presets (cardavia.web.pages.page_context, each with its
+    ``key``).
 
-    target: int | None
-    minutes: int
-
-
-def commitment(target: int | None) -> Commitment:
-    """The length of a preset's game, in deals' minutes rounded to five (one deal: three).
-
-    >>> commitment(None), commitment(1000), commitment(2000)
-    (Commitment(target=None, minutes=3), Commitment(target=1000, minutes=25), \
-Commitment(target=2000, minutes=50))
+    >>> said = commitments([{"key": "cardavia"}, {"key": "coinche"}])
+    >>> said["cardavia"].minutes, said["coinche"].target, said["coinche"].minutes
+    (3, 2000, 42)
     """
-    if target is None:
-        return Commitment(None, DEAL_MINUTES)
-    deals = target / POINTS_PER_DEAL
-    return Commitment(target, max(5, round(deals * DEAL_MINUTES / 5) * 5))
+    return {preset["key"]: commitment_of(PRESETS[preset["key"]]) for preset in presets}
 
 
 def next_short(now: datetime) -> Planned:
@@ -150,4 +138,4 @@ class Home:
         return {rating.family: rating.skill.display for rating in rated}
 
 
-__all__ = ["DEAL_MINUTES", "POINTS_PER_DEAL", "Commitment", "Home", "commitment", "next_short"]
+__all__ = ["Home", "commitments", "next_short"]

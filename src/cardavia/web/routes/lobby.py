@@ -10,6 +10,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.responses import Response
 
 from cardavia.live.lobby import Lobby
+from cardavia.web.home import commitments
 from cardavia.web.http_helpers import SafeJSONResponse
 from cardavia.web.i18n import choose_language
 from cardavia.web.pages import not_found_page, page_context
@@ -33,6 +34,8 @@ def install(app: FastAPI, lobby: Lobby, catalogs: Catalogs, templates: Jinja2Tem
         if not is_language(lang):
             return not_found_page(catalogs)
         context = page_context(lang, catalogs.wording(lang), templates)
+        # What each "Play now" commits to, said as the home says it (_play_now.html).
+        context["commitments"] = commitments(context["presets"])
         return templates.TemplateResponse(request, "lobby.html", context)
 
 

@@ -16,7 +16,7 @@ from starlette.responses import Response
 
 from cardavia.live.protocol import ClientError
 from cardavia.web.guests import Guests
-from cardavia.web.home import Home, commitment
+from cardavia.web.home import Home, commitments
 from cardavia.web.http_helpers import error_response, or_else
 from cardavia.web.i18n import LANGUAGE_COOKIE, choose_language, visitor_language
 from cardavia.web.pages import not_found_page, page_context
@@ -80,9 +80,7 @@ def install(
         wording = catalogs.wording(lang)
         context = page_context(lang, wording, templates)
         context["home"] = await home_parts(request, wording, home=home, guests=guests)
-        context["commitments"] = {
-            preset["key"]: commitment(preset["target"]) for preset in context["presets"]
-        }
+        context["commitments"] = commitments(context["presets"])
         return templates.TemplateResponse(request, "table.html", context, headers=NO_STORE)
 
 
