@@ -168,6 +168,19 @@ class Learning:
         wording = self.catalogs.wording(lang)
         return word_analysis(data, wording, deck) | {"deal": number, "game": game_id}
 
+    def analysed(self) -> dict[tuple[str, int], dict[str, Any]]:
+        """The analyses this process has at hand, by game and deal (the latest it computed,
+        :data:`ANALYSIS_CACHE` at most), without computing any: a player's statistics count
+        the analyses that exist (docs/players.md, "My statistics"). A copy, taken on the
+        event loop, that a worker thread may read."""
+        found = {}
+        for key, future in self._analyses.items():
+            if future.done() and not future.cancelled() and future.exception() is None:
+                data = future.result()
+                if data is not None:
+                    found[key] = data
+        return found
+
     async def hint(self, table: Table, lang: str, seat: Seat) -> dict[str, Any]:
         """The ``hint`` message: what the ``expert`` level would do now in ``seat``'s place
         (the asking player's), and why, from that

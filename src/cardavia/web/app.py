@@ -47,7 +47,9 @@ from cardavia.web.routes import quickplay as quick_routes
 from cardavia.web.routes import replays as replay_routes
 from cardavia.web.routes import rooms as room_routes
 from cardavia.web.routes import safety as safety_routes
+from cardavia.web.routes import statistics as statistics_routes
 from cardavia.web.routes import tournaments as tournament_routes
+from cardavia.web.statistics import StatisticsPages
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +119,8 @@ def install_routes(
     )
     profiles = Profiles(live.store, history, live.rooms, catalogs)
     profile_routes.install(app, profiles, guests, settings, catalogs, counters, templates)
+    statistics = StatisticsPages(live.store, live.learning)
+    statistics_routes.install(app, statistics, guests, catalogs, templates)
     quick_routes.install(app, live.quick, guests, settings, catalogs, templates)
     safety_routes.install(app, live.safety, guests, settings, catalogs)
     lobby_routes.install(app, live.lobby, catalogs, templates)
