@@ -4,6 +4,7 @@ the periods, nobody else's deals, and an address that names no period."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from collections.abc import Callable
@@ -14,8 +15,10 @@ from fastapi.testclient import TestClient
 from tests.players.plays import app_fixture, browser_fixture
 from tests.players.test_statistics import played_match, saved
 
+from cardavia.live.protocol import ClientError
 from cardavia.store.db import GameStore
 from cardavia.web.guests import PLAYER_COOKIE
+from cardavia.web.statistics import StatisticsPages
 
 __all__ = ["app_fixture", "browser_fixture"]
 
@@ -113,3 +116,19 @@ def test_a_deal_analysed_gives_its_mistakes(
     assert fact(after, "Mistakes per analysed deal") == f"{mine['mistakes']:.1f}"
     cost = fact(after, "Their cost per analysed deal, in points")
     assert cost == f"{round(mine['seat_view_cost'], 1):.1f}"
+
+
+def test_another_players_statistics_are_not_found(
+    app: FastAPI, browser: Callable[[], TestClient]
+) -> None:
+    store: GameStore = app.state.store
+    one, two = guest(browser(), store), guest(browser(), store)
+    pages = StatisticsPages(store, app.state.learning)
+    mine = asyncio.run(pages.page(one, one, period="all", lang="fr", rtl=False))
+    assert mine == {"families": []}
+    with pytest.raises(ClientError) as refused:
+        asyncio.run(pages.page(two, one, period="all", lang="fr", rtl=False))
+    assert refused.value.code == "not_found"
+    with pytest.raises(ClientError) as bad:
+        asyncio.run(pages.page(one, one, period="year", lang="fr", rtl=False))
+    assert bad.value.code == "bad_field"
