@@ -134,10 +134,20 @@ def test_offline_every_script_is_kept_and_play_says_it_needs_the_connection(
             page = context.new_page()
             page.on("pageerror", lambda error: errors.append(str(error)))
             needed: set[str] = set()
-            for path in ("/", "/room/", "/rules/", "/rules/problems", "/rules/fairness"):
+            for path in (
+                "/",
+                "/room/",
+                "/me/games",
+                "/rules/",
+                "/rules/problems",
+                "/rules/fairness",
+            ):
                 page.goto(f"{server.url}/{lang}{path}")
                 needed |= set(page.evaluate(NEEDED))
             assert {"/static/js/room.js", "/static/js/cards.js", "/static/js/fair.js"} <= needed
+            # My games, the home's offer to keep one's player and its countdowns, kept too.
+            assert {"/static/js/history.js", "/static/js/keep_player.js"} <= needed
+            assert "/static/js/countdown.js" in needed
             page.evaluate("navigator.serviceWorker.ready")
             page.wait_for_function(
                 f"({CACHED})().then((urls) => {sorted(needed)}.every((u) => urls.includes(u)))"

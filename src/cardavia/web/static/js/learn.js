@@ -249,4 +249,6 @@ window.cardaviaLearn = {
   positionAt,
 };
 
-const ready = start();
+// Offline (a page the service worker kept: My games, the table), the words cannot be asked
+// for, nor an analysis: the page says that it needs the connection, no error left unhandled.
+const ready = start().catch(() => undefined);

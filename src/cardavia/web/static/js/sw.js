@@ -3,15 +3,15 @@
 // language (the `lang` of its registration, /sw.js?lang=fr: pwa.js names the page's) are kept
 // in a cache when it installs, so that the rules and the problems open without a connection,
 // and the table and the rooms' pages open too, their scripts running, to say that play needs
-// the connection (test_installable.py checks the list against the pages). The other five
-// languages are never fetched ahead (a phone on its first visit would download every rules
-// page six times over, issue 37): a page of another language is kept when it is read, and a
-// visitor who changes language registers the worker again with it, which keeps that
-// language's pages too. Pages: the network first, the cache when offline. Static files: the
-// cache at once, refreshed from the network behind. The games API and the table's WebSocket
-// always go to the server.
+// the connection, and My games, to say that its list does (or to show the one last read):
+// test_installable.py checks the list against the pages. The other five languages are never
+// fetched ahead (a phone on its first visit would download every rules page six times over,
+// issue 37): a page of another language is kept when it is read, and a visitor who changes
+// language registers the worker again with it, which keeps that language's pages too. Pages:
+// the network first, the cache when offline. Static files: the cache at once, refreshed from
+// the network behind. The games API and the table's WebSocket always go to the server.
 
-const VERSION = "cardavia-19";
+const VERSION = "cardavia-20";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
 const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring", "problems", "fairness"];
 const STATIC = [
@@ -22,6 +22,7 @@ const STATIC = [
   "/static/css/room.css",
   "/static/css/quick.css",
   "/static/css/home.css",
+  "/static/css/history.css",
   "/static/js/settings.js",
   "/static/js/zone.js",
   "/static/js/player.js",
@@ -51,6 +52,7 @@ const STATIC = [
   "/static/js/home.js",
   "/static/js/keep_player.js",
   "/static/js/countdown.js",
+  "/static/js/history.js",
   "/static/js/learn.js",
   "/static/js/learn_state.js",
   "/static/js/learn_analysis.js",
@@ -64,7 +66,14 @@ const STATIC = [
 const ASKED = new URL(self.location.href).searchParams.get("lang") ?? "";
 /** The language whose pages are kept ahead: the registration's, English if it names none. */
 const LANG = LANGUAGES.includes(ASKED) ? ASKED : "en";
-const PAGES = [`/${LANG}/`, `/${LANG}/room/`, ...RULES.map((page) => `/${LANG}/rules/${page}`)];
+// My games too, never read yet: offline, its script says that the list needs the connection
+// (or shows the one kept at the last visit), where the table's page would answer for it.
+const PAGES = [
+  `/${LANG}/`,
+  `/${LANG}/room/`,
+  `/${LANG}/me/games`,
+  ...RULES.map((page) => `/${LANG}/rules/${page}`),
+];
 
 /** Keep `url` unless it is kept already (a second language's installation fetches only its
  * pages, not the static files again: those are refreshed as they are used). */
