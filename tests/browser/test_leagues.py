@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,9 @@ SHOTS = Path(os.environ.get("CARDAVIA_LEAGUE_SHOTS", "/tmp/shots-league"))
 def tournament(
     store: GameStore, ident: str, closes_at: datetime, results: dict[str, list[float]]
 ) -> None:
-    """A ranked tournament: each player's matchpoints deal by deal (their percent the mean)."""
+    """A ranked tournament: each player's matchpoints deal by deal (their percent the mean).
+    Its id is ``ident`` made unique: other tests of the same server seed leagues too."""
+    ident = f"{ident}-{secrets.token_hex(3)}"
     with Session(store.engine) as session, session.begin():
         session.execute(
             insert(TournamentRow),

@@ -26,6 +26,9 @@ export function keepFocus() {
   const bidding = view?.phase === "bidding" && isMyTurn(view) && $("table").dataset.busy !== "on";
   const inControls = active?.closest?.("#controls");
   if (bidding && !inControls) {
+    // The whole bidding box in view at the turn's start (the clock may run): on a short
+    // screen the page scrolls the least that shows it (finding M11).
+    $("controls").scrollIntoView({ block: "nearest" });
     $("controls").querySelector("button")?.focus({ preventScroll: true });
     return;
   }
