@@ -7,6 +7,7 @@ result on each deal, worked out in the background).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -19,7 +20,7 @@ from cardavia.live.logs import reason
 from cardavia.store.base import now
 from cardavia.store.db import StoreUnavailableError
 from cardavia.tournaments.closing import close_due
-from cardavia.tournaments.par import Decide, compute, next_missing
+from cardavia.tournaments.par import Decide, keep, next_missing, play_out
 from cardavia.tournaments.service import Tournaments
 
 log = logging.getLogger(__name__)
@@ -75,16 +76,30 @@ async def work_out_pars(
     wake: asyncio.Event | None = None,
 ) -> None:
     """The par of every deal of the tournaments not yet closed, one deal at a time, in the
-    background until ``stop`` (:mod:`cardavia.tournaments.par`); the deal under way is
-    finished first. With every par known it looks again after :data:`PAR_PAUSE`, or at once
-    when ``wake`` is set (a deal started in this process: a first player may have entered)."""
+    background until ``stop`` (:mod:`cardavia.tournaments.par`). A deal under way when
+    ``stop`` is set is left (nothing of it was kept: it is played again by whoever works the
+    pars out next), so that a process stops at once rather than after a deal of the search
+    levels; a par being kept is kept first. With every par known it looks again after
+    :data:`PAR_PAUSE`, or at once when ``wake`` is set (a deal started in this process: a
+    first player may have entered)."""
     while not stop.is_set():
         if wake is not None:
             wake.clear()  # before looking: a deal started from now on wakes the next pause
         try:
             missing = await asyncio.to_thread(next_missing, tournaments.store)
             if missing is not None:
-                await compute(tournaments.store, missing, decide)
+                played = asyncio.ensure_future(play_out(missing.tournament, missing.number, decide))
+                stopped = asyncio.ensure_future(stop.wait())
+                try:
+                    await asyncio.wait({played, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    stopped.cancel()
+                if not played.done():
+                    played.cancel()
+                    with contextlib.suppress(BaseException):
+                        await played
+                    return
+                await asyncio.to_thread(keep, tournaments.store, missing, played.result())
                 continue
         except StoreUnavailableError as error:
             log.warning("a tournament's par could not be worked out (%s)", reason(error))

@@ -99,8 +99,13 @@ async def play_out(tournament: Tournament, number: int, decide: Decide) -> DealR
 async def compute(store: GameStore, missing: Missing, decide: Decide) -> DealResult:
     """Work out a missing par and keep it (the first kept stands)."""
     result = await play_out(missing.tournament, missing.number, decide)
-    await asyncio.to_thread(
-        store.tournaments.set_par,
+    await asyncio.to_thread(keep, store, missing, result)
+    return result
+
+
+def keep(store: GameStore, missing: Missing, result: DealResult) -> None:
+    """Keep a par worked out (the first kept stands)."""
+    store.tournaments.set_par(
         missing.tournament.id,
         missing.number,
         margin=result.margin,
@@ -108,7 +113,15 @@ async def compute(store: GameStore, missing: Missing, decide: Decide) -> DealRes
         game_id=None,
         moment=now(),
     )
-    return result
 
 
-__all__ = ["MAX_ACTIONS", "SCORES", "Decide", "Missing", "compute", "next_missing", "play_out"]
+__all__ = [
+    "MAX_ACTIONS",
+    "SCORES",
+    "Decide",
+    "Missing",
+    "compute",
+    "keep",
+    "next_missing",
+    "play_out",
+]
