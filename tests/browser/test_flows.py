@@ -242,7 +242,10 @@ def test_a_tournament_goes_deal_to_deal_and_its_closed_table_refuses(
         server.stop()
         expect(page.locator("#table")).to_have_attribute("data-connection", "offline")
         server.start()
-        expect(page.locator("#table")).to_have_attribute("data-connection", "online")
+        # The page tries again after 0.3 s, doubling up to 5 s: back within 20 s.
+        expect(page.locator("#table")).to_have_attribute(
+            "data-connection", "online", timeout=20_000
+        )
         page.wait_for_function(READY)
         view = page.evaluate("window.cardavia.view")
         if view["phase"] == "bidding":
