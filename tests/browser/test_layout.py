@@ -236,6 +236,9 @@ def test_nothing_overlaps_wraps_or_is_cut(
         reduced_motion="reduce",
     )
     context.add_init_script("localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}));")
+    # The result as every deal after the first shows it: a guest's first result also
+    # offers to keep the player, once (tests/browser/test_first_result_offer.py).
+    context.add_init_script("localStorage.setItem('cardavia.keepPlayer', 'offered');")
     table = make_table(context, server.url)
 
     def at_each_size() -> Iterator[tuple[int, int]]:
