@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from tests.multi.conftest import WebProcess, free_port, missing, wait_for_port
 from tests.multi.test_several_servers import settle, start_ai_worker
-from websockets.sync.client import connect
+from websockets.exceptions import InvalidMessage
+from websockets.sync.client import ClientConnection, connect
 
 CONFIG = Path(__file__).parents[2] / "deploy" / "nginx.conf"
 NAME = "cardavia.example"
@@ -108,6 +109,17 @@ def proxy(tmp_path: Path) -> Iterator[Callable[[list[int]], Proxy]]:
         each.stop()
 
 
+def open_socket(url: str, context: ssl.SSLContext) -> ClientConnection:
+    """A table's socket through the proxy, opened as the page opens it: once more should the
+    handshake be dropped before its answer (the page tries again, backing off). One full run
+    in six saw it dropped under load, never a run of this test alone: left to find out."""
+    try:
+        return connect(url, ssl=context, open_timeout=20)
+    except InvalidMessage:
+        time.sleep(0.3)
+        return connect(url, ssl=context, open_timeout=20)
+
+
 def test_a_deal_played_through_the_proxy(
     web_process: Callable[..., WebProcess],
     proxy: Callable[[list[int]], Proxy],
@@ -145,7 +157,7 @@ def test_a_deal_played_through_the_proxy(
         url = f"wss://127.0.0.1:{front.port}/ws/games/{game['game']}?token={game['token']}"
         rng = random.Random(5)
         start = time.monotonic()
-        with connect(url, ssl=front.context, open_timeout=20) as player:
+        with open_socket(url, front.context) as player:
             view = settle(player)
             while view["phase"] not in ("over", "cancelled"):
                 player.send(json.dumps({"type": "action", "action": rng.choice(view["legal"])}))
