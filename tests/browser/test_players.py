@@ -128,7 +128,13 @@ def test_a_passkey_keeps_the_player_and_signs_in_another_browser(
     )
     # The same player (name, settings); the page, loaded again as them after the sign-in,
     # is read in Arabic: the language they read the site in now.
+    # (The page keeps its language with the player once loaded again: asked until it has.)
     signed_in = me(tab)
+    for _ in range(50):
+        if signed_in["lang"] == "ar":
+            break
+        tab.wait_for_timeout(100)
+        signed_in = me(tab)
     assert signed_in["lang"] == "ar"
     assert {**signed_in, "lang": player["lang"]} == player
     expect(tab.locator("html")).to_have_attribute("data-four-colour", "on")
