@@ -96,6 +96,30 @@ def test_installable_and_the_rules_open_offline(browser: Browser, server: Server
         context.close()
 
 
+def test_a_kept_page_opens_when_the_network_stays_silent(browser: Browser, server: Server) -> None:
+    """A network that connects but never answers (a café's before its sign-in): a page the
+    worker kept opens from its cache after NETWORK_WAIT seconds, not when the browser gives
+    up; the worker's own request is the one left unanswered (the route sees it)."""
+    context = browser.new_context(bypass_csp=True, viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/fr/rules/scoring")
+        page.evaluate("navigator.serviceWorker.ready")
+        page.wait_for_function(f"({CACHED})().then((urls) => urls.includes('/fr/rules/scoring'))")
+        page.reload()
+        assert page.evaluate("navigator.serviceWorker.controller !== null")
+        held: list[str] = []
+        # Never answered: neither continued nor fulfilled while the page waits.
+        context.route("**/fr/rules/scoring", lambda route: held.append(route.request.url))
+        answer = page.goto(f"{server.url}/fr/rules/scoring", timeout=20_000)
+        assert answer is not None and answer.ok
+        assert held, "the worker's request to the network was not the one held"
+        assert page.get_attribute("html", "lang") == "fr"
+        assert page.locator("h1").first.is_visible()
+    finally:
+        context.close()
+
+
 # The scripts and styles a page loads, and every module its scripts import, found in the
 # page itself and in the scripts' text (so that a new import is checked without a list).
 NEEDED = """async () => {

@@ -8,10 +8,11 @@
 // fetched ahead (a phone on its first visit would download every rules page six times over,
 // issue 37): a page of another language is kept when it is read, and a visitor who changes
 // language registers the worker again with it, which keeps that language's pages too. Pages:
-// the network first, the cache when offline. Static files: the cache at once, refreshed from
-// the network behind. The games API and the table's WebSocket always go to the server.
+// the network first, the cache when offline or when the network stays silent (NETWORK_WAIT).
+// Static files: the cache at once, refreshed from the network behind. The games API and the
+// table's WebSocket always go to the server.
 
-const VERSION = "cardavia-22";
+const VERSION = "cardavia-23";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
 const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring", "problems", "fairness"];
 const STATIC = [
@@ -104,21 +105,40 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-async function networkFirst(request) {
+/** Seconds a page waits for the network before the kept copy is shown: a phone on a network
+ * that connects but never answers (a train's, a café's before its sign-in) would otherwise
+ * wait for the browser to give up. The network's answer, should it come later, still
+ * refreshes the kept copy. */
+const NETWORK_WAIT = 4;
+
+async function networkFirst(request, event) {
   const cache = await caches.open(VERSION);
-  try {
-    const response = await fetch(request);
+  const network = fetch(request).then((response) => {
     if (response.ok) cache.put(request, response.clone());
     return response;
+  });
+  event.waitUntil(network.catch(() => undefined));
+  let timer;
+  const silent = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(undefined), NETWORK_WAIT * 1000);
+  });
+  try {
+    const first = await Promise.race([network, silent]);
+    if (first) return first;
+    // The network is silent: the kept copy of this page if there is one, else its answer.
+    const kept = await cache.match(request, { ignoreSearch: true });
+    return kept ?? (await network);
   } catch (error) {
-    const cached = await cache.match(request, { ignoreSearch: true });
-    if (cached) return cached;
+    const kept = await cache.match(request, { ignoreSearch: true });
+    if (kept) return kept;
     // A page never kept (a room's own link, say): the table page of its language, which
     // says that play needs the connection, rather than the browser's error page.
     const lang = new URL(request.url).pathname.split("/")[1];
     const fallback = LANGUAGES.includes(lang) ? await cache.match(`/${lang}/`) : undefined;
     if (fallback) return fallback;
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -147,6 +167,6 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest") {
     event.respondWith(cacheFirst(request, event));
   } else if (request.mode === "navigate" || request.headers.get("accept")?.includes("text/html")) {
-    event.respondWith(networkFirst(request));
+    event.respondWith(networkFirst(request, event));
   }
 });
