@@ -1,8 +1,8 @@
 """What every route of the site shares: refusing a request the protocol's way (its status,
 its WebSocket close code) — one handler for every route, :func:`install_refusals`, answers a
 client's error or a database that cannot answer in the visitor's language —, reading a JSON
-body within limits, the origin check, who a request is from, its seat token, and a number
-the client wrote (ASCII digits only)."""
+body within limits, the origin check, a body that says only its language, who a request is
+from, its seat token, and a number the client wrote (ASCII digits only)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
 from cardavia.live.outbox import TOO_SLOW_CLOSE
-from cardavia.live.protocol import ClientError, decode_message, dump_message
+from cardavia.live.protocol import ClientError, check_fields, decode_message, dump_message
+from cardavia.live.settings import Settings
 from cardavia.store.db import StoreUnavailableError
 from cardavia.web.connection import RATE_LIMITED_CLOSE
 from cardavia.web.i18n import choose_language
@@ -155,6 +156,20 @@ async def read_json_body(request: Request, limit: int, timeout: float) -> dict[s
     except TimeoutError:
         raise ClientError("body_timeout") from None
     return decode_message(bytes(body), limit=limit)
+
+
+async def asked_language(request: Request, settings: Settings) -> str:
+    """The language of a request whose body says at most that (``{"lang": "fr"}``: starting
+    a deal, playing a shared one), the one it is answered in from then on: its origin checked
+    (``bad_origin``), its body read within the site's limits, any other field refused."""
+    lang = refusal_language(request)
+    if not origin_allowed(request.headers, settings.allowed_origins):
+        raise ClientError("bad_origin")
+    data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+    if is_language(data.get("lang")):
+        lang = speak(request, str(data["lang"]))
+    check_fields(data, ("lang",))
+    return lang
 
 
 def whole_number(text: str, digits: int = 18) -> int | None:

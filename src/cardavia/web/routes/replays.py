@@ -17,19 +17,16 @@ from fastapi.templating import Jinja2Templates
 from starlette.responses import JSONResponse, Response
 
 from cardavia.live.limits import Counters
-from cardavia.live.protocol import ClientError, check_fields
+from cardavia.live.protocol import ClientError
 from cardavia.live.settings import Settings
 from cardavia.live.tables import TableService
 from cardavia.web.guests import Guests
 from cardavia.web.history import History
 from cardavia.web.http_helpers import (
+    asked_language,
     client_key,
     error_response,
     or_else,
-    origin_allowed,
-    read_json_body,
-    refusal_language,
-    speak,
 )
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.words import Catalogs, is_language
@@ -51,13 +48,7 @@ def install(
 
     @app.post("/api/deals/{code}/play", status_code=201)
     async def play_shared_deal(request: Request, code: str) -> Response:
-        lang = refusal_language(request)
-        if not origin_allowed(request.headers, settings.allowed_origins):
-            raise ClientError("bad_origin")
-        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
-        if is_language(data.get("lang")):
-            lang = speak(request, str(data["lang"]))
-        check_fields(data, ("lang",))
+        lang = await asked_language(request, settings)
         deal = await history.replay_of(code)
         client = client_key(request, settings.trusted_proxies)
         wait = await games.take(client)

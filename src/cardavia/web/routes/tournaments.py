@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 
 from cardavia.belote import PRESETS
 from cardavia.live.limits import Counters, SiteLimiter
-from cardavia.live.protocol import ClientError, check_fields
+from cardavia.live.protocol import ClientError
 from cardavia.live.settings import Settings
 from cardavia.tournaments.deals import PLAYER_SEAT
 from cardavia.tournaments.service import (
@@ -29,12 +29,10 @@ from cardavia.tournaments.service import (
 )
 from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import (
+    asked_language,
     client_key,
     error_response,
-    origin_allowed,
-    read_json_body,
     refusal_language,
-    speak,
     whole_number,
 )
 from cardavia.web.pages import kept_zone, not_found_page, page_context
@@ -206,13 +204,7 @@ def install_play(app: FastAPI, site: _Site, settings: Settings, games: SiteLimit
     async def start_deal(request: Request, tournament_id: str, number: str) -> Response:
         """Start (or reopen) a deal: a guest made first, as a first game makes one. A number
         that is no deal's is ``not_found``, before anything is written."""
-        lang = refusal_language(request)
-        if not origin_allowed(request.headers, settings.allowed_origins):
-            raise ClientError("bad_origin")
-        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
-        if is_language(data.get("lang")):
-            lang = speak(request, str(data["lang"]))
-        check_fields(data, ("lang",))
+        lang = await asked_language(request, settings)
         found = whole_number(number, digits=DEAL_DIGITS)
         if found is None:
             raise ClientError("not_found")
