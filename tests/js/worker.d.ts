@@ -5,6 +5,7 @@ interface WorkerGlobalScopeEventMap {
   install: ExtendableEvent;
   activate: ExtendableEvent;
   fetch: FetchEvent;
+  notificationclick: NotificationEvent;
 }
 
 interface WorkerGlobalScope {

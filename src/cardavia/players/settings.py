@@ -59,6 +59,7 @@ SETTINGS: Final[Mapping[str, Callable[[object], bool]]] = {
     "showPoints": _flag,
     "autoLast": _flag,
     "sounds": _flag,
+    "notify": _flag,
     "watchable": _flag,
     "timeZone": lambda value: (
         value == "" or (isinstance(value, str) and ZONE_NAME.fullmatch(value) is not None)

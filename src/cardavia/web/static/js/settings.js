@@ -3,6 +3,7 @@
 // every page through custom properties and data attributes on <html>; the table listens to
 // the "cardavia:settings" event to redraw when a setting changes.
 
+import { mayNotify, permissionKnown, wireNotifySetting } from "./notify.js";
 import { browserZone } from "./zone.js";
 
 const KEY = "cardavia.settings";
@@ -20,6 +21,7 @@ export const DEFAULTS = Object.freeze({
   showPoints: false,   // the card points each team has won so far, during play
   autoLast: false,     // play South's last card by itself when it is the only one
   sounds: false,       // short tones: a card played, a trick won, South's turn
+  notify: false,       // a system notification and a tone when it is my turn and the page is hidden
   watchable: true,     // others may watch my quick-play games (the lobby's "Watch")
   timeZone: /** @type {string} */ (""), // this browser's time zone (zone.js), kept for the pages' times
 });
@@ -185,6 +187,16 @@ function wirePanel() {
   for (const [key, box] of Object.entries(boxes)) {
     box?.addEventListener("change", () => update({ [key]: box.checked }));
   }
+  // On only where this browser lets the site notify (the setting follows the player to
+  // browsers that may not have said yes).
+  const notify = /** @type {HTMLInputElement} */ (panel.querySelector('[name="notify"]'));
+  if (notify) {
+    notify.checked = mayNotify(settings);
+    permissionKnown().then(() => {
+      notify.checked = mayNotify(loadSettings());
+    });
+    wireNotifySetting(notify, update);
+  }
 
   const language = /** @type {HTMLSelectElement} */ (panel.querySelector('[name="language"]'));
   language?.addEventListener("change", () => {
@@ -213,6 +225,7 @@ function wirePanel() {
     if (boxes.fourColour) boxes.fourColour.checked = false;
     if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
     if (boxes.confirm) boxes.confirm.checked = true;
+    if (notify) notify.checked = false;
     applySettings(settings);
   });
 }
@@ -284,4 +297,6 @@ function fillPanel(panel, settings) {
   }
   const motion = panel.querySelector('[name="reducedMotion"]');
   if (motion) motion.checked = prefersReducedMotion(settings);
+  const notify = panel.querySelector('[name="notify"]');
+  if (notify) notify.checked = mayNotify(settings);
 }

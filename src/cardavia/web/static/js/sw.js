@@ -25,6 +25,7 @@ const STATIC = [
   "/static/css/home.css",
   "/static/css/history.css",
   "/static/js/settings.js",
+  "/static/js/notify.js",
   "/static/js/zone.js",
   "/static/js/player.js",
   "/static/js/cards.js",
@@ -158,6 +159,15 @@ async function cacheFirst(request, event) {
   const response = await refresh;
   return response ?? Response.error();
 }
+
+// A notification the page asked the worker to show (notify.js, where the browser has no
+// other way): a click brings the site's open page forward.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(
+    self.clients.matchAll({ type: "window" }).then((pages) => (pages[0] ? pages[0].focus() : undefined)),
+  );
+});
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;

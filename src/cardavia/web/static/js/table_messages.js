@@ -2,6 +2,7 @@
 // alone on the table for the pace's time; what happened is said (the status line, the screen
 // reader, short tones), and the keyboard kept at the table.
 
+import { notifyHidden } from "./notify.js";
 import { loadSettings } from "./settings.js";
 import { pace, placeSeats, renderSeats, renderTrick } from "./table_board.js";
 import { sendAction } from "./table_connection.js";
@@ -110,8 +111,8 @@ const TONES = {
 };
 let audio = null;
 
-function sound(kind) {
-  if (!loadSettings().sounds || !window.AudioContext) return;
+function sound(kind, always = false) {
+  if (!(always || loadSettings().sounds) || !window.AudioContext) return;
   try {
     audio ??= new AudioContext();
     let start = audio.currentTime;
@@ -156,7 +157,12 @@ function announce(view, prev, change) {
   if (lines.length || change !== "none") setStatus(lines);
   if (change === "card") sound("card");
   else if (change === "trick_done") sound("trick");
-  if (isMyTurn(view) && change !== "none") sound("turn");
+  if (isMyTurn(view) && change !== "none") {
+    // A hidden page tells its player with a notification and the turn's tone, if asked.
+    const turn = t(view.phase === "bidding" ? "your_turn_bid" : "your_turn_play");
+    if (notifyHidden(turn, loadSettings())) sound("turn", true);
+    else sound("turn");
+  }
 }
 
 /** Keep this deal's tricks as they are finished, for the trick panel (the server sends the
