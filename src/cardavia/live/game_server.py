@@ -23,6 +23,7 @@ from cardavia.ai.decisions import Decisions
 from cardavia.live.bus import LocalBus, make_bus
 from cardavia.live.clock import ActionClock
 from cardavia.live.flows import Flows
+from cardavia.live.friends import Friends
 from cardavia.live.learn import Learning
 from cardavia.live.leaving import Leaving, SeatsFinished
 from cardavia.live.limits import Counters
@@ -84,6 +85,7 @@ class GameServer:
     quick: QuickPlay
     lobby: Lobby
     safety: Safety
+    friends: Friends
     tournament_tables: TournamentTables
     """The tournaments' deals as tables: their window, their seal (the table service's rules)."""
     tournaments: Tournaments
@@ -140,6 +142,7 @@ class GameServer:
         presence = Presence(settings.redis_url)
         deal_started = asyncio.Event()
         deal_tables = DealTablesOfService(tables, on_deal=deal_started.set)
+        safety = Safety(store, rooms, players, counters, settings.limits)
         return cls(
             settings=settings,
             store=store,
@@ -162,7 +165,8 @@ class GameServer:
             room_connections=RoomConnections(rooms),
             quick=quick,
             lobby=Lobby(tables, rooms, presence, waiting=quick.waiting_here),
-            safety=Safety(store, rooms, players, counters, settings.limits),
+            safety=safety,
+            friends=Friends(store, safety, counters, settings.limits),
             tournament_tables=tournament_tables,
             tournaments=Tournaments(store, deal_tables, clock=tournament_tables.clock),
             deal_started=deal_started,

@@ -84,6 +84,8 @@ class Limits:
     """Blocks and unblocks one player may make per hour (docs/players.md, "Safety")."""
     reports_per_hour: float = 10.0
     """Display names one player may report per hour."""
+    friends_per_hour: float = 30.0
+    """Friend askings one player may make per hour (docs/players.md, "Friends")."""
 
     ENVIRONMENT: ClassVar[Mapping[str, str]] = {
         "games_per_minute": "CARDAVIA_GAMES_PER_MINUTE",
@@ -108,6 +110,7 @@ class Limits:
         "connections_per_address": "CARDAVIA_CONNECTIONS_PER_ADDRESS",
         "blocks_per_hour": "CARDAVIA_BLOCKS_PER_HOUR",
         "reports_per_hour": "CARDAVIA_REPORTS_PER_HOUR",
+        "friends_per_hour": "CARDAVIA_FRIENDS_PER_HOUR",
     }
 
     @classmethod

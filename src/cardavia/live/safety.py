@@ -86,7 +86,7 @@ class Safety:
         )
         """Reports per player, site-wide."""
 
-    async def _target(self, player: Player, data: dict[str, Any]) -> Target:
+    async def target(self, player: Player, data: dict[str, Any]) -> Target:
         """The person in the room and seat ``data`` names: ``not_in_room`` (403) unless
         ``player`` took a seat in that room, ``not_a_person`` for a seat no person took,
         ``yourself`` for their own."""
@@ -119,9 +119,11 @@ class Safety:
 
     async def block(self, player: Player, data: dict[str, Any]) -> None:
         """``player`` blocks the person in ``data``'s room and seat."""
-        target = await self._target(player, data)
+        target = await self.target(player, data)
         await self._take(self.blocks, player)
         await asyncio.to_thread(self.store.safety.block, player.id, target.player_id)
+        # A block ends a friendship, and an asking either way.
+        await asyncio.to_thread(self.store.friends.end, player.id, target.player_id)
 
     async def unblock(self, player: Player, key: str) -> None:
         """``player`` no longer blocks the player of the key (``not_found``: none of theirs)."""
@@ -148,7 +150,7 @@ class Safety:
     async def report(self, player: Player, data: dict[str, Any]) -> None:
         """``player`` reports the display name of the person in ``data``'s room and seat: it
         is hidden there at once, then in the other rooms its player sat in under it."""
-        target = await self._target(player, data)
+        target = await self.target(player, data)
         await self._take(self.reports, player)
         await asyncio.to_thread(self.store.safety.report, player.id, target.player_id, target.name)
         await self._hide(target.room, target.seat, target.name)

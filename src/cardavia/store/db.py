@@ -61,6 +61,7 @@ from cardavia.store.base import now as _now
 from cardavia.store.base import unavailable as _unavailable
 from cardavia.store.base import utc as _utc
 from cardavia.store.events import fold_events
+from cardavia.store.friends import FriendStore
 from cardavia.store.leagues import LeagueStore
 from cardavia.store.migrate import Upgrade, upgrade
 from cardavia.store.passkeys import PasskeyStore
@@ -409,6 +410,8 @@ class GameStore:
         """Their ratings (:mod:`cardavia.store.ratings`)."""
         self.safety = SafetyStore(engine)
         """Their blocks and reports (:mod:`cardavia.store.safety`)."""
+        self.friends = FriendStore(engine)
+        """Their friends and friend links (:mod:`cardavia.store.friends`)."""
         self.tournaments = TournamentStore(engine)
         """The duplicate tournaments, their entries and deals
         (:mod:`cardavia.store.tournaments`)."""

@@ -38,6 +38,7 @@ from cardavia.web.i18n import choose_language
 from cardavia.web.leagues import Leagues
 from cardavia.web.pages import make_templates
 from cardavia.web.profile import Profiles
+from cardavia.web.routes import friends as friend_routes
 from cardavia.web.routes import history as history_routes
 from cardavia.web.routes import leagues as league_routes
 from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
@@ -123,6 +124,7 @@ def install_routes(
     statistics_routes.install(app, statistics, guests, catalogs, templates)
     quick_routes.install(app, live.quick, guests, settings, catalogs, templates)
     safety_routes.install(app, live.safety, guests, settings, catalogs)
+    friend_routes.install(app, live.friends, guests, settings, catalogs, templates)
     lobby_routes.install(app, live.lobby, catalogs, templates)
     rules.install(app, catalogs, templates)
     league_routes.install(app, Leagues(live.store), guests, catalogs, templates)

@@ -58,6 +58,7 @@ HTTP_STATUS: Final[Mapping[str, int]] = {
     "already_started": 409,
     "not_started": 409,
     "not_in_room": 403,
+    "cannot_befriend": 403,
     "tournament_sealed": 403,
 }
 """The HTTP status of each error code (400 for the others: the request is wrong)."""

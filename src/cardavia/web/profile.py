@@ -78,6 +78,7 @@ class Profiles:
         """Everything kept about the player: what they keep (name, language, settings), their
         sessions and passkeys (never a token or a key's secret), the players they blocked and
         the names reported (:meth:`~cardavia.store.safety.SafetyStore.kept_about`), their
+        friends and friend link (:meth:`~cardavia.store.friends.FriendStore.kept_about`), their
         ratings, performance and league places, their tournament entries and deals, the games
         they sat at and every deal of them as "My games" lists it."""
         stored = await asyncio.to_thread(self.store.players.load, player_id)
@@ -85,6 +86,7 @@ class Profiles:
             raise ClientError("not_found")
         kept = await asyncio.to_thread(self.store.players.kept_about, player_id)
         kept |= await asyncio.to_thread(self.store.safety.kept_about, player_id)
+        kept |= await asyncio.to_thread(self.store.friends.kept_about, player_id)
         played = await asyncio.to_thread(self.store.players.played, player_id)
         rated = await asyncio.to_thread(self.store.ratings.kept_about, player_id)
         rated |= await asyncio.to_thread(self.store.leagues.kept_about, player_id)

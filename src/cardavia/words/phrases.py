@@ -121,8 +121,12 @@ ERRORS: Final[Mapping[str, str]] = {
     "passkey_refused": N_("The passkey was not accepted: try again."),
     # Safety (cardavia.web.safety).
     "not_in_room": N_("You can only do that about a player of a room you sat in."),
-    "not_a_person": N_("Nobody sits in this seat: only a person can be blocked or reported."),
+    "not_a_person": N_(
+        "Nobody sits in this seat: only a person can be blocked, reported or asked to be a friend."
+    ),
     "yourself": N_("That is your own seat."),
+    # Friends (cardavia.live.friends).
+    "cannot_befriend": N_("You cannot ask this player to be your friend."),
     "no_watchers": N_("The players of this table no longer allow watchers."),
     # Quick play (cardavia.web.quickplay).
     "not_waiting": N_("You are no longer waiting for a table: press “Play now” again."),

@@ -1,11 +1,15 @@
-// Safety among strangers in a room (docs/players.md, "Safety"): by each other person's name,
-// "Block" (POST /api/blocks: quick play never seats you together again) and "Report the
-// name" (POST /api/reports: the name is hidden from everyone else until its owner changes
-// it). The request names the room and the seat only: the server finds the player.
+// By each other person's name in a room: "Add as a friend" (POST /api/friends, docs/players.md,
+// "Friends"), and safety among strangers ("Safety"): "Block" (POST /api/blocks: quick play
+// never seats you together again) and "Report the name" (POST /api/reports: the name is
+// hidden from everyone else until its owner changes it). The request names the room and the
+// seat only: the server finds the player.
 
 const strings = JSON.parse(document.getElementById("room-safety-strings")?.textContent || "{}");
-/** What was done from this page, by seat: "block", "report" (their buttons then say so). */
+/** What was done from this page, by seat: "friend", "block", "report" (their buttons then
+ * say so). */
 const done = {};
+
+const URLS = { friend: "/api/friends", block: "/api/blocks", report: "/api/reports" };
 
 function lang() {
   return document.documentElement.lang || "en";
@@ -44,7 +48,7 @@ function control(kind, room, seat, name) {
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
-      await ask(kind === "block" ? "/api/blocks" : "/api/reports", room.code, seat);
+      await ask(URLS[kind], room.code, seat);
       done[key] = done[key] ?? new Set();
       done[key].add(kind);
       // The room may have been drawn again meanwhile (a name hidden): its button too.
@@ -59,14 +63,16 @@ function control(kind, room, seat, name) {
   return button;
 }
 
-/** The block and report buttons for `entry` in `seat` (another person of the room this
- * browser sits in), or null. */
+/** The friend, block and report buttons for `entry` in `seat` (another person of the room
+ * this browser sits in), or null. */
 export function safetyControls(room, seat, entry) {
   if (!room.you || seat === room.you || entry.kind !== "human" || !strings.block) return null;
   const name = entry.name || "";
   const group = document.createElement("span");
   group.className = "room-safety-controls";
   group.append(
+    control("friend", room, seat, name),
+    " ",
     control("block", room, seat, name),
     " ",
     control("report", room, seat, name),

@@ -60,6 +60,7 @@ const STATIC = [
   "/static/js/learn_analysis.js",
   "/static/js/learn_board.js",
   "/static/js/fair.js",
+  "/static/js/friends.js",
   "/static/js/problems.js",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",

@@ -1,0 +1,156 @@
+"""Friends (docs/players.md, "Friends"): a player asks another to be friends — the person in a
+seat of a room where both sat (a friends' room or a quick-play table), or the owner of a
+friend link — never by searching names; the other accepts or refuses; either may end it, and
+a block ends it (:meth:`~cardavia.live.safety.Safety.block`). As with blocks, no player's id
+is ever shown to another: each list names the others by a key made for its reader.
+
+Asking is limited per player and per hour; a player who blocked the asker, or whom the asker
+blocked, cannot be asked (``cannot_befriend``, the same answer as for oneself: the block is
+not told).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+from typing import Any, Final
+
+from cardavia.live.limits import Counters, Limits, SiteLimiter
+from cardavia.live.protocol import ClientError, check_fields
+from cardavia.live.room import HIDDEN_NAME
+from cardavia.live.safety import FIELDS as SEAT_FIELDS
+from cardavia.live.safety import Safety
+from cardavia.players import Player
+from cardavia.store.db import GameStore
+from cardavia.store.friends import Friend
+from cardavia.words import Wording
+
+KEY_LENGTH: Final = 24
+"""Hex characters of a friend's key (:func:`friend_key`)."""
+LINK_FIELDS: Final = frozenset({"code", "lang"})
+"""What ``POST /api/friends`` says for a friend link: its code."""
+
+
+def friend_key(player_id: str, other_id: str) -> str:
+    """The key of another player as ``player_id``'s friend lists name them: an HMAC of their
+    id keyed by the reader's (unlike a block's key, so that the two lists cannot be matched).
+
+    >>> friend_key("one", "two") == friend_key("one", "two") != friend_key("two", "one")
+    True
+    """
+    mac = hmac.new(player_id.encode(), b"friend:" + other_id.encode(), hashlib.sha256)
+    return mac.hexdigest()[:KEY_LENGTH]
+
+
+class Friends:
+    """Askings, answers and lists, from the rooms' seats and the friend links to the store."""
+
+    def __init__(
+        self, store: GameStore, safety: Safety, counters: Counters, limits: Limits
+    ) -> None:
+        self.store = store
+        self.safety = safety
+        per_hour = limits.friends_per_hour
+        self.askings: SiteLimiter = counters.limiter(
+            "friends", per_hour / 3600.0, max(1, int(per_hour))
+        )
+        """Askings per player, site-wide."""
+
+    async def _other(self, player: Player, data: dict[str, Any]) -> str:
+        """The player ``data`` names: a room's seat (``room``, ``seat``: someone who sat
+        with ``player`` there) or a friend link's ``code`` (``not_found`` if none)."""
+        if "code" in data:
+            check_fields(data, LINK_FIELDS)
+            code = data["code"]
+            found = (
+                await asyncio.to_thread(self.store.friends.by_code, code)
+                if isinstance(code, str) and 0 < len(code) <= 32
+                else None
+            )
+            if found is None:
+                raise ClientError("not_found")
+            return found
+        check_fields(data, SEAT_FIELDS)
+        return (await self.safety.target(player, data)).player_id
+
+    async def ask(self, player: Player, data: dict[str, Any]) -> str:
+        """``player`` asks the player ``data`` names: ``"asked"``, or ``"friends"`` when the
+        other had asked them already."""
+        other = await self._other(player, data)
+        apart = await asyncio.to_thread(self.store.safety.kept_apart, player.id)
+        if other == player.id or other in apart:
+            raise ClientError("cannot_befriend")
+        if await self.askings.take(player.id):
+            raise ClientError("rate_limited")
+        return await asyncio.to_thread(self.store.friends.ask, player.id, other)
+
+    async def _keyed(self, player: Player, key: str, *among: list[Friend]) -> Friend:
+        for friends in among:
+            for friend in friends:
+                if hmac.compare_digest(friend_key(player.id, friend.id), key):
+                    return friend
+        raise ClientError("not_found")
+
+    async def accept(self, player: Player, key: str) -> None:
+        """``player`` accepts the asking of the player of ``key`` (``not_found``: none)."""
+        asking = await asyncio.to_thread(self.store.friends.asking, player.id)
+        other = await self._keyed(player, key, asking)
+        await asyncio.to_thread(self.store.friends.accept, player.id, other.id)
+
+    async def end(self, player: Player, key: str) -> None:
+        """``player`` ends what is between them and the player of ``key``: a friendship, an
+        asking refused, or one of theirs taken back (``not_found``: nothing)."""
+        friends = self.store.friends
+        lists = await asyncio.gather(
+            asyncio.to_thread(friends.friends_of, player.id),
+            asyncio.to_thread(friends.asking, player.id),
+            asyncio.to_thread(friends.asked, player.id),
+        )
+        other = await self._keyed(player, key, *lists)
+        await asyncio.to_thread(friends.end, player.id, other.id)
+
+    async def listed(self, player: Player, wording: Wording) -> dict[str, list[dict[str, Any]]]:
+        """What ``player``'s friends page lists: their friends, who asks them, whom they
+        asked — each by a key, a name (a hidden one as "a player") and since when."""
+        friends = self.store.friends
+        lists = await asyncio.gather(
+            asyncio.to_thread(friends.friends_of, player.id),
+            asyncio.to_thread(friends.asking, player.id),
+            asyncio.to_thread(friends.asked, player.id),
+        )
+
+        def shown(friend: Friend) -> dict[str, Any]:
+            return {
+                "key": friend_key(player.id, friend.id),
+                "name": friend.name or wording.gettext(HIDDEN_NAME),
+                "since": friend.since.isoformat(),
+            }
+
+        return {
+            name: [shown(f) for f in found]
+            for name, found in zip(("friends", "asking", "asked"), lists, strict=True)
+        }
+
+    async def link(self, player: Player) -> str:
+        """``player``'s friend link's code (made the first time)."""
+        return await asyncio.to_thread(self.store.friends.link_code, player.id)
+
+    async def owner(self, code: str, reader: Player | None) -> tuple[str | None, bool]:
+        """The display name of a friend link's owner, for its page (``None``: they have none,
+        or it is hidden), and whether the link is ``reader``'s own; ``not_found`` for no such
+        link."""
+        found = None
+        if 0 < len(code) <= 32:
+            found = await asyncio.to_thread(self.store.friends.by_code, code)
+        if found is None:
+            raise ClientError("not_found")
+        stored = await asyncio.to_thread(self.store.players.load, found)
+        hidden = await asyncio.to_thread(self.store.safety.hidden_name, found)
+        mine = reader is not None and reader.id == found
+        if stored is None or stored.name is None or stored.name == hidden:
+            return None, mine
+        return stored.name, mine
+
+
+__all__ = ["Friends", "friend_key"]

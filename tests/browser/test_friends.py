@@ -1,0 +1,108 @@
+"""Friends in Chromium (docs/players.md, "Friends"): Ana (French, desktop) and Bo (Arabic,
+phone) meet in a room; Ana asks Bo from his name there, Bo accepts on his friends page, and
+each then sees the other among their friends; Ana's friend link, opened by a visitor with
+no player yet, asks her too. axe-core finds nothing wrong on the pages, at both sizes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from cardavia.words import load_catalogs
+
+if TYPE_CHECKING:
+    from conftest import Server, Table
+
+pytestmark = pytest.mark.browser
+
+PHONE, DESKTOP = {"width": 360, "height": 740}, {"width": 1280, "height": 800}
+SHOTS = Path("/tmp/shots-friends")
+
+
+@pytest.fixture
+def two(browser: Browser, server: Server, make_table: type[Table]) -> Iterator[list[Table]]:
+    tables = []
+    for lang, size in (("fr", DESKTOP), ("ar", PHONE)):
+        context = browser.new_context(
+            bypass_csp=True, viewport=size, reduced_motion="reduce", locale=lang
+        )
+        tables.append(make_table(context, server.url))
+    yield tables
+    for table in tables:
+        table.context.close()
+
+
+def look(table: Table, name: str, axe: Any) -> None:
+    """Photographed at both sizes, axe-core clean at each."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        table.page.set_viewport_size(viewport)
+        table.page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
+        assert axe(table.page) == [], name
+
+
+def test_two_players_become_friends_from_a_room_and_by_a_link(
+    two: list[Table], browser: Browser, server: Server, axe: Any
+) -> None:
+    ana, bo = two
+    fr, ar = load_catalogs().wording("fr"), load_catalogs().wording("ar")
+    ana.page.goto(f"{server.url}/fr/room/")
+    ana.page.fill("#rc-name", "Ana")
+    ana.page.click("#room-create-button")
+    ana.page.wait_for_url(re.compile(r"/fr/room/[A-Z]{5}$"))
+    code = ana.page.url.rsplit("/", 1)[1]
+    bo.page.goto(f"{server.url}/ar/room/{code}")
+    bo.page.fill("#rj-name", "Bo")
+    bo.page.click("#room-join-button")
+    ana.page.wait_for_selector("#room-seats li bdi:text('Bo')")
+
+    # Ana asks Bo from his name in the room.
+    ask = ana.page.get_by_role(
+        "button", name=fr.gettext("Add as a friend: {name}").replace("{name}", "Bo")
+    )
+    ask.click()
+    said = fr.gettext("Request sent to {name}: you will be friends once it is accepted.")
+    expect(ana.page.locator("#room-safety-status")).to_have_text(said.replace("{name}", "Bo"))
+    done = fr.gettext("Request sent: {name}").replace("{name}", "Bo")
+    expect(ana.page.get_by_role("button", name=done)).to_be_disabled()
+
+    # Bo accepts on his friends page.
+    bo.page.goto(f"{server.url}/ar/me/friends")
+    expect(bo.page.get_by_role("heading", name=ar.gettext("Friend requests"))).to_be_visible()
+    look(bo, "requests-ar", axe)
+    bo.page.get_by_role("button", name=ar.gettext("Accept {name}").replace("{name}", "Ana")).click()
+    accepted = ar.gettext("{name} is now one of your friends.").replace("{name}", "Ana")
+    expect(bo.page.locator("#friends-status")).to_have_text(accepted)
+
+    # Each sees the other among their friends.
+    for table, lang, other in ((ana, "fr", "Bo"), (bo, "ar", "Ana")):
+        table.page.goto(f"{server.url}/{lang}/me/friends")
+        expect(table.page.locator("#friends-friends .friend-name")).to_have_text([other])
+    look(ana, "friends-fr", axe)
+
+    # Ana's friend link, opened by a visitor with no player yet.
+    ana.page.get_by_role("button", name=fr.gettext("Make my link")).click()
+    link = ana.page.locator("#friend-link")
+    expect(link).to_be_visible()
+    url = link.input_value()
+    assert re.fullmatch(rf"{re.escape(server.url)}/fr/friend/[\w-]+", url), url
+    visitor = browser.new_context(bypass_csp=True, viewport=PHONE, locale="fr")
+    try:
+        page = visitor.new_page()
+        page.goto(url)
+        heading = fr.gettext("{name} would like to be your friend on Cardavia.")
+        expect(page.get_by_role("heading", level=1)).to_have_text(heading.replace("{name}", "Ana"))
+        assert axe(page) == []
+        page.get_by_role("button", name=fr.gettext("Add as a friend")).click()
+        expect(page.locator("#friends-status")).to_have_text(
+            fr.gettext("Request sent: you will be friends once it is accepted.")
+        )
+    finally:
+        visitor.close()
+    ana.page.reload()
+    expect(ana.page.locator("#friends-asking .friend-name")).to_have_text([fr.gettext("a player")])
