@@ -87,6 +87,12 @@ BENCHES = (
         ("--people", "40", "--seconds", "3", "--wait", "1"),
     ),
     Bench("tournaments", "tournaments.py", (), ("--players", "200", "--calls", "20")),
+    Bench(
+        "friends",
+        "friends.py",
+        ("--players", "1000", "--friends", "20", "--seconds", "60"),
+        ("--players", "20", "--friends", "4", "--seconds", "2", "--poll", "1"),
+    ),
 )
 
 

@@ -106,3 +106,62 @@ def test_two_players_become_friends_from_a_room_and_by_a_link(
         visitor.close()
     ana.page.reload()
     expect(ana.page.locator("#friends-asking .friend-name")).to_have_text([fr.gettext("a player")])
+
+
+def test_a_friend_online_is_invited_to_a_room_in_one_click(
+    two: list[Table], server: Server, axe: Any
+) -> None:
+    """Ana and Bo, friends, each with a page open: Bo is shown online on Ana's friends page
+    and in her new room, where one click invites him; the invitation shows at the top of
+    Bo's page, and "Join" takes him into the room."""
+    ana, bo = two
+    fr, ar = load_catalogs().wording("fr"), load_catalogs().wording("ar")
+    ana.page.goto(f"{server.url}/fr/room/")
+    ana.page.fill("#rc-name", "Ana")
+    ana.page.click("#room-create-button")
+    ana.page.wait_for_url(re.compile(r"/fr/room/[A-Z]{5}$"))
+    met = ana.page.url.rsplit("/", 1)[1]
+    bo.page.goto(f"{server.url}/ar/room/{met}")
+    bo.page.fill("#rj-name", "Bo")
+    bo.page.click("#room-join-button")
+    ana.page.wait_for_selector("#room-seats li bdi:text('Bo')")
+    add = ana.page.get_by_role(
+        "button", name=fr.gettext("Add as a friend: {name}").replace("{name}", "Bo")
+    )
+    add.click()
+    bo.page.wait_for_selector("#room-seats li bdi:text('Ana')")
+    bo.page.get_by_role(
+        "button", name=ar.gettext("Add as a friend: {name}").replace("{name}", "Ana")
+    ).click()
+    expect(bo.page.locator("#room-safety-status")).not_to_be_empty()
+
+    # Bo reads the rules (a page that says he is on the site); Ana sees him online.
+    bo.page.goto(f"{server.url}/ar/rules/")
+    ana.page.goto(f"{server.url}/fr/me/friends")
+    expect(ana.page.locator("#friends-friends .friend-where")).to_have_text([fr.gettext("online")])
+
+    # Ana's new room: Bo online, invited in one click.
+    ana.page.goto(f"{server.url}/fr/room/")
+    ana.page.fill("#rc-name", "Ana")
+    ana.page.click("#room-create-button")
+    ana.page.wait_for_url(re.compile(r"/fr/room/[A-Z]{5}$"))
+    room = ana.page.url.rsplit("/", 1)[1]
+    invite = ana.page.get_by_role(
+        "button", name=fr.gettext("Invite {name}").replace("{name}", "Bo")
+    )
+    invite.click()
+    invited = fr.gettext("{name} is invited: the invitation shows on their pages.")
+    expect(ana.page.locator("#room-invite-status")).to_have_text(invited.replace("{name}", "Bo"))
+    look(ana, "invite-fr", axe)
+
+    # Bo's page hears it at its next word (a new page: at once).
+    bo.page.reload()
+    banner = bo.page.locator("#friend-invites .friend-invite")
+    expect(banner).to_contain_text(
+        ar.gettext("{name} invites you to their room.").replace("{name}", "Ana")
+    )
+    look(bo, "invited-ar", axe)
+    bo.page.get_by_role("link", name=ar.gettext("Join")).click()
+    bo.page.wait_for_url(f"{server.url}/ar/room/{room}")
+    bo.page.reload()
+    expect(bo.page.locator("#friend-invites .friend-invite")).to_have_count(0)

@@ -208,3 +208,68 @@ def test_what_names_no_one_they_may_is_refused_clearly_and_changes_nothing(
         assert ana.post("/api/friends", json={"room": code, "seat": "N"}).status_code == 201
     limited = ana.post("/api/friends", json={"room": code, "seat": "N"})
     assert (limited.status_code, limited.json()["code"]) == (429, "rate_limited")
+
+
+def test_friends_see_where_the_other_is_and_invite_each_other_to_a_room(
+    browser: Callable[[], TestClient],
+) -> None:
+    ana, bo, code = met(browser)
+    # A page of a player without friends hears nothing more after its first word.
+    assert ana.post("/api/friends/news", json={"where": "online"}).json() == {
+        "invites": [],
+        "poll": 0,
+    }
+    # A visitor without a player: the same answer, never a refusal.
+    assert browser().post("/api/friends/news", json={"where": "table"}).json()["poll"] == 0
+    ana.post("/api/friends", json={"room": code, "seat": "N"})
+    # An asking shows nothing of where the other is.
+    assert "where" not in lists(bo)["asking"][0]
+    bo.post("/api/friends", json={"room": code, "seat": "S"})
+    assert [f["where"] for f in lists(ana)["friends"]] == [None]  # Bo said nothing yet
+    heard = bo.post("/api/friends/news", json={"where": "table", "lang": "en"}).json()
+    assert heard == {"invites": [], "poll": 15.0}
+    assert [f["where"] for f in lists(ana)["friends"]] == ["table"]
+    bo.post("/api/friends/news", json={"where": "anything else"})
+    assert [f["where"] for f in lists(ana)["friends"]] == ["online"]
+    # Ana invites Bo to a room she sits in: Bo's next word hears it, with her name.
+    room = ana.post(
+        "/api/rooms", json={"name": "Ana", "rules": "coinche", "level": "club", "lang": "en"}
+    ).json()["room"]
+    key = lists(ana)["friends"][0]["key"]
+    assert ana.post(f"/api/friends/{key}/invite", json={"room": room}).json() == {"invited": True}
+    (invite,) = bo.post("/api/friends/news", json={"where": "online"}).json()["invites"]
+    assert (invite["name"], invite["room"]) == ("Ana", room)
+    # Answered: gone.
+    answered = bo.request("DELETE", f"/api/friends/invites/{invite['id']}", json={})
+    assert answered.status_code == 200
+    assert bo.post("/api/friends/news", json={}).json()["invites"] == []
+    again = bo.request("DELETE", f"/api/friends/invites/{invite['id']}", json={})
+    assert (again.status_code, again.json()["code"]) == (404, "not_found")
+
+
+def test_only_a_friend_is_invited_and_only_to_a_room_one_sits_in(
+    browser: Callable[[], TestClient],
+) -> None:
+    ana, bo, code = met(browser)
+    ana.post("/api/friends", json={"room": code, "seat": "N"})
+    asked_key = lists(ana)["asked"][0]["key"]
+    # Asked, not yet friends: no invitation.
+    refused = ana.post(f"/api/friends/{asked_key}/invite", json={"room": code})
+    assert (refused.status_code, refused.json()["code"]) == (404, "not_found")
+    bo.post("/api/friends", json={"room": code, "seat": "S"})
+    key = lists(ana)["friends"][0]["key"]
+    other = browser().post(
+        "/api/rooms", json={"name": "Cy", "rules": "maison", "level": "club", "lang": "en"}
+    ).json()["room"]
+    cases = [
+        ({"room": other}, 403, "not_in_room"),
+        ({"room": "no room"}, 403, "not_in_room"),
+        ({}, 400, "missing_field"),
+        ({"room": code, "seat": "N"}, 400, "unknown_field"),
+    ]
+    for body, status, error in cases:
+        answer = ana.post(f"/api/friends/{key}/invite", json=body)
+        assert (answer.status_code, answer.json()["code"]) == (status, error), body
+    assert bo.post("/api/friends/news", json={}).json()["invites"] == []
+    news = ana.post("/api/friends/news", json={"where": "table", "x": 1})
+    assert (news.status_code, news.json()["code"]) == (400, "unknown_field")

@@ -16,9 +16,11 @@ import hashlib
 import hmac
 from typing import Any, Final
 
+from cardavia.live.friend_news import POLL, FriendNews
 from cardavia.live.limits import Counters, Limits, SiteLimiter
-from cardavia.live.protocol import ClientError, check_fields
+from cardavia.live.protocol import ClientError, check_fields, require
 from cardavia.live.room import HIDDEN_NAME
+from cardavia.live.room_state import normal_code
 from cardavia.live.safety import FIELDS as SEAT_FIELDS
 from cardavia.live.safety import Safety
 from cardavia.players import Player
@@ -30,6 +32,10 @@ KEY_LENGTH: Final = 24
 """Hex characters of a friend's key (:func:`friend_key`)."""
 LINK_FIELDS: Final = frozenset({"code", "lang"})
 """What ``POST /api/friends`` says for a friend link: its code."""
+INVITE_FIELDS: Final = frozenset({"room", "lang"})
+"""What ``POST /api/friends/{key}/invite`` says: the room's code."""
+NEWS_FIELDS: Final = frozenset({"where", "lang"})
+"""What ``POST /api/friends/news`` says: where the page is."""
 
 
 def friend_key(player_id: str, other_id: str) -> str:
@@ -47,10 +53,17 @@ class Friends:
     """Askings, answers and lists, from the rooms' seats and the friend links to the store."""
 
     def __init__(
-        self, store: GameStore, safety: Safety, counters: Counters, limits: Limits
+        self,
+        store: GameStore,
+        safety: Safety,
+        news: FriendNews,
+        counters: Counters,
+        limits: Limits,
     ) -> None:
         self.store = store
         self.safety = safety
+        self.news = news
+        """Where the players were last seen, and their invitations."""
         per_hour = limits.friends_per_hour
         self.askings: SiteLimiter = counters.limiter(
             "friends", per_hour / 3600.0, max(1, int(per_hour))
@@ -127,10 +140,58 @@ class Friends:
                 "since": friend.since.isoformat(),
             }
 
-        return {
-            name: [shown(f) for f in found]
-            for name, found in zip(("friends", "asking", "asked"), lists, strict=True)
+        found = {
+            name: [shown(f) for f in people]
+            for name, people in zip(("friends", "asking", "asked"), lists, strict=True)
         }
+        # Where each friend is: for friends only (an asking shows nothing of it).
+        places = await self.news.where(f.id for f in lists[0])
+        for entry, friend in zip(found["friends"], lists[0], strict=True):
+            entry["where"] = places[friend.id]
+        return found
+
+    async def invite(self, player: Player, key: str, data: dict[str, Any]) -> None:
+        """``player`` invites the friend of ``key`` to a room they sit in (``data``'s
+        ``room``): the friend's pages show it at their next sign."""
+        check_fields(data, INVITE_FIELDS)
+        require(data, "room")
+        friends = await asyncio.to_thread(self.store.friends.friends_of, player.id)
+        friend = await self._keyed(player, key, friends)
+        code = normal_code(data["room"])
+        seated = code is not None and await asyncio.to_thread(
+            self.store.safety.seated_in, player.id, code
+        )
+        if code is None or not seated:
+            raise ClientError("not_in_room")
+        if await self.askings.take(player.id):
+            raise ClientError("rate_limited")
+        await self.news.invite(friend.id, player.name or "", code)
+
+    async def heard(self, player: Player, data: dict[str, Any], wording: Wording) -> dict[str, Any]:
+        """A page of ``player`` says where it is (``data``'s ``where``): kept for their
+        friends; answers the invitations waiting for them and when to say it again (``poll``
+        seconds; 0: never, they have no friend)."""
+        check_fields(data, NEWS_FIELDS)
+        where = data.get("where")
+        await self.news.seen(player.id, where if isinstance(where, str) else "online")
+        invites = await self.news.invites(player.id)
+        has = await asyncio.to_thread(self.store.friends.has_friends, player.id)
+        return {
+            "invites": [
+                {
+                    "id": i["id"],
+                    "name": i["name"] or wording.gettext(HIDDEN_NAME),
+                    "room": i["room"],
+                }
+                for i in invites
+            ],
+            "poll": POLL if has else 0,
+        }
+
+    async def dismiss(self, player: Player, invite_id: str) -> None:
+        """``player`` answered the invitation ``invite_id`` (``not_found``: none of theirs)."""
+        if not await self.news.dismiss(player.id, invite_id):
+            raise ClientError("not_found")
 
     async def link(self, player: Player) -> str:
         """``player``'s friend link's code (made the first time)."""

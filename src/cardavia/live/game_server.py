@@ -23,6 +23,7 @@ from cardavia.ai.decisions import Decisions
 from cardavia.live.bus import LocalBus, make_bus
 from cardavia.live.clock import ActionClock
 from cardavia.live.flows import Flows
+from cardavia.live.friend_news import FriendNews
 from cardavia.live.friends import Friends
 from cardavia.live.learn import Learning
 from cardavia.live.leaving import Leaving, SeatsFinished
@@ -166,7 +167,9 @@ class GameServer:
             quick=quick,
             lobby=Lobby(tables, rooms, presence, waiting=quick.waiting_here),
             safety=safety,
-            friends=Friends(store, safety, counters, settings.limits),
+            friends=Friends(
+                store, safety, FriendNews(settings.redis_url), counters, settings.limits
+            ),
             tournament_tables=tournament_tables,
             tournaments=Tournaments(store, deal_tables, clock=tournament_tables.clock),
             deal_started=deal_started,
@@ -227,6 +230,7 @@ class GameServer:
         the store closes."""
         await self.quick.close()
         await self.presence.close()
+        await self.friends.news.close()
         self.rooms.close()
         await self.tables.close()
         self.writer.shutdown()

@@ -222,6 +222,17 @@ class FriendStore:
             "friend_link": [] if code is None else [{"code": code}],
         }
 
+    def has_friends(self, player_id: str) -> bool:
+        """Whether ``player_id`` has a friend (or an asking either way): their pages then say
+        where they are, for their friends."""
+        with unavailable(), Session(self.engine) as session:
+            found = session.execute(
+                select(FriendRow.asker_id)
+                .where(or_(FriendRow.asker_id == player_id, FriendRow.asked_id == player_id))
+                .limit(1)
+            ).first()
+        return found is not None
+
     def link_code(self, player_id: str) -> str:
         """``player_id``'s friend link's code, made the first time it is asked for."""
         with unavailable(), self.engine.begin() as connection:

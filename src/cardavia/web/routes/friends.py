@@ -1,7 +1,10 @@
 """Friends (docs/players.md, "Friends"): ``GET /api/friends``, ``POST /api/friends`` (asking
 the person of a room's seat, or a friend link's owner), ``POST /api/friends/{key}/accept``,
 ``DELETE /api/friends/{key}`` (ending a friendship, refusing an asking or taking one's
-back), ``POST /api/friends/link`` (one's friend link, made the first time); the pages
+back), ``POST /api/friends/link`` (one's friend link, made the first time),
+``POST /api/friends/news`` (a page says where it is, and hears its invitations),
+``POST /api/friends/{key}/invite`` (a friend invited to one's room) and
+``DELETE /api/friends/invites/{id}`` (an invitation answered); the pages
 ``/{lang}/me/friends`` and ``/{lang}/friend/{code}``. Thin: the work is
 :class:`~cardavia.live.friends.Friends`'s. Each changing route checks ``Origin`` and takes
 JSON only; the person is their player cookie's (one is made for a friend link's visitor,
@@ -35,20 +38,17 @@ from cardavia.words import Catalogs, is_language
 
 NO_STORE = {"Cache-Control": "no-store"}
 
+Act = Callable[[Player, dict[str, Any]], Awaitable[dict[str, Any]]]
+"""What a changing request does for its player with its body: the answer to send."""
+Change = Callable[..., Awaitable[Response]]
 
-def install(
-    app: FastAPI,
-    friends: Friends,
-    guests: Guests,
-    settings: Settings,
-    catalogs: Catalogs,
-    templates: Jinja2Templates,
-) -> None:
-    """Add the friends' routes and pages to ``app`` (before the table page's catch-all)."""
+
+def _changes(guests: Guests, settings: Settings) -> Change:
+    """How every changing route of friends is answered."""
 
     async def change(
         request: Request,
-        act: Callable[[Player, dict[str, Any]], Awaitable[dict[str, Any]]],
+        act: Act,
         status_code: int = 200,
         *,
         make_player: bool = False,
@@ -76,6 +76,21 @@ def install(
             guests.keep(request, response, token)
         return response
 
+    return change
+
+
+def install(
+    app: FastAPI,
+    friends: Friends,
+    guests: Guests,
+    settings: Settings,
+    catalogs: Catalogs,
+    templates: Jinja2Templates,
+) -> None:
+    """Add the friends' routes and pages to ``app`` (before the table page's catch-all)."""
+    change = _changes(guests, settings)
+    _install_answers(app, friends, change)
+
     @app.get("/api/friends")
     async def listed(request: Request) -> Response:
         player = await guests.identify(request)
@@ -99,6 +114,42 @@ def install(
 
         return await change(request, act, make_player=True)
 
+    @app.post("/api/friends/news")
+    async def news(request: Request) -> Response:
+        """Every page says where it is: a visitor without a player hears nothing, and is
+        not asked again (``poll`` 0), never refused (no error in every page's console)."""
+        if not origin_allowed(request.headers, settings.allowed_origins):
+            raise ClientError("bad_origin")
+        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+        player = await guests.identify(request)
+        if player is None:
+            return SafeJSONResponse({"invites": [], "poll": 0}, headers=NO_STORE)
+        lang = str(data["lang"]) if is_language(data.get("lang")) else refusal_language(request)
+        answer = await friends.heard(player, data, catalogs.wording(speak(request, lang)))
+        return SafeJSONResponse(answer, headers=NO_STORE)
+
+    _install_pages(app, friends, guests, catalogs, templates)
+
+
+def _install_answers(app: FastAPI, friends: Friends, change: Change) -> None:
+    """An invitation sent or answered, an asking accepted, a friendship ended."""
+
+    @app.post("/api/friends/{key}/invite")
+    async def invite(request: Request, key: str) -> Response:
+        async def act(player: Player, data: dict[str, Any]) -> dict[str, Any]:
+            await friends.invite(player, key, data)
+            return {"invited": True}
+
+        return await change(request, act)
+
+    @app.delete("/api/friends/invites/{invite_id}")
+    async def dismiss(request: Request, invite_id: str) -> Response:
+        async def act(player: Player, _data: dict[str, Any]) -> dict[str, Any]:
+            await friends.dismiss(player, invite_id)
+            return {"dismissed": True}
+
+        return await change(request, act)
+
     @app.post("/api/friends/{key}/accept")
     async def accept(request: Request, key: str) -> Response:
         async def act(player: Player, _data: dict[str, Any]) -> dict[str, Any]:
@@ -114,8 +165,6 @@ def install(
             return {"ended": True}
 
         return await change(request, act)
-
-    _install_pages(app, friends, guests, catalogs, templates)
 
 
 def _install_pages(

@@ -8,6 +8,7 @@
 import { heardClock } from "./clock.js";
 import { pluralText } from "./plurals.js";
 import { leave as leaveForGood, onFlowMessage, renderOffer, tellLeavers } from "./room_flow.js";
+import { renderInvites } from "./room_invite.js";
 import { safetyControls } from "./room_safety.js";
 import {
   createRoom,
@@ -32,6 +33,7 @@ let current = null;
 function renderRoom(room, send) {
   current = room;
   heardTakeovers(room.seats);
+  renderInvites(room);
   document.getElementById("room-join").hidden = true;
   const lobby = document.getElementById("room-lobby");
   lobby.hidden = false;

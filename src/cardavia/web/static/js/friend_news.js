@@ -1,0 +1,81 @@
+// What a player's friends tell them while the site is open (docs/players.md, "Friends"): every
+// page says where it is (POST /api/friends/news: at a table, in a tournament, or just on the
+// site), for the player's friends to see, and hears the invitations waiting for the player —
+// each shown at the top of the page ("Join" opens the room, "No thanks" declines), and told
+// by a notification when the page is hidden (notify.js, if the player asked for it). A
+// player with no friend is asked nothing more after the page's first word.
+
+import { notifyHidden } from "./notify.js";
+import { loadSettings } from "./settings.js";
+
+const lang = document.documentElement.lang || "en";
+const words = JSON.parse(document.getElementById("friend-news-strings")?.textContent || "{}");
+/** The invitations shown on this page, by id: each shown (and notified) once. */
+const shown = new Set();
+
+function where() {
+  if (location.pathname.includes("/tournaments/")) return "tournament";
+  const view = /** @type {any} */ (window).cardavia?.view;
+  if (view && view.phase !== "over" && view.phase !== "cancelled") return "table";
+  if (/^\/[a-z]{2}\/(room|quick)\//.test(location.pathname)) return "table";
+  return "online";
+}
+
+async function send(url, method, body = {}) {
+  const response = await fetch(url, {
+    method,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ ...body, lang }),
+  });
+  return response.ok ? response.json() : null;
+}
+
+function showInvite(invite) {
+  const box = document.getElementById("friend-invites");
+  if (!box || shown.has(invite.id)) return;
+  shown.add(invite.id);
+  const text = words.invites.replace("{name}", invite.name);
+  const line = document.createElement("p");
+  line.className = "friend-invite";
+  line.dataset.invite = invite.id;
+  const said = document.createElement("span");
+  said.textContent = text;
+  const join = document.createElement("a");
+  join.className = "button-link primary";
+  join.href = `/${lang}/room/${encodeURIComponent(invite.room)}`;
+  join.textContent = words.join;
+  join.addEventListener("click", (event) => {
+    // Answered: gone from the player's other pages too, before the room opens.
+    event.preventDefault();
+    send(`/api/friends/invites/${encodeURIComponent(invite.id)}`, "DELETE")
+      .catch(() => undefined)
+      .finally(() => location.assign(join.href));
+  });
+  const no = document.createElement("button");
+  no.type = "button";
+  no.className = "secondary";
+  no.textContent = words.decline;
+  no.addEventListener("click", async () => {
+    await send(`/api/friends/invites/${encodeURIComponent(invite.id)}`, "DELETE");
+    line.remove();
+    box.hidden = !box.querySelector(".friend-invite");
+  });
+  line.append(said, " ", join, " ", no);
+  box.append(line);
+  box.hidden = false;
+  notifyHidden(text, loadSettings());
+}
+
+async function hear() {
+  let answer = null;
+  try {
+    answer = await send("/api/friends/news", "POST", { where: where() });
+  } catch {
+    answer = null; // offline: said again at the next beat
+  }
+  for (const invite of answer?.invites ?? []) showInvite(invite);
+  const poll = answer ? Number(answer.poll) : 30;
+  if (poll > 0) setTimeout(hear, poll * 1000);
+}
+
+if (document.getElementById("friend-invites")) hear();
