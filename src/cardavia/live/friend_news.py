@@ -32,6 +32,8 @@ INVITE_KEPT: Final = 300.0
 """Seconds an invitation waits for its friend."""
 PLACES: Final = frozenset({"table", "tournament", "online"})
 """Where a page may say it is (anything else: ``online``)."""
+RETRY: Final = 30.0
+"""Seconds after Redis failed before it is asked again (meanwhile: this process's own)."""
 KEPT_HERE: Final = 20_000
 """Signs kept in this process before those of the players offline are dropped."""
 SEEN_KEY: Final = "cardavia:friends:seen"
@@ -49,17 +51,21 @@ class FriendNews:
             self._redis = redis.asyncio.Redis.from_url(redis_url, socket_timeout=2.0)
         self._seen: dict[str, tuple[str, float]] = {}
         self._invites: dict[str, list[dict[str, Any]]] = {}
-        self._failing = False
+        self._failed_at: float | None = None
 
     def _failed(self, error: Exception) -> None:
         service_failed("redis")
-        if not self._failing:
+        if self._failed_at is None:
             log.warning("friends' news kept in this process: %s", reason(error))
-        self._failing = True
+        self._failed_at = time.monotonic()
 
     @property
     def _shared(self) -> bool:
-        return self._redis is not None and not self._failing
+        """Whether Redis is asked: there is one, and it did not fail in the last
+        :data:`RETRY` seconds (then it is tried again)."""
+        if self._redis is None:
+            return False
+        return self._failed_at is None or time.monotonic() - self._failed_at >= RETRY
 
     async def seen(self, player_id: str, where: str) -> None:
         """``player_id``'s page says it is at ``where`` now."""
@@ -95,7 +101,6 @@ class FriendNews:
     async def invite(self, friend_id: str, name: str, room: str) -> None:
         """Invite ``friend_id`` to the room ``room`` from a player named ``name``."""
         entry = {"id": secrets.token_hex(8), "name": name, "room": room, "at": time.time()}
-        self._invites.setdefault(friend_id, []).append(entry)
         if self._shared:
             key = INVITES_KEY + friend_id
             try:
@@ -103,39 +108,46 @@ class FriendNews:
                     pipe.rpush(key, json.dumps(entry))
                     pipe.expire(key, int(INVITE_KEPT))
                     await pipe.execute()
+                return
             except Exception as error:
                 self._failed(error)
+        self._invites.setdefault(friend_id, []).append(entry)
 
     async def invites(self, player_id: str) -> list[dict[str, Any]]:
         """The invitations waiting for ``player_id``, the oldest first (none past
-        :data:`INVITE_KEPT`)."""
-        found = list(self._invites.get(player_id, []))
+        :data:`INVITE_KEPT`): Redis's, else this process's."""
+        oldest = time.time() - INVITE_KEPT
+        found = None
         if self._shared:
             try:
-                found = [
-                    json.loads(t) for t in await self._redis.lrange(INVITES_KEY + player_id, 0, -1)
-                ]
+                saved = await self._redis.lrange(INVITES_KEY + player_id, 0, -1)
+                found = [json.loads(text) for text in saved]
             except Exception as error:
                 self._failed(error)
-        oldest = time.time() - INVITE_KEPT
+        if found is None:
+            found = self._invites[player_id] = [
+                i for i in self._invites.get(player_id, []) if i["at"] >= oldest
+            ]
+            if not found:
+                del self._invites[player_id]
         return [i for i in found if i.get("at", 0) >= oldest]
 
     async def dismiss(self, player_id: str, invite_id: str) -> bool:
         """The invitation ``invite_id`` of ``player_id``'s is answered (joined, or declined):
         gone. Whether it was there."""
-        kept = self._invites.get(player_id, [])
-        here = [i for i in kept if i["id"] != invite_id]
-        gone = len(here) != len(kept)
-        self._invites[player_id] = here
         if self._shared:
             key = INVITES_KEY + player_id
             try:
                 for text in await self._redis.lrange(key, 0, -1):
                     if json.loads(text).get("id") == invite_id:
-                        gone = bool(await self._redis.lrem(key, 1, text)) or gone
+                        return bool(await self._redis.lrem(key, 1, text))
+                return False
             except Exception as error:
                 self._failed(error)
-        return gone
+        kept = self._invites.get(player_id, [])
+        here = [i for i in kept if i["id"] != invite_id]
+        self._invites[player_id] = here
+        return len(here) != len(kept)
 
     async def close(self) -> None:
         """Close the connection to Redis, if any."""
