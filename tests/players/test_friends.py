@@ -258,9 +258,11 @@ def test_only_a_friend_is_invited_and_only_to_a_room_one_sits_in(
     assert (refused.status_code, refused.json()["code"]) == (404, "not_found")
     bo.post("/api/friends", json={"room": code, "seat": "S"})
     key = lists(ana)["friends"][0]["key"]
-    other = browser().post(
-        "/api/rooms", json={"name": "Cy", "rules": "maison", "level": "club", "lang": "en"}
-    ).json()["room"]
+    other = (
+        browser()
+        .post("/api/rooms", json={"name": "Cy", "rules": "maison", "level": "club", "lang": "en"})
+        .json()["room"]
+    )
     cases = [
         ({"room": other}, 403, "not_in_room"),
         ({"room": "no room"}, 403, "not_in_room"),
