@@ -46,20 +46,31 @@ def look(table: Table, name: str, axe: Any) -> None:
         assert axe(table.page) == [], name
 
 
+def new_room(table: Table, server: Server) -> str:
+    """Ana's new room (French): its code."""
+    table.page.goto(f"{server.url}/fr/room/")
+    table.page.fill("#rc-name", "Ana")
+    table.page.click("#room-create-button")
+    table.page.wait_for_url(re.compile(r"/fr/room/[A-Z]{5}$"))
+    return table.page.url.rsplit("/", 1)[1]
+
+
+def meet(ana: Table, bo: Table, server: Server) -> str:
+    """Ana's room, Bo (Arabic) seated in it too: its code."""
+    code = new_room(ana, server)
+    bo.page.goto(f"{server.url}/ar/room/{code}")
+    bo.page.fill("#rj-name", "Bo")
+    bo.page.click("#room-join-button")
+    ana.page.wait_for_selector("#room-seats li bdi:text('Bo')")
+    return code
+
+
 def test_two_players_become_friends_from_a_room_and_by_a_link(
     two: list[Table], browser: Browser, server: Server, axe: Any
 ) -> None:
     ana, bo = two
     fr, ar = load_catalogs().wording("fr"), load_catalogs().wording("ar")
-    ana.page.goto(f"{server.url}/fr/room/")
-    ana.page.fill("#rc-name", "Ana")
-    ana.page.click("#room-create-button")
-    ana.page.wait_for_url(re.compile(r"/fr/room/[A-Z]{5}$"))
-    code = ana.page.url.rsplit("/", 1)[1]
-    bo.page.goto(f"{server.url}/ar/room/{code}")
-    bo.page.fill("#rj-name", "Bo")
-    bo.page.click("#room-join-button")
-    ana.page.wait_for_selector("#room-seats li bdi:text('Bo')")
+    meet(ana, bo, server)
 
     # Ana asks Bo from his name in the room.
     ask = ana.page.get_by_role(
@@ -116,15 +127,7 @@ def test_a_friend_online_is_invited_to_a_room_in_one_click(
     Bo's page, and "Join" takes him into the room."""
     ana, bo = two
     fr, ar = load_catalogs().wording("fr"), load_catalogs().wording("ar")
-    ana.page.goto(f"{server.url}/fr/room/")
-    ana.page.fill("#rc-name", "Ana")
-    ana.page.click("#room-create-button")
-    ana.page.wait_for_url(re.compile(r"/fr/room/[A-Z]{5}$"))
-    met = ana.page.url.rsplit("/", 1)[1]
-    bo.page.goto(f"{server.url}/ar/room/{met}")
-    bo.page.fill("#rj-name", "Bo")
-    bo.page.click("#room-join-button")
-    ana.page.wait_for_selector("#room-seats li bdi:text('Bo')")
+    meet(ana, bo, server)
     add = ana.page.get_by_role(
         "button", name=fr.gettext("Add as a friend: {name}").replace("{name}", "Bo")
     )
@@ -141,11 +144,7 @@ def test_a_friend_online_is_invited_to_a_room_in_one_click(
     expect(ana.page.locator("#friends-friends .friend-where")).to_have_text([fr.gettext("online")])
 
     # Ana's new room: Bo online, invited in one click.
-    ana.page.goto(f"{server.url}/fr/room/")
-    ana.page.fill("#rc-name", "Ana")
-    ana.page.click("#room-create-button")
-    ana.page.wait_for_url(re.compile(r"/fr/room/[A-Z]{5}$"))
-    room = ana.page.url.rsplit("/", 1)[1]
+    room = new_room(ana, server)
     invite = ana.page.get_by_role(
         "button", name=fr.gettext("Invite {name}").replace("{name}", "Bo")
     )
