@@ -159,16 +159,22 @@ async def read_json_body(request: Request, limit: int, timeout: float) -> dict[s
     return decode_message(bytes(body), limit=limit)
 
 
-async def asked_language(request: Request, settings: Settings) -> str:
-    """The language of a request whose body says at most that (``{"lang": "fr"}``: starting
-    a deal, playing a shared one), the one it is answered in from then on: its origin checked
-    (``bad_origin``), its body read within the site's limits, any other field refused."""
-    lang = refusal_language(request)
+async def read_sent(request: Request, settings: Settings) -> tuple[dict[str, Any], str]:
+    """What a changing request sent, and the language it is answered in from then on: its
+    origin checked (``bad_origin``), its JSON body read within the site's limits, its
+    ``lang`` (if it names one) spoken (:func:`speak`) — else the refusal's language."""
     if not origin_allowed(request.headers, settings.allowed_origins):
         raise ClientError("bad_origin")
     data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
     if is_language(data.get("lang")):
-        lang = speak(request, str(data["lang"]))
+        return data, speak(request, str(data["lang"]))
+    return data, refusal_language(request)
+
+
+async def asked_language(request: Request, settings: Settings) -> str:
+    """The language of a request whose body says at most that (``{"lang": "fr"}``: starting
+    a deal, playing a shared one): :func:`read_sent`, any other field refused."""
+    data, lang = await read_sent(request, settings)
     check_fields(data, ("lang",))
     return lang
 

@@ -28,10 +28,8 @@ from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
     or_else,
-    origin_allowed,
-    read_json_body,
+    read_sent,
     refusal_language,
-    speak,
 )
 from cardavia.web.pages import not_found_page, page_context
 from cardavia.words import Catalogs, is_language
@@ -56,12 +54,7 @@ def _changes(guests: Guests, settings: Settings) -> Change:
         """A changing request: ``Origin`` checked, the JSON body read, the player known by
         their cookie (``make_player``: a guest made for a visitor without one; otherwise
         none is ``bad_token``), then ``act``, whose answer is sent."""
-        if not origin_allowed(request.headers, settings.allowed_origins):
-            raise ClientError("bad_origin")
-        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
-        lang = refusal_language(request)
-        if is_language(data.get("lang")):
-            lang = speak(request, str(data["lang"]))
+        data, lang = await read_sent(request, settings)
         token = ""
         if make_player:
             player, token = await guests.player(request, lang)
@@ -118,14 +111,11 @@ def install(
     async def news(request: Request) -> Response:
         """Every page says where it is: a visitor without a player hears nothing, and is
         not asked again (``poll`` 0), never refused (no error in every page's console)."""
-        if not origin_allowed(request.headers, settings.allowed_origins):
-            raise ClientError("bad_origin")
-        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
+        data, lang = await read_sent(request, settings)
         player = await guests.identify(request)
         if player is None:
             return SafeJSONResponse({"invites": [], "poll": 0}, headers=NO_STORE)
-        lang = str(data["lang"]) if is_language(data.get("lang")) else refusal_language(request)
-        answer = await friends.heard(player, data, catalogs.wording(speak(request, lang)))
+        answer = await friends.heard(player, data, catalogs.wording(lang))
         return SafeJSONResponse(answer, headers=NO_STORE)
 
     _install_pages(app, friends, guests, catalogs, templates)

@@ -18,12 +18,10 @@ from cardavia.players import Player
 from cardavia.web.guests import Guests
 from cardavia.web.http_helpers import (
     SafeJSONResponse,
-    origin_allowed,
-    read_json_body,
+    read_sent,
     refusal_language,
-    speak,
 )
-from cardavia.words import Catalogs, is_language
+from cardavia.words import Catalogs
 
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -42,11 +40,7 @@ def install(
         """A changing request: ``Origin`` checked, the JSON body read, the player known by
         their cookie (none: ``not_in_room``, they sat nowhere), then ``act``; a refusal
         worded in the request's language."""
-        if not origin_allowed(request.headers, settings.allowed_origins):
-            raise ClientError("bad_origin")
-        data = await read_json_body(request, settings.max_message_bytes, settings.body_timeout)
-        if is_language(data.get("lang")):
-            speak(request, str(data["lang"]))
+        data, _lang = await read_sent(request, settings)
         player = await guests.identify(request)
         if player is None:
             raise ClientError("not_in_room")
