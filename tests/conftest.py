@@ -18,6 +18,7 @@ process a test starts outlives it.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import time
 from collections.abc import Callable, Generator
@@ -56,6 +57,17 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The process tuned as a site's (:func:`cardavia.web.app.settle_the_process`) once the
+    tests are collected: what collection made (the test items, the modules) lives to the end
+    of the run, and is frozen out of the collector's sight rather than walked again at each
+    full collection (``make check``: 7 % of its CPU time)."""
+    if session.items:
+        from cardavia.web.app import settle_the_process
+
+        settle_the_process()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark slow every test of a slow folder and every test that starts processes."""
     for item in items:
@@ -66,6 +78,35 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         on_postgresql = callspec is not None and "postgresql" in callspec.params.values()
         if folder in SLOW_FOLDERS or PROCESS_FIXTURES & fixtures or on_postgresql:
             item.add_marker(pytest.mark.slow)
+
+
+# -- a fresh database ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def pristine_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite file at the latest revision, made once per process of the run."""
+    from sqlalchemy import create_engine
+
+    from cardavia.store.db import upgrade_schema
+
+    path = tmp_path_factory.mktemp("pristine") / "cardavia.db"
+    engine = create_engine(f"sqlite:///{path}")
+    try:
+        upgrade_schema(engine)
+    finally:
+        engine.dispose()
+    return path
+
+
+@pytest.fixture
+def database(tmp_path: Path, pristine_database: Path) -> str:
+    """A fresh SQLite database file, at the latest revision: a copy of
+    :func:`pristine_database` (a copy costs a tenth of building the schema again, and the
+    site's tests open hundreds)."""
+    path = tmp_path / "cardavia.db"
+    shutil.copyfile(pristine_database, path)
+    return f"sqlite:///{path}"
 
 
 # -- the budget ---------------------------------------------------------------------------
@@ -182,15 +223,27 @@ def _kept() -> set[Process]:
     return set().union(*KEPT.values()) if KEPT else set()
 
 
-def _left_by_test(started: int) -> set[Process]:
+def _numbers() -> frozenset[str]:
+    """The numbers of the machine's processes (their folders in ``/proc``: a listing, no file
+    read)."""
+    with os.scandir("/proc") as entries:
+        return frozenset(entry.name for entry in entries if entry.name.isdigit())
+
+
+def _left_by_test(started: int, before: frozenset[str] | None = None) -> set[Process]:
     """The processes started since the clock tick ``started`` (a test's setup) and running,
-    but those of the fixtures of a wider scope."""
+    but those of the fixtures of a wider scope. ``before``: the processes' numbers at that
+    moment; when no number is new, nothing was started (most tests: the process table is not
+    read)."""
+    if before is not None and not _numbers() - before:
+        return set()
     kept = _kept()
     running = descendants(skipping=frozenset(p.pid for p in kept)) - kept
     return {process for process in running if process.start >= started}
 
 
 _STARTED = pytest.StashKey[int]()
+_NUMBERS = pytest.StashKey[frozenset[str]]()
 
 
 @pytest.fixture(scope="session")
@@ -227,14 +280,16 @@ class ProcessGuard:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> Generator[None, Any, Any]:
         item.stash[_STARTED] = _ticks_now()
+        if Path("/proc/self/stat").exists():
+            item.stash[_NUMBERS] = _numbers()
         return (yield)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_teardown(self, item: pytest.Item, nextitem: pytest.Item | None) -> Any:
         result = yield
-        started = item.stash.get(_STARTED, 0)
+        started, before = item.stash.get(_STARTED, 0), item.stash.get(_NUMBERS, None)
         deadline = time.monotonic() + GRACE_SECONDS
-        while (left := _left_by_test(started)) and time.monotonic() < deadline:
+        while (left := _left_by_test(started, before)) and time.monotonic() < deadline:
             time.sleep(0.05)
         if left:
             for process in left:

@@ -170,6 +170,7 @@ def margin(rules_name: str, deals: int) -> float:
     return total / (2 * deals)
 
 
+@pytest.mark.slow  # a match of 400 deals
 @pytest.mark.parametrize("rules_name", PRESET_NAMES)
 def test_club_beats_beginner(rules_name: str) -> None:
     # 200 seeded deals from each side; measured margins are 25 to 65 points a deal.

@@ -219,6 +219,7 @@ def test_c_and_python_agree_on_whole_deals(seed: int) -> None:
     assert max(solve_root(position).values()) == value
 
 
+@pytest.mark.slow  # whole deals solved twice each
 def test_the_orders_of_search_give_the_same_values_and_masters_visits_fewer_nodes() -> None:
     """The order of search changes the nodes, never a value; on whole deals of every kind
     of contract, the ``masters`` order visits fewer in all than the ``simple`` one."""

@@ -8,7 +8,6 @@ import faulthandler
 import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -22,9 +21,3 @@ def watchdog() -> Iterator[None]:
     faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True, file=sys.__stderr__)
     yield
     faulthandler.cancel_dump_traceback_later()
-
-
-@pytest.fixture
-def database(tmp_path: Path) -> str:
-    """A fresh SQLite database file."""
-    return f"sqlite:///{tmp_path / 'cardavia.db'}"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,11 +20,11 @@ View = dict[str, Any]
 
 
 @pytest.fixture(name="app")
-def app_fixture(tmp_path: Path) -> FastAPI:
+def app_fixture(database: str) -> FastAPI:
     """The site on a SQLite file of the test's own, its computer players without a pause."""
     return create_app(
         Settings(
-            database_url=f"sqlite:///{tmp_path / 'cardavia.db'}",
+            database_url=database,
             ai_delay=(0.0, 0.0),
             seed=7,
             limits=Limits(games_per_minute=0, messages_per_second=0),

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,11 +24,11 @@ __all__ = ["browser_fixture"]
 
 
 @pytest.fixture(name="app")
-def app_fixture(tmp_path: Path) -> FastAPI:
+def app_fixture(database: str) -> FastAPI:
     """The site on a database of the test's own, three askings an hour each."""
     return create_app(
         Settings(
-            database_url=f"sqlite:///{tmp_path / 'cardavia.db'}",
+            database_url=database,
             ai_delay=(0.0, 0.0),
             seed=7,
             limits=Limits(games_per_minute=0, messages_per_second=0, friends_per_hour=3),

@@ -10,7 +10,6 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,12 +27,12 @@ GAME = {"rules": "cardavia", "level": "beginner", "lang": "en"}
 
 
 @pytest.fixture
-def make_app(tmp_path: Path) -> Callable[..., FastAPI]:
+def make_app(database: str) -> Callable[..., FastAPI]:
     """An app on a SQLite file of the test's own (the same file each time)."""
 
     def make(**overrides: Any) -> FastAPI:
         options: dict[str, Any] = {
-            "database_url": f"sqlite:///{tmp_path / 'cardavia.db'}",
+            "database_url": database,
             "ai_delay": (0.0, 0.0),
             "seed": 7,
             "limits": Limits(games_per_minute=0, messages_per_second=0),

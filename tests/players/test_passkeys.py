@@ -6,7 +6,6 @@ ceremonies themselves, with Chromium's virtual authenticator: tests/browser/test
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,10 +22,10 @@ ANSWER = {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": {}}
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> FastAPI:
+def app(database: str) -> FastAPI:
     return create_app(
         Settings(
-            database_url=f"sqlite:///{tmp_path / 'cardavia.db'}",
+            database_url=database,
             ai_delay=(0.0, 0.0),
             seed=7,
             limits=Limits(games_per_minute=0, messages_per_second=0),

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,12 +29,12 @@ __all__ = ["browser_fixture"]
 
 
 @pytest.fixture(name="app")
-def app_fixture(tmp_path: Path) -> FastAPI:
+def app_fixture(database: str) -> FastAPI:
     """The site on a database of the test's own, with the safety's limits low enough to
     reach: 3 blocks and 2 reports an hour."""
     return create_app(
         Settings(
-            database_url=f"sqlite:///{tmp_path / 'cardavia.db'}",
+            database_url=database,
             ai_delay=(0.0, 0.0),
             seed=7,
             limits=Limits(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,10 +20,10 @@ from cardavia.web.guests import PLAYER_COOKIE
 
 
 @pytest.fixture
-def make_app(tmp_path: Path) -> Callable[..., FastAPI]:
+def make_app(database: str) -> Callable[..., FastAPI]:
     def make(**overrides: Any) -> FastAPI:
         options: dict[str, Any] = {
-            "database_url": f"sqlite:///{tmp_path / 'cardavia.db'}",
+            "database_url": database,
             "ai_delay": (0.0, 0.0),
             "seed": 7,
             "limits": Limits(games_per_minute=0, messages_per_second=0),

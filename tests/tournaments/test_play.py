@@ -13,7 +13,6 @@ import re
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,13 +44,12 @@ View = dict[str, Any]
 TOURNAMENT = "short-cardavia-test"
 
 
-@pytest.fixture(name="app")
-def app_fixture(tmp_path: Path) -> FastAPI:
-    """The site on a SQLite file of the test's own, with a short tournament of 3 deals open
-    for an hour at the beginner level."""
+def tournament_site(database: str) -> FastAPI:
+    """The site on ``database``, with a short tournament of 3 deals open for an hour at the
+    beginner level."""
     app = create_app(
         Settings(
-            database_url=f"sqlite:///{tmp_path / 'cardavia.db'}",
+            database_url=database,
             ai_delay=(0.0, 0.0),
             seed=7,
             limits=Limits(games_per_minute=0, messages_per_second=0),
@@ -62,6 +60,12 @@ def app_fixture(tmp_path: Path) -> FastAPI:
     plan = Planned(TOURNAMENT, "short", "cardavia", 3, opens, opens + timedelta(hours=1))
     assert Tournaments(app.state.store, level="beginner").make(plan)
     return app
+
+
+@pytest.fixture(name="app")
+def app_fixture(database: str) -> FastAPI:
+    """:func:`tournament_site` on a SQLite file of the test's own."""
+    return tournament_site(database)
 
 
 __all__ = ["browser_fixture"]  # the players' browsers: each a cookie jar, on the site's loop

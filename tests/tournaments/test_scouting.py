@@ -23,6 +23,7 @@ from cardavia.web.guests import PLAYER_COOKIE
 __all__ = ["app_fixture", "browser_fixture"]
 
 
+@pytest.mark.slow  # a tournament played and closed
 def test_a_second_account_keyed_after_the_tournament_opened_plays_unranked(
     app: FastAPI, browser: Callable[[], TestClient]
 ) -> None:

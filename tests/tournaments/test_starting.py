@@ -5,16 +5,24 @@ game is dealt, so that simultaneous starts deal one game."""
 
 from __future__ import annotations
 
+import shutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
-from tests.tournaments.test_play import TOURNAMENT, app_fixture, browser_fixture, start
+from tests.tournaments.test_play import (
+    TOURNAMENT,
+    app_fixture,
+    browser_fixture,
+    start,
+    tournament_site,
+)
 
 from cardavia.store.db import GameRow, GameStore, new_token
 from cardavia.store.tournaments import PENDING
@@ -52,14 +60,25 @@ def test_a_start_of_no_deal_is_the_sites_own_refusal_and_enters_nobody(
     assert app.state.store.tournaments.entries(TOURNAMENT) == 1
 
 
+@pytest.fixture(scope="module")
+def entrant(
+    tmp_path_factory: pytest.TempPathFactory, pristine_database: Path
+) -> Iterator[TestClient]:
+    """A player who started deal 1, on a site of the module's own: the pages' tests only read,
+    so they share it (a site and a deal for each of them was most of their time)."""
+    database = tmp_path_factory.mktemp("entrant") / "cardavia.db"
+    shutil.copyfile(pristine_database, database)
+    with TestClient(tournament_site(f"sqlite:///{database}")) as person:
+        start(person, 1)
+        yield person
+
+
 @pytest.mark.parametrize("number", REFUSED_NUMBERS)
 @pytest.mark.parametrize("page", ["deals", "play"])
 def test_a_page_of_no_deal_is_the_sites_404_page(
-    browser: Callable[[], TestClient], page: str, number: str
+    entrant: TestClient, page: str, number: str
 ) -> None:
-    person = browser()
-    start(person, 1)
-    answer = person.get(f"/en/tournaments/{TOURNAMENT}/{page}/{number}", follow_redirects=False)
+    answer = entrant.get(f"/en/tournaments/{TOURNAMENT}/{page}/{number}", follow_redirects=False)
     assert answer.status_code == 404
     assert answer.headers["content-type"].startswith("text/html")
     assert "Page not found" in answer.text

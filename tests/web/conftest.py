@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import faulthandler
 import random
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,12 +34,6 @@ def watchdog() -> Iterator[None]:
     faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True, file=sys.__stderr__)
     yield
     faulthandler.cancel_dump_traceback_later()
-
-
-@pytest.fixture
-def database(tmp_path: Path) -> str:
-    """A fresh SQLite database file."""
-    return f"sqlite:///{tmp_path / 'cardavia.db'}"
 
 
 @pytest.fixture
@@ -159,3 +154,30 @@ def cards_seat_may_know(state: DealState, seat: Seat | None) -> set[str]:
             for item in state.declared[other]:
                 known |= set(item.card_set.codes())
     return known
+
+
+@pytest.fixture(scope="module")
+def shared_site(
+    tmp_path_factory: pytest.TempPathFactory, pristine_database: Path
+) -> Iterator[TestClient]:
+    """One site for the tests of a module that only read it (its pages, its problems, its
+    errors): made once, where a site for each such test was most of its time."""
+    database = tmp_path_factory.mktemp("site") / "cardavia.db"
+    shutil.copyfile(pristine_database, database)
+    settings = Settings(
+        database_url=f"sqlite:///{database}",
+        seed=7,
+        limits=Limits(games_per_minute=0, messages_per_second=0),
+        allowed_hosts=(*LOOPBACK_HOSTS, "testserver"),
+    )
+    with TestClient(create_app(settings)) as site:
+        yield site
+
+
+@pytest.fixture
+def reader(shared_site: TestClient) -> TestClient:
+    """A visitor of :func:`shared_site`: a client of its own (its own cookies), on the site's
+    one event loop."""
+    visitor = TestClient(shared_site.app)
+    visitor.portal = shared_site.portal
+    return visitor

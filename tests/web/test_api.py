@@ -24,8 +24,8 @@ EN = load_catalogs().wording("en")
 ES = load_catalogs().wording("es")
 
 
-def test_healthz(client: TestClient) -> None:
-    response = client.get("/healthz")
+def test_healthz(reader: TestClient) -> None:
+    response = reader.get("/healthz")
     assert response.status_code == 200
     assert response.text == "ok"
 
@@ -45,22 +45,22 @@ def test_healthz(client: TestClient) -> None:
     ],
 )
 def test_root_sends_the_visitor_to_their_language(
-    client: TestClient, header: str, lang: str
+    reader: TestClient, header: str, lang: str
 ) -> None:
-    response = client.get("/", headers={"Accept-Language": header}, follow_redirects=False)
+    response = reader.get("/", headers={"Accept-Language": header}, follow_redirects=False)
     assert response.status_code == 307
     assert response.headers["location"] == f"/{lang}/"
     assert "accept-language" in response.headers["vary"].lower()
 
 
-def test_root_without_header_is_english(client: TestClient) -> None:
-    response = client.get("/", follow_redirects=False)
+def test_root_without_header_is_english(reader: TestClient) -> None:
+    response = reader.get("/", follow_redirects=False)
     assert response.headers["location"] == "/en/"
 
 
 @pytest.mark.parametrize("path", ["/de/", "/xx/", "/EN/", "/english/"])
-def test_unknown_language_is_an_english_404_with_links(client: TestClient, path: str) -> None:
-    response = client.get(path, headers={"Accept-Language": "fr"})
+def test_unknown_language_is_an_english_404_with_links(reader: TestClient, path: str) -> None:
+    response = reader.get(path, headers={"Accept-Language": "fr"})
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("text/html")
     page = response.text
@@ -71,15 +71,15 @@ def test_unknown_language_is_an_english_404_with_links(client: TestClient, path:
         assert LANGUAGE_NAMES[lang] in page
 
 
-def test_unknown_page_of_a_language_is_a_404_in_that_language(client: TestClient) -> None:
-    response = client.get("/ar/nothing-here")
+def test_unknown_page_of_a_language_is_a_404_in_that_language(reader: TestClient) -> None:
+    response = reader.get("/ar/nothing-here")
     assert response.status_code == 404
     assert 'dir="rtl"' in response.text
     assert load_catalogs().wording("ar").page_text("not_found_title") in response.text
 
 
-def test_unknown_api_route_is_a_json_404(client: TestClient) -> None:
-    response = client.get("/api/nothing", headers={"Accept-Language": "es"})
+def test_unknown_api_route_is_a_json_404(reader: TestClient) -> None:
+    response = reader.get("/api/nothing", headers={"Accept-Language": "es"})
     assert response.status_code == 404
     error = response.json()
     assert error["type"] == "error"
@@ -87,8 +87,8 @@ def test_unknown_api_route_is_a_json_404(client: TestClient) -> None:
     assert error["message"] == load_catalogs().wording("es").error("not_found")
 
 
-def test_security_headers(client: TestClient) -> None:
-    response = client.get("/healthz")
+def test_security_headers(reader: TestClient) -> None:
+    response = reader.get("/healthz")
     assert response.headers["x-content-type-options"] == "nosniff"
     assert response.headers["referrer-policy"] == "same-origin"
 
@@ -348,8 +348,8 @@ def test_view_errors(client: TestClient, new_game: NewGame, lang: str) -> None:
     reason="the table page's template (front-end) is not installed yet",
 )
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_table_page_renders_in_each_language(client: TestClient, lang: str) -> None:
-    response = client.get(f"/{lang}/")
+def test_table_page_renders_in_each_language(reader: TestClient, lang: str) -> None:
+    response = reader.get(f"/{lang}/")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
     page = response.text
@@ -357,8 +357,8 @@ def test_table_page_renders_in_each_language(client: TestClient, lang: str) -> N
     assert f'dir="{"rtl" if lang == "ar" else "ltr"}"' in page
 
 
-def test_language_without_slash_redirects(client: TestClient) -> None:
-    response = client.get("/fr", follow_redirects=False)
+def test_language_without_slash_redirects(reader: TestClient) -> None:
+    response = reader.get("/fr", follow_redirects=False)
     assert response.status_code in (301, 307, 308)
     assert response.headers["location"].endswith("/fr/")
 
@@ -367,8 +367,8 @@ def test_language_without_slash_redirects(client: TestClient) -> None:
     importlib.util.find_spec("cardavia.web.routes.rules") is None,
     reason="the rules pages (cardavia.web.routes.rules) are not installed yet",
 )
-def test_rules_pages_are_included(client: TestClient) -> None:
-    response = client.get("/en/rules/")
+def test_rules_pages_are_included(reader: TestClient) -> None:
+    response = reader.get("/en/rules/")
     assert response.status_code == 200
 
 

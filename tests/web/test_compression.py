@@ -42,9 +42,9 @@ def raw_get(client: TestClient, path: str, headers: dict[str, str]) -> tuple[Any
         ("/sw.js", "text/javascript"),
     ],
 )
-def test_pages_styles_and_scripts_are_compressed(client: TestClient, path: str, kind: str) -> None:
-    packed, body = raw_get(client, path, GZIP)
-    plain, text = raw_get(client, path, PLAIN)
+def test_pages_styles_and_scripts_are_compressed(reader: TestClient, path: str, kind: str) -> None:
+    packed, body = raw_get(reader, path, GZIP)
+    plain, text = raw_get(reader, path, PLAIN)
     assert packed.status_code == plain.status_code == 200
     assert packed.headers["content-type"].startswith(kind)
     assert packed.headers["content-encoding"] == "gzip"
@@ -74,25 +74,25 @@ def test_the_api_pictures_and_a_range_are_sent_as_they_are(client: TestClient) -
 
 @pytest.mark.parametrize("accept", [GZIP, PLAIN])
 def test_a_head_has_the_headers_of_its_get_and_no_body(
-    client: TestClient, accept: dict[str, str]
+    reader: TestClient, accept: dict[str, str]
 ) -> None:
     """A HEAD is answered (it was 405) with what its GET says, Content-Length included."""
     for path in ("/fr/rules/scoring", "/static/css/table.css", "/healthz"):
-        head, nothing = raw_get_method(client, "HEAD", path, accept)
-        got, body = raw_get(client, path, accept)
+        head, nothing = raw_get_method(reader, "HEAD", path, accept)
+        got, body = raw_get(reader, path, accept)
         assert head.status_code == got.status_code == 200, path
         assert nothing == b""
         for name in ("content-type", "content-encoding", "content-length", "vary"):
             assert head.headers.get(name) == got.headers.get(name), (path, name)
         if "content-length" in got.headers:
             assert int(got.headers["content-length"]) == len(body)
-    assert client.head("/fr/no-such-page").status_code == 404
-    assert client.head("/api/games").status_code == 405
+    assert reader.head("/fr/no-such-page").status_code == 404
+    assert reader.head("/api/games").status_code == 405
 
 
-def test_a_refused_encoding_gets_plain_text(client: TestClient) -> None:
+def test_a_refused_encoding_gets_plain_text(reader: TestClient) -> None:
     for accept in ("gzip;q=0", "br", "identity, deflate"):
-        answer, body = raw_get(client, "/fr/rules/scoring", {"Accept-Encoding": accept})
+        answer, body = raw_get(reader, "/fr/rules/scoring", {"Accept-Encoding": accept})
         assert "content-encoding" not in answer.headers
         assert body.startswith(b"<!DOCTYPE html>") or body.lstrip().startswith(b"<!")
 

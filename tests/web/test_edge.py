@@ -46,11 +46,11 @@ def test_another_host_is_refused_a_request_and_a_socket(client: TestClient) -> N
         assert client.get("/healthz", headers={"Host": host}).status_code == 200
 
 
-def test_redirects_are_relative(client: TestClient) -> None:
-    response = client.get("/fr", headers={"Host": "localhost:8000"}, follow_redirects=False)
+def test_redirects_are_relative(reader: TestClient) -> None:
+    response = reader.get("/fr", headers={"Host": "localhost:8000"}, follow_redirects=False)
     assert response.status_code in (301, 307, 308)
     assert response.headers["location"] == "/fr/"
-    moved = client.get("/fr/rules/contree?x=1", follow_redirects=False)
+    moved = reader.get("/fr/rules/contree?x=1", follow_redirects=False)
     assert moved.headers["location"].startswith("/fr/rules/")
 
 
@@ -93,9 +93,9 @@ def test_every_answer_carries_the_security_headers(
         assert failed.status_code == 500 and failed.json()["code"] == "internal"
 
 
-def test_openapi_is_not_served(client: TestClient) -> None:
+def test_openapi_is_not_served(reader: TestClient) -> None:
     for path in ("/openapi.json", "/docs", "/redoc"):
-        assert client.get(path).status_code == 404
+        assert reader.get(path).status_code == 404
 
 
 def test_public_answers_are_cached_and_personal_ones_not(

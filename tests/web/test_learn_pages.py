@@ -25,10 +25,10 @@ def _no_inline_code(html: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_fairness_page(client: TestClient, lang: str) -> None:
+def test_the_fairness_page(reader: TestClient, lang: str) -> None:
     text = rules_text(lang)
     page = learning.fairness_page(text)
-    response = client.get(f"/{lang}/rules/fairness")
+    response = reader.get(f"/{lang}/rules/fairness")
     assert response.status_code == 200
     html = response.text
     assert f'lang="{lang}"' in html
@@ -38,21 +38,21 @@ def test_the_fairness_page(client: TestClient, lang: str) -> None:
     assert "cardavia-deck/1" in html and "SHA-256" in html
     for link in page["links"]:
         assert f'href="{link["href"]}"' in html
-        source = client.get(link["href"])
+        source = reader.get(link["href"])
         assert source.status_code == 200 and "def test_" in source.text
-    assert client.get("/source/tests/ai/test_solver.py").status_code == 404
+    assert reader.get("/source/tests/ai/test_solver.py").status_code == 404
     _no_inline_code(html)
     # Linked from every rules page's navigation.
-    index = client.get(f"/{lang}/rules/").text
+    index = reader.get(f"/{lang}/rules/").text
     assert f'href="/{lang}/rules/fairness"' in index
     assert f'href="/{lang}/rules/problems"' in index
     assert not text.missing & set(learning.catalog_messages())  # type: ignore[comparison-overlap]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_problems_page(client: TestClient, lang: str) -> None:
+def test_the_problems_page(reader: TestClient, lang: str) -> None:
     text = rules_text(lang)
-    response = client.get(f"/{lang}/rules/problems")
+    response = reader.get(f"/{lang}/rules/problems")
     assert response.status_code == 200
     html = response.text
     labels = learning.problem_labels(text)

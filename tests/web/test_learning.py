@@ -158,8 +158,8 @@ def test_no_hint_when_south_has_nothing_to_do(client: TestClient, new_game: NewG
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_problems_as_data(client: TestClient, lang: str) -> None:
-    response = client.get(f"/api/problems?lang={lang}")
+def test_the_problems_as_data(reader: TestClient, lang: str) -> None:
+    response = reader.get(f"/api/problems?lang={lang}")
     assert response.status_code == 200
     data = response.json()
     problems = load_problems()
@@ -176,17 +176,17 @@ def test_the_problems_as_data(client: TestClient, lang: str) -> None:
         assert given["theme_title"]
         assert all(b["text"] and "{" not in b["text"] for b in given["legal_bids"])
         assert "{" not in given["solution_text"]
-    leads = client.get(f"/api/problems?lang={lang}&theme=defence").json()["problems"]
+    leads = reader.get(f"/api/problems?lang={lang}&theme=defence").json()["problems"]
     assert leads and all(p["theme"] == "defence" for p in leads)
-    assert client.get("/api/problems?theme=nothing").status_code == 400
-    today = client.get(f"/api/problems/today?lang={lang}").json()
+    assert reader.get("/api/problems?theme=nothing").status_code == 400
+    today = reader.get(f"/api/problems/today?lang={lang}").json()
     assert today["id"] == daily_problem(today["day"]).id
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_words_of_the_learning_bar(client: TestClient, lang: str) -> None:
-    words = client.get(f"/api/learn/words?lang={lang}").json()
+def test_the_words_of_the_learning_bar(reader: TestClient, lang: str) -> None:
+    words = reader.get(f"/api/learn/words?lang={lang}").json()
     assert words["lang"] == lang and words["dir"] == ("rtl" if lang == "ar" else "ltr")
     for key in ("analyse", "hint", "hints_setting", "check_shuffle", "shuffle_ok", "shuffle_bad"):
         assert words[key]
-        assert lang == "en" or words[key] != client.get("/api/learn/words?lang=en").json()[key]
+        assert lang == "en" or words[key] != reader.get("/api/learn/words?lang=en").json()[key]

@@ -72,9 +72,9 @@ def text_of(fragment: str) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_page_in_every_language(client: TestClient, lang: str) -> None:
+def test_every_page_in_every_language(reader: TestClient, lang: str) -> None:
     for page in PAGES:
-        response = client.get(f"/{lang}/rules/{page}")
+        response = reader.get(f"/{lang}/rules/{page}")
         assert response.status_code == 200, (lang, page)
         body = response.text
         assert f'<html lang="{lang}" dir="{"rtl" if lang == "ar" else "ltr"}">' in body
@@ -83,8 +83,8 @@ def test_every_page_in_every_language(client: TestClient, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_legal_cards_page_shows_the_nine_verified_examples(client: TestClient, lang: str) -> None:
-    body = client.get(f"/{lang}/rules/legal-cards").text
+def test_legal_cards_page_shows_the_nine_verified_examples(reader: TestClient, lang: str) -> None:
+    body = reader.get(f"/{lang}/rules/legal-cards").text
     legal = dict(re.findall(r'data-example="(\d)".*?data-legal="([^"]*)"', body, re.S))
     assert {int(k): v for k, v in legal.items()} == RULES_11_LEGAL
     assert body.count('data-verified="true"') == 9
@@ -93,18 +93,18 @@ def test_legal_cards_page_shows_the_nine_verified_examples(client: TestClient, l
     assert body.count('class="rules-card rules-card-on"') >= 9  # ...the legal ones highlighted
 
 
-def test_card_pictures_are_labelled_in_the_pages_language(client: TestClient) -> None:
-    assert 'aria-label="valet de cœur"' in client.get("/fr/rules/legal-cards").text
-    assert 'aria-label="Walet kier"' in client.get("/pl/rules/legal-cards").text
-    assert 'aria-label="ولد الكبّة"' in client.get("/ar/rules/legal-cards").text
-    assert 'aria-label="पान का गुलाम"' in client.get("/hi/rules/legal-cards").text
-    spanish = client.get("/es/rules/announcements").text
+def test_card_pictures_are_labelled_in_the_pages_language(reader: TestClient) -> None:
+    assert 'aria-label="valet de cœur"' in reader.get("/fr/rules/legal-cards").text
+    assert 'aria-label="Walet kier"' in reader.get("/pl/rules/legal-cards").text
+    assert 'aria-label="ولد الكبّة"' in reader.get("/ar/rules/legal-cards").text
+    assert 'aria-label="पान का गुलाम"' in reader.get("/hi/rules/legal-cards").text
+    spanish = reader.get("/es/rules/announcements").text
     assert 'aria-label="rey de oros"' in spanish  # seed 002's carré of 12s, Spanish deck
     assert 'aria-label="sota de oros"' in spanish
 
 
-def test_hindi_example_9_names_the_right_suits(client: TestClient) -> None:
-    body = client.get("/hi/rules/legal-cards").text
+def test_hindi_example_9_names_the_right_suits(reader: TestClient) -> None:
+    body = reader.get("/hi/rules/legal-cards").text
     nine = re.search(r'data-example="9".*?</article>', body, re.S)
     assert nine is not None
     words = text_of(nine.group(0))
@@ -114,46 +114,46 @@ def test_hindi_example_9_names_the_right_suits(client: TestClient) -> None:
     assert "विजेता: पूर्व" in words and "41 अंक" in words
 
 
-def test_arabic_keeps_numbers_left_to_right(client: TestClient) -> None:
-    body = client.get("/ar/rules/legal-cards").text
+def test_arabic_keeps_numbers_left_to_right(reader: TestClient) -> None:
+    body = reader.get("/ar/rules/legal-cards").text
     assert '<bdi dir="ltr">11 + 10 + 0 + 20 = 41</bdi> نقطة' in body
-    scoring = client.get("/ar/rules/scoring").text
+    scoring = reader.get("/ar/rules/scoring").text
     assert '<bdi dir="ltr">(160 + 90) × 2 = 500</bdi>' in scoring
     assert '<td class="num"><bdi dir="ltr">1100</bdi></td>' in scoring
 
 
-def test_arabic_writes_the_spanish_order_from_the_right(client: TestClient) -> None:
+def test_arabic_writes_the_spanish_order_from_the_right(reader: TestClient) -> None:
     """The Spanish deck's order reads 4 first from the right, as the French order beside it
     and as seed 002 writes it ("4، 5، 6، 7، 10، 11، 12، 1"): each number on its own, Arabic
     commas between, never one left-to-right run that reads "1، 12…" from the right."""
-    body = client.get("/ar/rules/announcements").text
+    body = reader.get("/ar/rules/announcements").text
     assert '<bdi dir="ltr">4 5 6 7 10 11 12 1</bdi>' not in body
     numbers = "، ".join(f'<bdi dir="ltr">{n}</bdi>' for n in (4, 5, 6, 7, 10, 11, 12, 1))
     assert f"في الورق الإسباني الترتيب هو {numbers}:" in body
     # The Maghreb page names the Maghreb seed's own words (seed 002).
-    maghreb = client.get("/ar/rules/maghreb").text
+    maghreb = reader.get("/ar/rules/maghreb").text
     assert all(word in maghreb for word in ("«الأتو»", "«السويفي»", "«الأكلة»"))
 
 
-def test_pages_content(client: TestClient) -> None:
-    maghreb = text_of(client.get("/fr/rules/maghreb").text)
+def test_pages_content(reader: TestClient) -> None:
+    maghreb = text_of(reader.get("/fr/rules/maghreb").text)
     assert "deniers" in maghreb and "partie en 1000 points" in maghreb
-    coinche = text_of(client.get("/en/rules/coinche").text)
+    coinche = text_of(reader.get("/en/rules/coinche").text)
     assert "you may play any card" in coinche and "rounded to the nearest ten" in coinche
-    cardavia = text_of(client.get("/pl/rules/cardavia").text)
+    cardavia = text_of(reader.get("/pl/rules/cardavia").text)
     assert "Gra się jedno rozdanie." in cardavia
-    scoring = text_of(client.get("/en/rules/scoring").text)
+    scoring = text_of(reader.get("/en/rules/scoring").text)
     for words in ("litige", "capot", "(160 + 110) × 4 + 20 = 1100", "208 → 210"):
         assert words in scoring
-    announcements = text_of(client.get("/ar/rules/announcements").text)
+    announcements = text_of(reader.get("/ar/rules/announcements").text)
     assert "سويفي" in announcements or "المتتالية" in announcements
     assert "تيرس 10-11-12 دهب" in announcements  # seed 002: "سويفي 10-11-12 دهب"
 
 
-def test_unknown_language_preset_and_alias(client: TestClient) -> None:
-    assert client.get("/de/rules/").status_code == 404
-    assert client.get("/fr/rules/belote-bridge").status_code == 404
-    moved = client.get("/fr/rules/contree", follow_redirects=False)
+def test_unknown_language_preset_and_alias(reader: TestClient) -> None:
+    assert reader.get("/de/rules/").status_code == 404
+    assert reader.get("/fr/rules/belote-bridge").status_code == 404
+    moved = reader.get("/fr/rules/contree", follow_redirects=False)
     assert moved.status_code == 307
     assert moved.headers["location"] == "/fr/rules/coinche"
 
