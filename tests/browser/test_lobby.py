@@ -111,6 +111,9 @@ def test_the_lobby_and_the_safety_controls(
             f"/{page.evaluate('document.documentElement.lang')}/room/{code}?watch"
         )
         assert page.locator(".lobby-play").count() == 4
+        # Its rating (its two people's, newcomers'), in the page's words.
+        rating = page.locator(f"[data-code='{code}'] .lobby-table-rating").text_content() or ""
+        assert rating.split()[0] in ("Cote", "التصنيف"), rating
     assert "un joueur" in (ana_lobby.locator(f"[data-code='{code}']").text_content() or "")
     bo_lobby.focus("#lobby-refresh")
     bo_lobby.keyboard.press("Enter")

@@ -274,3 +274,33 @@ def test_only_a_friend_is_invited_and_only_to_a_room_one_sits_in(
     assert bo.post("/api/friends/news", json={}).json()["invites"] == []
     news = ana.post("/api/friends/news", json={"where": "table", "x": 1})
     assert (news.status_code, news.json()["code"]) == (400, "unknown_field")
+
+
+def test_a_friend_at_the_table_of_a_room_that_lets_watchers_in_may_be_watched(
+    browser: Callable[[], TestClient],
+) -> None:
+    ana, bo, code = met(browser)
+    ana.post("/api/friends", json={"room": code, "seat": "N"})
+    bo.post("/api/friends", json={"room": code, "seat": "S"})
+    # Another room, whose host lets watchers in, where Bo sits too (Ana does not).
+    body = {"name": "Bo", "rules": "coinche", "level": "beginner", "watchers": True}
+    watched = bo.post("/api/rooms", json=body).json()["room"]
+    bo.post("/api/friends/news", json={"where": "table", "room": watched})
+    (friend,) = lists(ana)["friends"]
+    assert friend["where"] == "table" and friend["watch"] == f"/en/room/{watched}?watch"
+    page = ana.get("/fr/me/friends").text
+    assert f'href="/en/room/{watched}?watch"' not in page  # the page's own language
+    assert f'href="/fr/room/{watched}?watch"' in page and "Regarder la table de Bo" in page
+    # The first room does not let watchers in: where Bo is, but nothing to watch.
+    bo.post("/api/friends/news", json={"where": "table", "room": code})
+    (friend,) = lists(ana)["friends"]
+    assert friend["where"] == "table" and "watch" not in friend
+    # A page cannot claim a room its player does not sit in.
+    elsewhere = ana.post("/api/rooms", json=body | {"name": "Ana"}).json()["room"]
+    bo.post("/api/friends/news", json={"where": "table", "room": elsewhere})
+    assert "watch" not in lists(ana)["friends"][0]
+    # Nor does a friend see a room from a page that is not at its table.
+    bo.post("/api/friends/news", json={"where": "tournament", "room": watched})
+    assert "watch" not in lists(ana)["friends"][0]
+    bad = bo.post("/api/friends/news", json={"where": "table", "room": ["AAAAA"]})
+    assert bad.status_code == 200 and "watch" not in lists(ana)["friends"][0]

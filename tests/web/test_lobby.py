@@ -22,6 +22,8 @@ from tests.players.plays import app_fixture, browser_fixture, new_game
 from cardavia.belote import PRESETS
 from cardavia.live.presence import Presence
 from cardavia.live.room_state import RoomState
+from cardavia.store.ratings import RatingChange
+from cardavia.web.guests import PLAYER_COOKIE
 
 __all__ = ["app_fixture", "browser_fixture"]
 
@@ -148,6 +150,33 @@ def test_no_watch_where_a_seated_person_does_not_allow_it(
             assert lobby(ana)["tables"][0]["watch"] is None
             with watcher.websocket_connect(f"/ws/rooms/{code}") as late:
                 assert late.receive_json()["code"] == "missing_token"
+
+
+def test_the_top_rated_table_is_listed_first_with_its_rating(
+    app: FastAPI, browser: Callable[[], TestClient]
+) -> None:
+    """Two quick-play tables: the one whose people are rated higher comes first, though it
+    is the less far on; each says its rating (the mean of its people's, a newcomer's 1500)."""
+    ana, bo, cleo, dan = (browser() for _ in range(4))
+    newcomers, strong = quick_room(app, ana, bo), quick_room(app, cleo, dan)
+    store = app.state.store
+    for person in (cleo, dan):  # Cleo and Dan have won a rated coinche deal before
+        player = store.players.find(person.cookies[PLAYER_COOKIE]).id
+        change = RatingChange(player, mu=30.0, sigma=6.0)
+        store.ratings.record([change], family="coinche", room_code="OLDER", game_id="g", deal=1)
+    with (
+        ana.websocket_connect(f"/ws/rooms/{newcomers['room']}?token={newcomers['token']}") as one,
+        bo.websocket_connect(f"/ws/rooms/{newcomers['room']}?token={newcomers['bo_token']}"),
+        cleo.websocket_connect(f"/ws/rooms/{strong['room']}?token={strong['token']}") as two,
+        dan.websocket_connect(f"/ws/rooms/{strong['room']}?token={strong['bo_token']}"),
+    ):
+        started(one)
+        started(two)
+        tables = lobby(ana)["tables"]
+        assert [t["code"] for t in tables] == [strong["room"], newcomers["room"]]
+        assert [t["rating"] for t in tables] == [1700, 1500]
+    page = ana.get("/fr/lobby").text
+    assert "Les tables les mieux cotées d’abord." in page and '"Cote {n}"' in page
 
 
 def test_each_preset_has_its_play_now_and_the_page_is_in_the_language(

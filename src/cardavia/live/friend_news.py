@@ -1,5 +1,6 @@
 """What friends tell each other while the site is open (docs/players.md, "Friends"): where a
-player was last seen — at a table, in a tournament, or just on the site — and the invitations
+player was last seen — at a table (and the room's code, when they sit in it: their friends may
+watch it if it lets watchers in), in a tournament, or just on the site — and the invitations
 to a room waiting for them.
 
 Each open page of a player who has friends says where it is every :data:`POLL` seconds
@@ -17,7 +18,7 @@ import logging
 import secrets
 import time
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from cardavia.live.logs import reason
 from cardavia.metrics import service_failed
@@ -40,6 +41,14 @@ SEEN_KEY: Final = "cardavia:friends:seen"
 INVITES_KEY: Final = "cardavia:friends:invites:"
 
 
+class Sign(NamedTuple):
+    """Where a player's page said it was: the place (one of :data:`PLACES`), and the room's
+    code when it is at a table of a room the player sits in."""
+
+    place: str
+    room: str | None = None
+
+
 class FriendNews:
     """The players' last signs and their invitations, on Redis at ``redis_url`` or here."""
 
@@ -49,7 +58,7 @@ class FriendNews:
             import redis.asyncio
 
             self._redis = redis.asyncio.Redis.from_url(redis_url, socket_timeout=2.0)
-        self._seen: dict[str, tuple[str, float]] = {}
+        self._seen: dict[str, tuple[Sign, float]] = {}
         self._invites: dict[str, list[dict[str, Any]]] = {}
         self._failed_at: float | None = None
 
@@ -67,36 +76,43 @@ class FriendNews:
             return False
         return self._failed_at is None or time.monotonic() - self._failed_at >= RETRY
 
-    async def seen(self, player_id: str, where: str) -> None:
-        """``player_id``'s page says it is at ``where`` now."""
+    async def seen(self, player_id: str, where: str, room: str | None = None) -> None:
+        """``player_id``'s page says it is at ``where`` now (at a table: of the room ``room``,
+        when the player sits in it)."""
         place = where if where in PLACES else "online"
+        sign = Sign(place, room if place == "table" else None)
         now = time.time()
-        self._seen[player_id] = (place, now)
+        self._seen[player_id] = (sign, now)
         if len(self._seen) > KEPT_HERE:
             # Only the players online are worth keeping: the others' signs are dropped.
             self._seen = {p: s for p, s in self._seen.items() if s[1] >= now - ONLINE}
         if self._shared:
             try:
-                await self._redis.hset(SEEN_KEY, player_id, json.dumps([place, now]))
+                await self._redis.hset(SEEN_KEY, player_id, json.dumps([place, now, sign.room]))
             except Exception as error:
                 self._failed(error)
 
-    async def where(self, player_ids: Iterable[str]) -> dict[str, str | None]:
+    async def signs(self, player_ids: Iterable[str]) -> dict[str, Sign | None]:
         """Where each player was last seen (``None``: offline, not seen for :data:`ONLINE`)."""
         wanted = list(player_ids)
-        signs: dict[str, tuple[str, float]] = {p: self._seen[p] for p in wanted if p in self._seen}
+        signs = {p: self._seen[p] for p in wanted if p in self._seen}
         if self._shared and wanted:
             try:
                 for player, text in zip(
                     wanted, await self._redis.hmget(SEEN_KEY, wanted), strict=True
                 ):
                     if text is not None:
-                        place, at = json.loads(text)
-                        signs[player] = (str(place), float(at))
+                        place, at, *room = json.loads(text)
+                        sign = Sign(str(place), str(room[0]) if room and room[0] else None)
+                        signs[player] = (sign, float(at))
             except Exception as error:
                 self._failed(error)
         oldest = time.time() - ONLINE
         return {p: signs[p][0] if p in signs and signs[p][1] >= oldest else None for p in wanted}
+
+    async def where(self, player_ids: Iterable[str]) -> dict[str, str | None]:
+        """Where each player was last seen: the place only (:meth:`signs`)."""
+        return {p: s.place if s else None for p, s in (await self.signs(player_ids)).items()}
 
     async def invite(self, friend_id: str, name: str, room: str) -> None:
         """Invite ``friend_id`` to the room ``room`` from a player named ``name``."""
@@ -155,4 +171,4 @@ class FriendNews:
             await self._redis.aclose()
 
 
-__all__ = ["INVITE_KEPT", "ONLINE", "POLL", "FriendNews"]
+__all__ = ["INVITE_KEPT", "ONLINE", "POLL", "FriendNews", "Sign"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 from typing import Any, Final
 
 from cardavia.live.friend_news import POLL, FriendNews
@@ -34,8 +35,8 @@ LINK_FIELDS: Final = frozenset({"code", "lang"})
 """What ``POST /api/friends`` says for a friend link: its code."""
 INVITE_FIELDS: Final = frozenset({"room", "lang"})
 """What ``POST /api/friends/{key}/invite`` says: the room's code."""
-NEWS_FIELDS: Final = frozenset({"where", "lang"})
-"""What ``POST /api/friends/news`` says: where the page is."""
+NEWS_FIELDS: Final = frozenset({"where", "room", "lang"})
+"""What ``POST /api/friends/news`` says: where the page is (at a table: the room's code)."""
 
 
 def friend_key(player_id: str, other_id: str) -> str:
@@ -144,11 +145,28 @@ class Friends:
             name: [shown(f) for f in people]
             for name, people in zip(("friends", "asking", "asked"), lists, strict=True)
         }
-        # Where each friend is: for friends only (an asking shows nothing of it).
-        places = await self.news.where(f.id for f in lists[0])
+        # Where each friend is: for friends only (an asking shows nothing of it); at the table
+        # of a room that lets watchers in, the link to watch it.
+        signs = await self.news.signs(f.id for f in lists[0])
         for entry, friend in zip(found["friends"], lists[0], strict=True):
-            entry["where"] = places[friend.id]
+            sign = signs[friend.id]
+            entry["where"] = sign.place if sign else None
+            room = sign.room if sign else None
+            watchable: bool = room is not None and await asyncio.to_thread(self._watchable, room)
+            if watchable:
+                entry["watch"] = f"/{wording.lang}/room/{room}?watch"
         return found
+
+    def _watchable(self, code: str) -> bool:
+        """Whether the room ``code`` lets watchers in now (blocking: a worker thread)."""
+        stored = self.store.load_room(code)
+        if stored is None:
+            return False
+        try:
+            settings = json.loads(stored.state)["settings"]
+        except (ValueError, KeyError, TypeError):
+            return False
+        return isinstance(settings, dict) and settings.get("watchers") is True
 
     async def invite(self, player: Player, key: str, data: dict[str, Any]) -> None:
         """``player`` invites the friend of ``key`` to a room they sit in (``data``'s
@@ -173,7 +191,13 @@ class Friends:
         seconds; 0: never, they have no friend)."""
         check_fields(data, NEWS_FIELDS)
         where = data.get("where")
-        await self.news.seen(player.id, where if isinstance(where, str) else "online")
+        # A room is kept only where the player sits in it: a page cannot claim another's.
+        code = normal_code(data["room"]) if isinstance(data.get("room"), str) else None
+        if code is not None and not await asyncio.to_thread(
+            self.store.safety.seated_in, player.id, code
+        ):
+            code = None
+        await self.news.seen(player.id, where if isinstance(where, str) else "online", code)
         invites = await self.news.invites(player.id)
         has = await asyncio.to_thread(self.store.friends.has_friends, player.id)
         return {

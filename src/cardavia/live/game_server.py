@@ -165,7 +165,7 @@ class GameServer:
             ),
             room_connections=RoomConnections(rooms),
             quick=quick,
-            lobby=Lobby(tables, rooms, presence, waiting=quick.waiting_here),
+            lobby=Lobby(tables, rooms, presence, store.ratings, waiting=quick.waiting_here),
             safety=safety,
             friends=Friends(
                 store, safety, FriendNews(settings.redis_url), counters, settings.limits

@@ -1,6 +1,7 @@
 """The lobby (docs/players.md, "The lobby"): how many people are playing now, the public tables
 being played — quick-play rooms under way, their rules, players (a reported name as "a
-player"), score, and whether they may be watched — and a "Play now" for each preset.
+player"), score, rating, and whether they may be watched, the top-rated first — and a "Play
+now" for each preset.
 
 Each process tells the :class:`~cardavia.live.presence.Presence` every few seconds who plays on
 it and the quick-play tables it holds in memory (the rooms with a connection open here: every
@@ -23,6 +24,8 @@ from cardavia.live.room import HIDDEN_NAME, Room
 from cardavia.live.room_state import ComputerSeat, PersonSeat
 from cardavia.live.rooms import RoomService
 from cardavia.live.tables import TableService
+from cardavia.players.ratings import NEWCOMER, Skill, family_of
+from cardavia.store.ratings import RatingStore
 from cardavia.words import N_, Wording
 
 log = logging.getLogger(__name__)
@@ -32,7 +35,7 @@ HEARTBEAT: Final = 5.0
 KEPT: Final = 2.0
 """Seconds the lobby's figures are kept before they are read again."""
 MAX_TABLES: Final = 50
-"""The most tables the lobby lists (those whose game is furthest on first)."""
+"""The most tables the lobby lists (the top-rated first, then those furthest on)."""
 
 Waiting = Callable[[], Iterable[str]]
 """Who waits in quick play on this process now: one member each (``queue:<player>``)."""
@@ -64,6 +67,62 @@ def table_entry(room: Room, scores: tuple[int, int], deals: int) -> dict[str, An
     }
 
 
+def table_rating(people: Iterable[Skill]) -> int | None:
+    """A table's rating: the mean of its people's shown ratings (a newcomer's for someone
+    never rated in the family); ``None`` for a table of no person. Its computer players do not
+    count: the list ranks the people one would watch.
+
+    >>> table_rating([Skill(27.5, 3.0), NEWCOMER]), table_rating([])
+    (1550, None)
+    """
+    shown = [skill.display for skill in people]
+    return round(sum(shown) / len(shown)) if shown else None
+
+
+def ranked(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tables in the lobby's order: the top-rated first (a table of no person's rating
+    last), then those furthest on, then by code (one order on every process)."""
+    return sorted(
+        tables,
+        key=lambda entry: (
+            entry.get("rating") is None,
+            -(entry.get("rating") or 0),
+            -entry["deal"],
+            entry["code"],
+        ),
+    )
+
+
+class TableRatings:
+    """The rating of each public table (:func:`table_rating`), read from the store once per
+    table and deal (ratings change only when a deal is over), and kept for the tables still
+    listed."""
+
+    def __init__(self, ratings: RatingStore) -> None:
+        self.ratings = ratings
+        self._kept: dict[tuple[str, int], int | None] = {}
+
+    def read(self, tables: dict[str, dict[str, Any]]) -> dict[str, int | None]:
+        """Each table's rating, by code (blocking: a worker thread)."""
+        found: dict[tuple[str, int], int | None] = {}
+        for code, entry in tables.items():
+            key = (code, entry["deal"])
+            if key not in self._kept:
+                self._kept[key] = self._rating(code, entry)
+            found[key] = self._kept[key]
+        self._kept = found
+        return {code: found[(code, entry["deal"])] for code, entry in tables.items()}
+
+    def _rating(self, code: str, entry: dict[str, Any]) -> int | None:
+        people = {seat for seat, shown in entry["seats"].items() if not shown["computer"]}
+        players = {
+            player for seat, player in self.ratings.room_players(code).items() if seat in people
+        }
+        known = self.ratings.of_players(players, family_of(entry["rules"])) if players else {}
+        skills = [Skill(known[p].mu, known[p].sigma) if p in known else NEWCOMER for p in players]
+        return table_rating(skills)
+
+
 COMPUTER_NAME: Final = N_("Computer player")
 """How the lobby names a computer player's seat (its level is the table's, said apart)."""
 
@@ -86,6 +145,7 @@ def worded(entry: dict[str, Any], wording: Wording, lang: str) -> dict[str, Any]
         "rules": entry["rules"],
         "rules_name": wording.preset(entry["rules"], entry["target"])[0],
         "deal": entry["deal"],
+        "rating": entry.get("rating"),
         "scores": {"NS": entry["scores"][0], "EW": entry["scores"][1]},
         "seats": seats,
         "watch": f"/{lang}/room/{entry['code']}?watch" if entry["watchers"] else None,
@@ -100,6 +160,7 @@ class Lobby:
         tables: TableService,
         rooms: RoomService,
         presence: Presence,
+        ratings: RatingStore,
         *,
         waiting: Waiting = frozenset,
         kept: float = KEPT,
@@ -107,6 +168,7 @@ class Lobby:
         self.tables = tables
         self.rooms = rooms
         self.presence = presence
+        self.ratings = TableRatings(ratings)
         self.kept = kept
         """Seconds the figures are kept (:data:`KEPT`; tests: 0)."""
         self.waiting = waiting
@@ -134,8 +196,12 @@ class Lobby:
         return members, public
 
     async def beat(self) -> None:
-        """Tell the presence who plays here (one heartbeat)."""
+        """Tell the presence who plays here and its public tables, each with its rating (one
+        heartbeat)."""
         members, public = self.here()
+        ratings = await asyncio.to_thread(self.ratings.read, public)
+        for code, entry in public.items():
+            entry["rating"] = ratings[code]
         await self.presence.beat(members, public)
 
     async def run(self) -> None:
@@ -153,8 +219,7 @@ class Lobby:
         if self._kept is None or now - self._kept[0] >= self.kept:
             await self.beat()
             count = await self.presence.count()
-            tables = await self.presence.tables()
-            tables.sort(key=lambda entry: (-entry["deal"], entry["code"]))
+            tables = ranked(await self.presence.tables())
             self._kept = (now, count, tables[:MAX_TABLES])
         return self._kept[1], self._kept[2]
 
@@ -178,4 +243,15 @@ class Lobby:
         }
 
 
-__all__ = ["HEARTBEAT", "KEPT", "MAX_TABLES", "Lobby", "Waiting", "table_entry", "worded"]
+__all__ = [
+    "HEARTBEAT",
+    "KEPT",
+    "MAX_TABLES",
+    "Lobby",
+    "TableRatings",
+    "Waiting",
+    "ranked",
+    "table_entry",
+    "table_rating",
+    "worded",
+]

@@ -1,6 +1,7 @@
 // What a player's friends tell them while the site is open (docs/players.md, "Friends"): every
-// page says where it is (POST /api/friends/news: at a table, in a tournament, or just on the
-// site), for the player's friends to see, and hears the invitations waiting for the player —
+// page says where it is (POST /api/friends/news: at a table — and its room's code, for friends
+// to watch it where the room lets watchers in —, in a tournament, or just on the site), for
+// the player's friends to see, and hears the invitations waiting for the player —
 // each shown at the top of the page ("Join" opens the room, "No thanks" declines), and told
 // by a notification when the page is hidden (notify.js, if the player asked for it). A
 // player with no friend is asked nothing more after the page's first word.
@@ -19,6 +20,12 @@ function where() {
   if (view && view.phase !== "over" && view.phase !== "cancelled") return "table";
   if (/^\/[a-z]{2}\/(room|quick)\//.test(location.pathname)) return "table";
   return "online";
+}
+
+/** The code of the room this page is a table of (a room's page), or null. */
+function room() {
+  const found = location.pathname.match(/^\/[a-z]{2}\/room\/([A-Za-z0-9]+)/);
+  return found ? found[1] : null;
 }
 
 async function send(url, method, body = {}) {
@@ -69,7 +76,7 @@ function showInvite(invite) {
 async function hear() {
   let answer = null;
   try {
-    answer = await send("/api/friends/news", "POST", { where: where() });
+    answer = await send("/api/friends/news", "POST", { where: where(), room: room() });
   } catch {
     answer = null; // offline: said again at the next beat
   }

@@ -1,5 +1,5 @@
-// The lobby (docs/players.md, "The lobby"): how many people play now and the public tables,
-// from GET /api/lobby, asked again every few seconds while the page is in view (and at once
+// The lobby (docs/players.md, "The lobby"): how many people play now and the public tables
+// (the top-rated first, each with its rating), from GET /api/lobby, asked again every few seconds while the page is in view (and at once
 // when it comes back into view, or with the Refresh button). Names are written as text only.
 
 const EVERY_MS = 5000;
@@ -63,6 +63,12 @@ function tableItem(table) {
   const rules = document.createElement("p");
   rules.className = "lobby-table-rules";
   rules.textContent = `${table.rules_name} · ${text(words.deal, { n: table.deal })}`;
+  if (table.rating != null) {
+    const rating = document.createElement("span");
+    rating.className = "lobby-table-rating";
+    rating.textContent = text(words.rating, { n: new Intl.NumberFormat(lang).format(table.rating) });
+    rules.append(" · ", rating);
+  }
   item.append(rules, teamLine(table));
   if (table.watch) {
     const link = document.createElement("a");
