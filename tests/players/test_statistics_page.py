@@ -132,3 +132,53 @@ def test_another_players_statistics_are_not_found(
     with pytest.raises(ClientError) as bad:
         asyncio.run(pages.page(one, one, period="year", lang="fr", rtl=False))
     assert bad.value.code == "bad_field"
+
+
+def friends(one: TestClient, two: TestClient) -> None:
+    """Make ``one`` and ``two`` friends, by the first's friend link."""
+    link = one.post("/api/friends/link", json={}).json()["code"]
+    assert two.post("/api/friends", json={"code": link}).status_code == 201
+    key = one.get("/api/friends").json()["asking"][0]["key"]
+    assert one.post(f"/api/friends/{key}/accept", json={}).status_code == 200
+
+
+def test_a_friend_who_agreed_is_seen_and_no_one_else(
+    app: FastAPI, browser: Callable[[], TestClient]
+) -> None:
+    store: GameStore = app.state.store
+    bo, ana, stranger = browser(), browser(), browser()
+    bo_id = guest(bo, store)
+    guest(ana, store)
+    guest(stranger, store)
+    bo.put("/api/me", json={"name": "Bo"})
+    match = played_match("coinche", 4, random.Random(41))
+    saved(store, bo_id, match, rules="coinche", seat="N")
+    friends(bo, ana)
+    (entry,) = ana.get("/api/friends").json()["friends"]
+    address = f"/fr/me/friends/{entry['key']}/statistics?period=all"
+    # Friends, but Bo did not agree: no link, and the address is the 404 page.
+    assert "statistics" not in entry
+    assert ana.get(address).status_code == 404
+    assert bo.put("/api/me", json={"settings": {"friendsSeeStatistics": True}}).status_code == 200
+    (entry,) = ana.get("/api/friends").json()["friends"]
+    assert entry["statistics"] == f"/en/me/friends/{entry['key']}/statistics"
+    page = ana.get(address)
+    assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
+    assert "Statistiques de Bo" in page.text and 'id="statistics-coinche"' in page.text
+    assert "Score moyen par donne, camp de Bo" in page.text
+    assert fact(page.text, "Contrats pris") == fact(
+        bo.get("/fr/me/statistics?period=all").text, "Contrats pris"
+    )
+    assert f'href="/fr/me/friends/{entry["key"]}/statistics?period=7"' in page.text
+    assert "/fr/me/games" not in page.text.split('id="statistics"')[1]
+    friends_page = ana.get("/ar/me/friends").text
+    assert "إحصائيات Bo" in friends_page and entry["statistics"].replace("/en/", "/ar/") in (
+        friends_page
+    )
+    # A stranger with the same address (a key is its reader's), a key of no one, nobody.
+    assert stranger.get(address).status_code == 404
+    assert ana.get("/fr/me/friends/0123456789abcdef01234567/statistics").status_code == 404
+    assert browser().get(address).status_code == 404
+    # The friendship ended: refused again.
+    assert ana.request("DELETE", f"/api/friends/{entry['key']}", json={}).status_code == 200
+    assert ana.get(address).status_code == 404

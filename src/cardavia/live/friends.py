@@ -25,6 +25,8 @@ from cardavia.live.room_state import normal_code
 from cardavia.live.safety import FIELDS as SEAT_FIELDS
 from cardavia.live.safety import Safety
 from cardavia.players import Player
+from cardavia.players.settings import read_settings
+from cardavia.players.statistics import SHOWN_TO_FRIENDS
 from cardavia.store.db import GameStore
 from cardavia.store.friends import Friend
 from cardavia.words import Wording
@@ -106,6 +108,11 @@ class Friends:
                     return friend
         raise ClientError("not_found")
 
+    async def friend(self, player: Player, key: str) -> Friend:
+        """The friend of ``player`` named by ``key`` (``not_found``: no friend of theirs)."""
+        friends = await asyncio.to_thread(self.store.friends.friends_of, player.id)
+        return await self._keyed(player, key, friends)
+
     async def accept(self, player: Player, key: str) -> None:
         """``player`` accepts the asking of the player of ``key`` (``not_found``: none)."""
         asking = await asyncio.to_thread(self.store.friends.asking, player.id)
@@ -155,7 +162,14 @@ class Friends:
             watchable: bool = room is not None and await asyncio.to_thread(self._watchable, room)
             if watchable:
                 entry["watch"] = f"/{wording.lang}/room/{room}?watch"
+            if await asyncio.to_thread(self._shows_statistics, friend.id):
+                entry["statistics"] = f"/{wording.lang}/me/friends/{entry['key']}/statistics"
         return found
+
+    def _shows_statistics(self, player_id: str) -> bool:
+        """Whether the player lets their friends read their statistics (blocking)."""
+        stored = self.store.players.load(player_id)
+        return stored is not None and read_settings(stored.settings).get(SHOWN_TO_FRIENDS) is True
 
     def _watchable(self, code: str) -> bool:
         """Whether the room ``code`` lets watchers in now (blocking: a worker thread)."""

@@ -61,6 +61,7 @@ SETTINGS: Final[Mapping[str, Callable[[object], bool]]] = {
     "sounds": _flag,
     "notify": _flag,
     "watchable": _flag,
+    "friendsSeeStatistics": _flag,
     "timeZone": lambda value: (
         value == "" or (isinstance(value, str) and ZONE_NAME.fullmatch(value) is not None)
     ),

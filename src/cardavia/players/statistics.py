@@ -4,7 +4,8 @@ contracts defended and beaten, the average deal score, belotes, announcements, c
 coinches and how they ended, the analysis's mistakes where an analysis exists — and their
 rating's and tournament performance's curves.
 
-Whose statistics one may read is one rule (:func:`may_see`): today a player's own only. A
+Whose statistics one may read is one rule (:func:`may_see`): a player's own, and a friend's
+who agreed to show them to their friends (the setting :data:`SHOWN_TO_FRIENDS`). A
 deal still in play is never counted (nor shown): only deals over are read, so nothing of a
 deal's hidden cards reaches the page. A deleted player's games, ratings and performances go
 with them, and their statistics with those.
@@ -19,6 +20,7 @@ from typing import Any, Final
 
 from cardavia.belote import DealState, Record, Seat
 from cardavia.players.ratings import FAMILIES, Family, Skill, family_of
+from cardavia.players.settings import read_settings
 from cardavia.store.db import GameStore
 from cardavia.store.players import Played
 
@@ -38,15 +40,27 @@ class StatisticsRefusedError(Exception):
     """Another player's statistics, asked by someone :func:`may_see` refuses."""
 
 
-def may_see(viewer_id: str | None, owner_id: str) -> bool:
-    """Whether the player ``viewer_id`` may read the statistics of ``owner_id``: today their
-    own only (a friend who agreed will be the second case, with the friends). The one rule
-    every reading of statistics goes through.
+SHOWN_TO_FRIENDS: Final = "friendsSeeStatistics"
+"""The setting by which a player lets their friends read their statistics (off unless they
+turn it on)."""
+
+
+def may_see(
+    viewer_id: str | None, owner_id: str, *, friends: bool = False, agreed: bool = False
+) -> bool:
+    """Whether the player ``viewer_id`` may read the statistics of ``owner_id``: their own, or
+    a friend's (``friends``: the two are friends) who agreed to show them (``agreed``: the
+    owner's setting :data:`SHOWN_TO_FRIENDS`). The one rule every reading of statistics goes
+    through.
 
     >>> may_see("p1", "p1"), may_see("p2", "p1"), may_see(None, "p1")
     (True, False, False)
+    >>> may_see("p2", "p1", friends=True), may_see("p2", "p1", friends=True, agreed=True)
+    (False, True)
     """
-    return viewer_id is not None and viewer_id == owner_id
+    if viewer_id is None:
+        return False
+    return viewer_id == owner_id or (friends and agreed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +203,17 @@ class Statistics:
         self.store = store
         self.reviewed = reviewed
 
+    def _between(self, viewer_id: str | None, owner_id: str) -> dict[str, bool]:
+        """What :func:`may_see` asks of two players: whether they are friends, and whether
+        the owner agreed to show their statistics to their friends."""
+        if viewer_id is None or viewer_id == owner_id:
+            return {}
+        if not self.store.friends.are_friends(viewer_id, owner_id):
+            return {}
+        owner = self.store.players.load(owner_id)
+        agreed = owner is not None and read_settings(owner.settings).get(SHOWN_TO_FRIENDS) is True
+        return {"friends": True, "agreed": agreed}
+
     def of(
         self, viewer_id: str | None, owner_id: str, *, period: str, now: datetime
     ) -> tuple[Figures, ...]:
@@ -196,7 +221,7 @@ class Statistics:
         ``viewer_id``: :class:`StatisticsRefusedError` unless :func:`may_see` allows it;
         :class:`ValueError` for a period that is none of :data:`PERIODS`. One
         :class:`Figures` per family the player played in the period (rated or not)."""
-        if not may_see(viewer_id, owner_id):
+        if not may_see(viewer_id, owner_id, **self._between(viewer_id, owner_id)):
             raise StatisticsRefusedError(owner_id)
         if period not in PERIODS:
             raise ValueError(f"unknown period {period!r}")
@@ -275,6 +300,7 @@ def _with_curves(
 __all__ = [
     "DEFAULT_PERIOD",
     "PERIODS",
+    "SHOWN_TO_FRIENDS",
     "CurvePoint",
     "DealLine",
     "Figures",

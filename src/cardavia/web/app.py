@@ -121,7 +121,7 @@ def install_routes(
     profiles = Profiles(live.store, history, live.rooms, catalogs)
     profile_routes.install(app, profiles, guests, settings, catalogs, counters, templates)
     statistics = StatisticsPages(live.store, live.learning)
-    statistics_routes.install(app, statistics, guests, catalogs, templates)
+    statistics_routes.install(app, statistics, live.friends, guests, catalogs, templates)
     quick_routes.install(app, live.quick, guests, settings, catalogs, templates)
     safety_routes.install(app, live.safety, guests, settings, catalogs)
     friend_routes.install(app, live.friends, guests, settings, catalogs, templates)

@@ -4,8 +4,9 @@ shows them — numbers in the reader's language, the contracts as bars and the r
 the performance's curves as lines, drawn by the server as SVG (the numbers beside them, the
 pictures never their only form), running right to left on a right-to-left page.
 
-Whose statistics: the one rule of :func:`cardavia.players.statistics.may_see` (today the
-player's own); anyone else's is ``not_found``, as another player's games are.
+Whose statistics: the one rule of :func:`cardavia.players.statistics.may_see` (the player's
+own, and a friend's who agreed to show them); anyone else's is ``not_found``, as another
+player's games are.
 """
 
 from __future__ import annotations

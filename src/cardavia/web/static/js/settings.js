@@ -23,6 +23,7 @@ export const DEFAULTS = Object.freeze({
   sounds: false,       // short tones: a card played, a trick won, South's turn
   notify: false,       // a system notification and a tone when it is my turn and the page is hidden
   watchable: true,     // others may watch my quick-play games (the lobby's "Watch")
+  friendsSeeStatistics: false, // my friends may read my statistics (their friends page's link)
   timeZone: /** @type {string} */ (""), // this browser's time zone (zone.js), kept for the pages' times
 });
 
@@ -176,6 +177,7 @@ function wirePanel() {
     autoLast: panel.querySelector('[name="autoLast"]'),
     sounds: panel.querySelector('[name="sounds"]'),
     watchable: panel.querySelector('[name="watchable"]'),
+    friendsSeeStatistics: panel.querySelector('[name="friendsSeeStatistics"]'),
   };
   if (boxes.fourColour) boxes.fourColour.checked = settings.fourColour;
   if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
@@ -184,6 +186,9 @@ function wirePanel() {
   if (boxes.autoLast) boxes.autoLast.checked = settings.autoLast;
   if (boxes.sounds) boxes.sounds.checked = settings.sounds;
   if (boxes.watchable) boxes.watchable.checked = settings.watchable;
+  if (boxes.friendsSeeStatistics) {
+    boxes.friendsSeeStatistics.checked = settings.friendsSeeStatistics;
+  }
   for (const [key, box] of Object.entries(boxes)) {
     box?.addEventListener("change", () => update({ [key]: box.checked }));
   }
@@ -222,6 +227,9 @@ function wirePanel() {
     if (boxes.autoLast) boxes.autoLast.checked = settings.autoLast;
     if (boxes.sounds) boxes.sounds.checked = settings.sounds;
     if (boxes.watchable) boxes.watchable.checked = settings.watchable;
+    if (boxes.friendsSeeStatistics) {
+      boxes.friendsSeeStatistics.checked = settings.friendsSeeStatistics;
+    }
     if (boxes.fourColour) boxes.fourColour.checked = false;
     if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
     if (boxes.confirm) boxes.confirm.checked = true;
@@ -291,7 +299,8 @@ function fillPanel(panel, settings) {
     aiPace.value = settings.aiPace;
     describePace(aiPace);
   }
-  for (const key of ["fourColour", "confirm", "showPoints", "autoLast", "sounds", "watchable"]) {
+  const flags = ["fourColour", "confirm", "showPoints", "autoLast", "sounds", "watchable"];
+  for (const key of [...flags, "friendsSeeStatistics"]) {
     const box = panel.querySelector(`[name="${key}"]`);
     if (box) box.checked = Boolean(settings[key]);
   }
