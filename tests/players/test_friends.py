@@ -216,6 +216,7 @@ def test_friends_see_where_the_other_is_and_invite_each_other_to_a_room(
     # A page of a player without friends hears nothing more after its first word.
     assert ana.post("/api/friends/news", json={"where": "online"}).json() == {
         "invites": [],
+        "closing": [],
         "poll": 0,
     }
     # A visitor without a player: the same answer, never a refusal.
@@ -226,7 +227,7 @@ def test_friends_see_where_the_other_is_and_invite_each_other_to_a_room(
     bo.post("/api/friends", json={"room": code, "seat": "S"})
     assert [f["where"] for f in lists(ana)["friends"]] == [None]  # Bo said nothing yet
     heard = bo.post("/api/friends/news", json={"where": "table", "lang": "en"}).json()
-    assert heard == {"invites": [], "poll": 15.0}
+    assert heard == {"invites": [], "closing": [], "poll": 15.0}
     assert [f["where"] for f in lists(ana)["friends"]] == ["table"]
     bo.post("/api/friends/news", json={"where": "anything else"})
     assert [f["where"] for f in lists(ana)["friends"]] == ["online"]

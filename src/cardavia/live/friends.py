@@ -15,6 +15,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+from datetime import timedelta
 from typing import Any, Final
 
 from cardavia.live.friend_news import POLL, FriendNews
@@ -27,9 +28,11 @@ from cardavia.live.safety import Safety
 from cardavia.players import Player
 from cardavia.players.settings import read_settings
 from cardavia.players.statistics import SHOWN_TO_FRIENDS
+from cardavia.store.base import now
 from cardavia.store.db import GameStore
 from cardavia.store.friends import Friend
-from cardavia.words import Wording
+from cardavia.store.tournaments import StoredTournament
+from cardavia.words import N_, Wording
 
 KEY_LENGTH: Final = 24
 """Hex characters of a friend's key (:func:`friend_key`)."""
@@ -39,6 +42,29 @@ INVITE_FIELDS: Final = frozenset({"room", "lang"})
 """What ``POST /api/friends/{key}/invite`` says: the room's code."""
 NEWS_FIELDS: Final = frozenset({"where", "room", "lang"})
 """What ``POST /api/friends/news`` says: where the page is (at a table: the room's code)."""
+
+
+CLOSING_SOON: Final = timedelta(hours=1)
+"""How long before a tournament closes its players who have deals left are reminded of it."""
+KIND_NAMES: Final = {
+    "daily": N_("Daily tournament"),
+    "short": N_("Short tournament"),
+    "weekly": N_("Weekly tournament"),
+}
+"""A tournament's kind as its pages name it (``_tournament_macros.html``)."""
+
+
+def closing_entry(tournament: StoredTournament, wording: Wording) -> dict[str, Any]:
+    """A tournament about to close as the news says it: its id, its name in ``wording``'s
+    language, its page and the minutes left."""
+    kind = wording.gettext(KIND_NAMES.get(tournament.kind, KIND_NAMES["weekly"]))
+    minutes = max(1, round((tournament.closes_at - now()).total_seconds() / 60))
+    return {
+        "id": tournament.id,
+        "name": f"{kind} · {wording.preset(tournament.preset)[0]}",
+        "url": f"/{wording.lang}/tournaments/{tournament.id}",
+        "minutes": minutes,
+    }
 
 
 def friend_key(player_id: str, other_id: str) -> str:
@@ -201,8 +227,10 @@ class Friends:
 
     async def heard(self, player: Player, data: dict[str, Any], wording: Wording) -> dict[str, Any]:
         """A page of ``player`` says where it is (``data``'s ``where``): kept for their
-        friends; answers the invitations waiting for them and when to say it again (``poll``
-        seconds; 0: never, they have no friend)."""
+        friends; answers the invitations waiting for them, the tournaments they entered and
+        have deals left in that close within :data:`CLOSING_SOON` (``closing``), and when to
+        say it again (``poll`` seconds; 0: never, they have no friend and no tournament under
+        way)."""
         check_fields(data, NEWS_FIELDS)
         where = data.get("where")
         # A room is kept only where the player sits in it: a page cannot claim another's.
@@ -213,7 +241,12 @@ class Friends:
             code = None
         await self.news.seen(player.id, where if isinstance(where, str) else "online", code)
         invites = await self.news.invites(player.id)
-        has = await asyncio.to_thread(self.store.friends.has_friends, player.id)
+        tournaments = self.store.tournaments
+        has, playing, closing = await asyncio.gather(
+            asyncio.to_thread(self.store.friends.has_friends, player.id),
+            asyncio.to_thread(tournaments.playing, player.id),
+            asyncio.to_thread(tournaments.closing_for, player.id, now(), CLOSING_SOON),
+        )
         return {
             "invites": [
                 {
@@ -223,7 +256,8 @@ class Friends:
                 }
                 for i in invites
             ],
-            "poll": POLL if has else 0,
+            "closing": [closing_entry(t, wording) for t in closing],
+            "poll": POLL if has or playing else 0,
         }
 
     async def dismiss(self, player: Player, invite_id: str) -> None:

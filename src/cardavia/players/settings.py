@@ -62,6 +62,7 @@ SETTINGS: Final[Mapping[str, Callable[[object], bool]]] = {
     "notify": _flag,
     "watchable": _flag,
     "friendsSeeStatistics": _flag,
+    "notifyTournaments": _flag,
     "timeZone": lambda value: (
         value == "" or (isinstance(value, str) and ZONE_NAME.fullmatch(value) is not None)
     ),

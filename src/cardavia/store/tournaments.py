@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 from sqlalchemy import (
@@ -304,6 +304,38 @@ class TournamentStore:
         entered = select(EntryRow.tournament_id).where(EntryRow.tournament_id == TournamentRow.id)
         return self._list(
             (TournamentRow.closed_at.is_(None), entered.exists()), TournamentRow.opens_at, limit
+        )
+
+    def closing_for(
+        self, player_id: str, moment: datetime, within: timedelta
+    ) -> list[StoredTournament]:
+        """The tournaments ``player_id`` entered and has not finished that close within
+        ``within`` of ``moment`` (not yet closed), closing first."""
+        return self._list(
+            (
+                TournamentRow.closed_at.is_(None),
+                TournamentRow.closes_at > moment,
+                TournamentRow.closes_at <= moment + within,
+                self._unfinished_entry(player_id).exists(),
+            ),
+            TournamentRow.closes_at,
+        )
+
+    def playing(self, player_id: str) -> bool:
+        """Whether ``player_id`` has an entry not finished in a tournament not yet closed."""
+        found = self._list(
+            (TournamentRow.closed_at.is_(None), self._unfinished_entry(player_id).exists()),
+            TournamentRow.closes_at,
+            1,
+        )
+        return bool(found)
+
+    @staticmethod
+    def _unfinished_entry(player_id: str) -> Any:
+        return select(EntryRow.tournament_id).where(
+            EntryRow.tournament_id == TournamentRow.id,
+            EntryRow.player_id == player_id,
+            EntryRow.finished_at.is_(None),
         )
 
     def closed_lately(self, limit: int = 10) -> list[StoredTournament]:

@@ -114,7 +114,7 @@ def install(
         data, lang = await read_sent(request, settings)
         player = await guests.identify(request)
         if player is None:
-            return SafeJSONResponse({"invites": [], "poll": 0}, headers=NO_STORE)
+            return SafeJSONResponse({"invites": [], "closing": [], "poll": 0}, headers=NO_STORE)
         answer = await friends.heard(player, data, catalogs.wording(lang))
         return SafeJSONResponse(answer, headers=NO_STORE)
 

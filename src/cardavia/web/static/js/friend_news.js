@@ -3,8 +3,11 @@
 // to watch it where the room lets watchers in —, in a tournament, or just on the site), for
 // the player's friends to see, and hears the invitations waiting for the player —
 // each shown at the top of the page ("Join" opens the room, "No thanks" declines), and told
-// by a notification when the page is hidden (notify.js, if the player asked for it). A
-// player with no friend is asked nothing more after the page's first word.
+// by a notification when the page is hidden (notify.js, if the player asked for it) — and the
+// tournaments the player entered and has deals left in that close within the hour, each shown
+// with a link to it and notified once a browser session (if the player asked for that too).
+// A player with no friend and no tournament under way is asked nothing more after the page's
+// first word.
 
 import { notifyHidden } from "./notify.js";
 import { loadSettings } from "./settings.js";
@@ -73,6 +76,41 @@ function showInvite(invite) {
   notifyHidden(text, loadSettings());
 }
 
+/** A tournament about to close with deals left: said once on the page, notified once. */
+function showClosing(tournament) {
+  const box = document.getElementById("friend-invites");
+  const id = `closing:${tournament.id}`;
+  if (!box || shown.has(id)) return;
+  shown.add(id);
+  const text = words.closing.replace("{name}", tournament.name);
+  const line = document.createElement("p");
+  line.className = "friend-invite tournament-closing";
+  line.dataset.tournament = tournament.id;
+  const said = document.createElement("span");
+  said.textContent = text;
+  const go = document.createElement("a");
+  go.className = "button-link primary";
+  go.href = tournament.url;
+  go.textContent = words.play;
+  line.append(said, " ", go);
+  box.append(line);
+  box.hidden = false;
+  const settings = loadSettings();
+  let told = false;
+  try {
+    told = sessionStorage.getItem(id) === "told";
+  } catch {
+    told = false;
+  }
+  if (!told && settings.notifyTournaments && notifyHidden(text, settings)) {
+    try {
+      sessionStorage.setItem(id, "told");
+    } catch {
+      // a browser that keeps nothing: notified again on its next page
+    }
+  }
+}
+
 async function hear() {
   let answer = null;
   try {
@@ -81,6 +119,7 @@ async function hear() {
     answer = null; // offline: said again at the next beat
   }
   for (const invite of answer?.invites ?? []) showInvite(invite);
+  for (const tournament of answer?.closing ?? []) showClosing(tournament);
   const poll = answer ? Number(answer.poll) : 30;
   if (poll > 0) setTimeout(hear, poll * 1000);
 }

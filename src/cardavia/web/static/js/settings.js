@@ -22,6 +22,7 @@ export const DEFAULTS = Object.freeze({
   autoLast: false,     // play South's last card by itself when it is the only one
   sounds: false,       // short tones: a card played, a trick won, South's turn
   notify: false,       // a system notification and a tone when it is my turn and the page is hidden
+  notifyTournaments: true, // told (as by `notify`) when a tournament I entered is about to close
   watchable: true,     // others may watch my quick-play games (the lobby's "Watch")
   friendsSeeStatistics: false, // my friends may read my statistics (their friends page's link)
   timeZone: /** @type {string} */ (""), // this browser's time zone (zone.js), kept for the pages' times
@@ -178,6 +179,7 @@ function wirePanel() {
     sounds: panel.querySelector('[name="sounds"]'),
     watchable: panel.querySelector('[name="watchable"]'),
     friendsSeeStatistics: panel.querySelector('[name="friendsSeeStatistics"]'),
+    notifyTournaments: panel.querySelector('[name="notifyTournaments"]'),
   };
   if (boxes.fourColour) boxes.fourColour.checked = settings.fourColour;
   if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
@@ -189,6 +191,7 @@ function wirePanel() {
   if (boxes.friendsSeeStatistics) {
     boxes.friendsSeeStatistics.checked = settings.friendsSeeStatistics;
   }
+  if (boxes.notifyTournaments) boxes.notifyTournaments.checked = settings.notifyTournaments;
   for (const [key, box] of Object.entries(boxes)) {
     box?.addEventListener("change", () => update({ [key]: box.checked }));
   }
@@ -230,6 +233,7 @@ function wirePanel() {
     if (boxes.friendsSeeStatistics) {
       boxes.friendsSeeStatistics.checked = settings.friendsSeeStatistics;
     }
+    if (boxes.notifyTournaments) boxes.notifyTournaments.checked = settings.notifyTournaments;
     if (boxes.fourColour) boxes.fourColour.checked = false;
     if (boxes.reducedMotion) boxes.reducedMotion.checked = prefersReducedMotion(settings);
     if (boxes.confirm) boxes.confirm.checked = true;
@@ -300,7 +304,7 @@ function fillPanel(panel, settings) {
     describePace(aiPace);
   }
   const flags = ["fourColour", "confirm", "showPoints", "autoLast", "sounds", "watchable"];
-  for (const key of [...flags, "friendsSeeStatistics"]) {
+  for (const key of [...flags, "friendsSeeStatistics", "notifyTournaments"]) {
     const box = panel.querySelector(`[name="${key}"]`);
     if (box) box.checked = Boolean(settings[key]);
   }

@@ -12,7 +12,7 @@
 // Static files: the cache at once, refreshed from the network behind. The games API and the
 // table's WebSocket always go to the server.
 
-const VERSION = "cardavia-23";
+const VERSION = "cardavia-24";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
 const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring", "problems", "fairness"];
 const STATIC = [
