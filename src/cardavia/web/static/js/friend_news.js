@@ -40,61 +40,65 @@ async function send(url, method, body = {}) {
   return response.ok ? response.json() : null;
 }
 
-function showInvite(invite) {
+/**
+ * A line at the top of the page, once per `id`: `text` and a primary link (`label` to
+ * `href`); null where the page has no place for it or shows it already.
+ */
+function notice(id, text, label, href) {
   const box = document.getElementById("friend-invites");
-  if (!box || shown.has(invite.id)) return;
-  shown.add(invite.id);
-  const text = words.invites.replace("{name}", invite.name);
+  if (!box || shown.has(id)) return null;
+  shown.add(id);
   const line = document.createElement("p");
   line.className = "friend-invite";
-  line.dataset.invite = invite.id;
   const said = document.createElement("span");
   said.textContent = text;
-  const join = document.createElement("a");
-  join.className = "button-link primary";
-  join.href = `/${lang}/room/${encodeURIComponent(invite.room)}`;
-  join.textContent = words.join;
-  join.addEventListener("click", (event) => {
+  const link = document.createElement("a");
+  link.className = "button-link primary";
+  link.href = href;
+  link.textContent = label;
+  line.append(said, " ", link);
+  box.append(line);
+  box.hidden = false;
+  return { box, line, link };
+}
+
+function showInvite(invite) {
+  const text = words.invites.replace("{name}", invite.name);
+  const room = `/${lang}/room/${encodeURIComponent(invite.room)}`;
+  const shownLine = notice(invite.id, text, words.join, room);
+  if (!shownLine) return;
+  const { box, line, link } = shownLine;
+  line.dataset.invite = invite.id;
+  const answered = `/api/friends/invites/${encodeURIComponent(invite.id)}`;
+  link.addEventListener("click", (event) => {
     // Answered: gone from the player's other pages too, before the room opens.
     event.preventDefault();
-    send(`/api/friends/invites/${encodeURIComponent(invite.id)}`, "DELETE")
+    send(answered, "DELETE")
       .catch(() => undefined)
-      .finally(() => location.assign(join.href));
+      .finally(() => location.assign(room));
   });
   const no = document.createElement("button");
   no.type = "button";
   no.className = "secondary";
   no.textContent = words.decline;
   no.addEventListener("click", async () => {
-    await send(`/api/friends/invites/${encodeURIComponent(invite.id)}`, "DELETE");
+    await send(answered, "DELETE");
     line.remove();
     box.hidden = !box.querySelector(".friend-invite");
   });
-  line.append(said, " ", join, " ", no);
-  box.append(line);
-  box.hidden = false;
+  line.append(" ", no);
   notifyHidden(text, loadSettings());
 }
 
-/** A tournament about to close with deals left: said once on the page, notified once. */
+/** A tournament about to close with deals left: said once on the page, notified once a
+ * browser session. */
 function showClosing(tournament) {
-  const box = document.getElementById("friend-invites");
   const id = `closing:${tournament.id}`;
-  if (!box || shown.has(id)) return;
-  shown.add(id);
   const text = words.closing.replace("{name}", tournament.name);
-  const line = document.createElement("p");
-  line.className = "friend-invite tournament-closing";
-  line.dataset.tournament = tournament.id;
-  const said = document.createElement("span");
-  said.textContent = text;
-  const go = document.createElement("a");
-  go.className = "button-link primary";
-  go.href = tournament.url;
-  go.textContent = words.play;
-  line.append(said, " ", go);
-  box.append(line);
-  box.hidden = false;
+  const shownLine = notice(id, text, words.play, tournament.url);
+  if (!shownLine) return;
+  shownLine.line.classList.add("tournament-closing");
+  shownLine.line.dataset.tournament = tournament.id;
   const settings = loadSettings();
   let told = false;
   try {
