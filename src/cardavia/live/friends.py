@@ -181,16 +181,26 @@ class Friends:
         # Where each friend is: for friends only (an asking shows nothing of it); at the table
         # of a room that lets watchers in, the link to watch it.
         signs = await self.news.signs(f.id for f in lists[0])
+        rooms = {f.id: sign.room for f in lists[0] if (sign := signs[f.id]) and sign.room}
+        watchable, showing = await asyncio.to_thread(self._open_to_friends, rooms, lists[0])
         for entry, friend in zip(found["friends"], lists[0], strict=True):
             sign = signs[friend.id]
             entry["where"] = sign.place if sign else None
-            room = sign.room if sign else None
-            watchable: bool = room is not None and await asyncio.to_thread(self._watchable, room)
-            if watchable:
-                entry["watch"] = f"/{wording.lang}/room/{room}?watch"
-            if await asyncio.to_thread(self._shows_statistics, friend.id):
+            if friend.id in watchable:
+                entry["watch"] = f"/{wording.lang}/room/{rooms[friend.id]}?watch"
+            if friend.id in showing:
                 entry["statistics"] = f"/{wording.lang}/me/friends/{entry['key']}/statistics"
         return found
+
+    def _open_to_friends(
+        self, rooms: dict[str, str], friends: list[Friend]
+    ) -> tuple[set[str], set[str]]:
+        """Of the friends, those at a room's table that lets watchers in (``rooms``: each
+        one's room), and those who let their friends read their statistics (blocking: one
+        worker thread for the whole list)."""
+        watchable = {friend for friend, code in rooms.items() if self._watchable(code)}
+        showing = {friend.id for friend in friends if self._shows_statistics(friend.id)}
+        return watchable, showing
 
     def _shows_statistics(self, player_id: str) -> bool:
         """Whether the player lets their friends read their statistics (blocking)."""
