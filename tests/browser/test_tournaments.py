@@ -130,6 +130,19 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
         play_deal(page, number)
         expect(page.locator(f'li[data-deal="{number}"]')).to_have_attribute("data-state", "done")
     assert page.evaluate("localStorage.getItem('cardavia.game')") == own_game
+    # Entered, deals left, the close within the hour: the site's other pages remind the
+    # player of it (its own pages do not: the player is there).
+    reminder = page.locator(f'.tournament-closing[data-tournament="{TOURNAMENT}"]')
+    page.goto(f"{server.url}/fr/rules/")
+    expect(reminder).to_be_visible()
+    expect(reminder).to_contain_text("se clôture dans l’heure")
+    assert reminder.locator("a").get_attribute("href") == f"/fr/tournaments/{TOURNAMENT}"
+    assert axe(page) == []
+    with page.expect_response("**/api/friends/news") as heard:  # the page's news, answered
+        reminder.locator("a").click()
+    assert heard.value.json()["closing"][0]["id"] == TOURNAMENT
+    page.wait_for_url(f"**/fr/tournaments/{TOURNAMENT}")
+    expect(reminder).to_have_count(0)
     page.locator('li[data-deal="3"] .tournament-play').click()
     page.wait_for_url("**/play/3")
     play_on(page, moves=1)

@@ -90,9 +90,11 @@ function showInvite(invite) {
   notifyHidden(text, loadSettings());
 }
 
-/** A tournament about to close with deals left: said once on the page, notified once a
- * browser session. */
+/** A tournament about to close with deals left: said once on the page (but on its own
+ * pages), notified once a browser session. */
 function showClosing(tournament) {
+  // Not on the tournament's own pages: the player is there already.
+  if (location.pathname.includes(`/tournaments/${tournament.id}`)) return;
   const id = `closing:${tournament.id}`;
   const text = words.closing.replace("{name}", tournament.name);
   const shownLine = notice(id, text, words.play, tournament.url);
