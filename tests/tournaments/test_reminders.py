@@ -1,8 +1,9 @@
-"""The reminder of a tournament about to close (docs/players.md, "Notifications"): each page
-of a player who entered a tournament and has deals left hears of it in the hour before it
-closes (``POST /api/friends/news``'s ``closing``), worded in the page's language; a player
-who finished their deals, or a tournament further off, says nothing; and the page keeps
-asking while the player has a tournament under way, friends or not."""
+"""The reminder of a tournament about to close (docs/players.md, "Friends": "A tournament
+about to close"): each page of a player who entered a tournament and has deals left hears of
+it in the hour before it closes (``POST /api/friends/news``'s ``closing``), worded in the
+page's language; a player who finished their deals, or a tournament further off, says
+nothing; and the page keeps asking while the player has a tournament under way, friends or
+not."""
 
 from __future__ import annotations
 
