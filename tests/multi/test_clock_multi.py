@@ -78,7 +78,10 @@ def test_the_clock_across_two_processes(
         else:
             raise AssertionError("North was never away")
         assert expiries == 2
-        # Bo says he is back, through the other process: the seat is his again.
+        # Bo says he is back, through the other process, once his page there shows him away
+        # (as a person's "I'm back" shows only then: that process may learn of it a moment
+        # after Ana's): the seat is his again.
+        bo.read_until(lambda m: m["type"] == "room" and m["room"]["seats"]["N"]["away"])
         bo.send({"type": "back"})
         ana.read_until(lambda m: m["type"] == "room" and not m["room"]["seats"]["N"]["computer"])
     store.close()
