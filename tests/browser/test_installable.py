@@ -74,9 +74,11 @@ def test_installable_and_the_rules_open_offline(browser: Browser, server: Server
         # that language (its own pages kept from then on).
         page.goto(f"{server.url}/ar/rules/scoring")
         page.wait_for_function(f"({CACHED})().then((urls) => urls.includes('/ar/rules/scoring'))")
+        # Activated, not only active (a worker still activating holds the page's requests): the
+        # reads offline below start from a worker that has settled.
         script = (
             "navigator.serviceWorker.getRegistration()"
-            ".then((r) => r && r.active && r.active.scriptURL)"
+            ".then((r) => r && r.active && r.active.state === 'activated' && r.active.scriptURL)"
         )
         page.wait_for_function(f"{script}.then((url) => url && url.endsWith('?lang=ar'))")
         # Offline: the rules pages open, with their styles.
