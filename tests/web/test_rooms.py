@@ -1009,3 +1009,28 @@ def test_a_shared_link_opens_in_the_joiners_language(
     assert page.headers["cache-control"] == "no-store"
     landed = client.get(page.headers["location"], headers=headers)
     assert landed.status_code == 200 and f'<html lang="{lang}"' in landed.text
+
+
+def test_a_change_meeting_another_processs_change_is_made_again_on_it(
+    client: TestClient,
+) -> None:
+    """Another process changed the room after this one last read it: a change asked here
+    (a seat swapped, "I'm back") is not refused as ``stale`` but made on the room as it now
+    stands, the other's change kept."""
+    app: Any = client.app
+    created = create_room(client, seat="S")
+    code = created["room"]
+    rooms = app.state.rooms
+    room = client.portal.call(rooms.open, code)
+    # Another process lets watchers in: the store's revision moves on behind this one's back.
+    stored = app.state.store.load_room(code)
+    data = json.loads(stored.state)
+    watchers = not data["settings"].get("watchers", False)
+    data["settings"]["watchers"] = watchers
+    app.state.store.save_room(code, json.dumps(data), revision=stored.revision)
+    client.portal.call(rooms.change, room, lambda state: state.swap(Seat.S, Seat.E))
+    now = json.loads(app.state.store.load_room(code).state)
+    assert now["settings"]["watchers"] is watchers
+    seats = dict(room.state.items())
+    assert isinstance(seats[Seat.E], PersonSeat) and seats[Seat.E].name == "Ana"
+    assert not isinstance(seats[Seat.S], PersonSeat)

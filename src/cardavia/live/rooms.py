@@ -64,6 +64,9 @@ CREATE_FIELDS: Final = frozenset(
     {"rules", "level", "deck", "target", "lang", "name", "seat", "grace", "watchers", "next_delay"}
 )
 JOIN_FIELDS: Final = frozenset({"name", "seat", "lang"})
+CHANGE_TRIES: Final = 3
+"""Times a change of a room is made (:meth:`RoomService.change`) while other processes keep
+changing it first."""
 T = TypeVar("T")
 DealListener = Callable[[Room, Table], Coroutine[Any, Any, None]]
 """Told once a deal of a quick-play room is over (its rating, its players' seats): in this
@@ -190,11 +193,21 @@ class RoomService:
     ) -> None:
         """Change the room's state under its lock (``change`` may refuse with a
         :class:`ClientError`, or answer the state unchanged: then nothing is saved), save
-        it, send it, announce it."""
-        async with room.lock:
-            state = change(room.state)
-            if state is not room.state:
-                await self._save(room, state, human=human)
+        it, send it, announce it. Another process that changed the room meanwhile (``stale``:
+        this one has caught up) does not refuse the change: it is made again on the room as it
+        now stands, :data:`CHANGE_TRIES` times at most ("I'm back" pressed while the clock
+        moved the game on elsewhere is not a "try again" for the player)."""
+        for attempt in range(1, CHANGE_TRIES + 1):
+            async with room.lock:
+                state = change(room.state)
+                if state is room.state:
+                    return
+                try:
+                    await self._save(room, state, human=human)
+                    return
+                except ClientError as error:
+                    if error.code != "stale" or attempt == CHANGE_TRIES:
+                        raise
 
     async def _reload(self, room: Room) -> None:
         stored = await self._store(self.store.load_room, room.code)
