@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright, sync_playwright
+from py_vapid import Vapid02
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -54,6 +55,28 @@ AXE_OPTIONS = {
     # checks, without carrying a megabyte of passing nodes out of a long rules page.
     "resultTypes": ["violations"],
 }  # fmt: skip
+
+
+# A page hidden from its start, its notifications counted (the browser still shows each), the
+# player letting the site notify ("notify" kept with their other settings).
+HIDDEN_AND_COUNTED = """
+(() => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+  const Real = window.Notification;
+  window.notes = [];
+  class Counted extends Real {
+    constructor(title, options) {
+      super(title, options);
+      window.notes.push({ title, body: options?.body ?? "", lang: options?.lang ?? "" });
+    }
+  }
+  Object.defineProperty(Counted, "permission", { get: () => Real.permission });
+  window.Notification = Counted;
+  const kept = JSON.parse(localStorage.getItem("cardavia.settings") || "{}");
+  localStorage.setItem("cardavia.settings", JSON.stringify({ ...kept, notify: true }));
+})();
+"""
 
 
 def axe_violations(page: Page) -> list[str]:
@@ -109,9 +132,16 @@ class Server:
     """The site in a subprocess, on a fixed port and database so that it can be restarted."""
 
     def __init__(
-        self, database: Path, port: int | None = None, *, keep: Callable[[int], None] | None = None
+        self,
+        database: Path,
+        port: int | None = None,
+        *,
+        keep: Callable[[int], None] | None = None,
+        push_key: Path | None = None,
     ) -> None:
         self.database = database
+        self.push_key = push_key
+        """The site's key for pushes (``CARDAVIA_PUSH_KEY``), as a deployment gives it."""
         self.keep = keep
         """Gives each process started to the session's fixture (tests/conftest.py)."""
         self.port = port or free_port()
@@ -134,6 +164,8 @@ class Server:
             # Every test's games come from 127.0.0.1, faster than a person creates them.
             "CARDAVIA_GAMES_PER_MINUTE": "0",
         }
+        if self.push_key is not None:
+            env["CARDAVIA_PUSH_KEY"] = str(self.push_key)
         command = [
             sys.executable, "-m", "uvicorn", "--factory", "cardavia.web.app:create_app",
             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
@@ -184,8 +216,13 @@ class Server:
 def launched(
     tmp_path_factory: pytest.TempPathFactory, keep_process: Callable[[int], None]
 ) -> Iterator[Server]:
-    """The server of this worker's tests, launched (it starts while the browser does)."""
-    site = Server(tmp_path_factory.mktemp("site") / "cardavia.db", keep=keep_process)
+    """The server of this worker's tests, launched (it starts while the browser does), with
+    a key for pushes as a deployment that sends them has."""
+    folder = tmp_path_factory.mktemp("site")
+    vapid = Vapid02()
+    vapid.generate_keys()
+    vapid.save_key(str(folder / "push.pem"))
+    site = Server(folder / "cardavia.db", keep=keep_process, push_key=folder / "push.pem")
     site.launch()
     yield site
     site.stop()

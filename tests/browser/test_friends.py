@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import Browser, expect
+from tests.browser.conftest import HIDDEN_AND_COUNTED, shot
 
 from cardavia.words import load_catalogs
 
@@ -42,7 +43,7 @@ def look(table: Table, name: str, axe: Any) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         table.page.set_viewport_size(viewport)
-        table.page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
+        shot(table.page, SHOTS / f"{name}-{size}.jpg", full_page=True)
         assert axe(table.page) == [], name
 
 
@@ -152,6 +153,18 @@ def test_a_friend_online_is_invited_to_a_room_in_one_click(
     invited = fr.gettext("{name} is invited: the invitation shows on their pages.")
     expect(ana.page.locator("#room-invite-status")).to_have_text(invited.replace("{name}", "Bo"))
     look(ana, "invite-fr", axe)
+
+    # A page of Bo's hidden from its start (another tab in front), Bo letting the site
+    # notify: the invitation is a system notification too, in his page's language.
+    bo.context.grant_permissions(["notifications"], origin=server.url)
+    hidden = bo.context.new_page()
+    hidden.add_init_script(HIDDEN_AND_COUNTED)
+    hidden.goto(f"{server.url}/ar/rules/scoring")
+    hidden.wait_for_function("window.notes.length > 0")
+    (note,) = hidden.evaluate("window.notes")
+    said = ar.gettext("{name} invites you to their room.").replace("{name}", "Ana")
+    assert (note["title"], note["body"], note["lang"]) == ("Cardavia", said, "ar")
+    hidden.close()
 
     # Bo's page hears it at its next word (a new page: at once).
     bo.page.reload()

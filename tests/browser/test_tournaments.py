@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
-from tests.browser.conftest import shot
+from tests.browser.conftest import HIDDEN_AND_COUNTED, shot
 from tests.tournaments.worked import keep_passkey
 
 from cardavia.store.db import GameStore
@@ -42,7 +42,7 @@ READY = """() => {
 def picture(page: Page, name: str) -> None:
     """Keep a picture of the page for a person to look at (full page)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    shot(page, SHOTS / f"{name}.png", full_page=True)
+    shot(page, SHOTS / f"{name}.jpg", full_page=True)
 
 
 def context_of(browser: Any, viewport: dict[str, int]) -> BrowserContext:
@@ -143,6 +143,20 @@ def test_a_tournament_played_resumed_elsewhere_and_ranked(
     assert heard.value.json()["closing"][0]["id"] == TOURNAMENT
     page.wait_for_url(f"**/fr/tournaments/{TOURNAMENT}")
     expect(reminder).to_have_count(0)
+    # A page hidden from its start (another tab in front), the player letting the site
+    # notify: the reminder is a system notification too, once a browser session.
+    phone.grant_permissions(["notifications"], origin=server.url)
+    hidden = phone.new_page()
+    hidden.add_init_script(HIDDEN_AND_COUNTED)
+    hidden.goto(f"{server.url}/fr/rules/scoring")
+    hidden.wait_for_function("window.notes.length > 0")
+    (note,) = hidden.evaluate("window.notes")
+    assert note["title"] == "Cardavia" and note["lang"] == "fr"
+    assert "se clôture dans l’heure" in note["body"], note
+    hidden.reload()
+    expect(hidden.locator(".tournament-closing")).to_be_visible()
+    assert hidden.evaluate("window.notes") == []  # told already in this session
+    hidden.close()
     page.locator('li[data-deal="3"] .tournament-play').click()
     page.wait_for_url("**/play/3")
     play_on(page, moves=1)

@@ -6,9 +6,11 @@ interface WorkerGlobalScopeEventMap {
   activate: ExtendableEvent;
   fetch: FetchEvent;
   notificationclick: NotificationEvent;
+  push: PushEvent;
 }
 
 interface WorkerGlobalScope {
   readonly clients: Clients;
+  readonly registration: ServiceWorkerRegistration;
   skipWaiting(): Promise<void>;
 }

@@ -21,6 +21,7 @@ from typing import Any, Final
 from cardavia.live.friend_news import POLL, FriendNews
 from cardavia.live.limits import Counters, Limits, SiteLimiter
 from cardavia.live.protocol import ClientError, check_fields, require
+from cardavia.live.push import Push
 from cardavia.live.room import HIDDEN_NAME
 from cardavia.live.room_state import normal_code
 from cardavia.live.safety import FIELDS as SEAT_FIELDS
@@ -88,11 +89,14 @@ class Friends:
         news: FriendNews,
         counters: Counters,
         limits: Limits,
+        push: Push,
     ) -> None:
         self.store = store
         self.safety = safety
         self.news = news
         """Where the players were last seen, and their invitations."""
+        self.push = push
+        """Their browsers told while the site is closed (an invitation is pushed too)."""
         per_hour = limits.friends_per_hour
         self.askings: SiteLimiter = counters.limiter(
             "friends", per_hour / 3600.0, max(1, int(per_hour))
@@ -220,7 +224,8 @@ class Friends:
 
     async def invite(self, player: Player, key: str, data: dict[str, Any]) -> None:
         """``player`` invites the friend of ``key`` to a room they sit in (``data``'s
-        ``room``): the friend's pages show it at their next sign."""
+        ``room``): the friend's pages show it at their next sign, and their browsers told
+        while the site is closed are pushed it."""
         check_fields(data, INVITE_FIELDS)
         require(data, "room")
         friends = await asyncio.to_thread(self.store.friends.friends_of, player.id)
@@ -234,6 +239,7 @@ class Friends:
         if await self.askings.take(player.id):
             raise ClientError("rate_limited")
         await self.news.invite(friend.id, player.name or "", code)
+        self.push.later(self.push.invited(friend.id, player.name or "", code))
 
     async def heard(self, player: Player, data: dict[str, Any], wording: Wording) -> dict[str, Any]:
         """A page of ``player`` says where it is (``data``'s ``where``): kept for their

@@ -24,12 +24,13 @@ from cardavia.live.bus import LocalBus, make_bus
 from cardavia.live.clock import ActionClock
 from cardavia.live.flows import Flows
 from cardavia.live.friend_news import FriendNews
-from cardavia.live.friends import Friends
+from cardavia.live.friends import CLOSING_SOON, Friends, closing_entry
 from cardavia.live.learn import Learning
 from cardavia.live.leaving import Leaving, SeatsFinished
 from cardavia.live.limits import Counters
 from cardavia.live.lobby import Lobby
 from cardavia.live.presence import Presence
+from cardavia.live.push import Push
 from cardavia.live.quickplay import QuickPlay
 from cardavia.live.ratings import RoomRatings
 from cardavia.live.room_connections import RoomConnections
@@ -87,6 +88,8 @@ class GameServer:
     lobby: Lobby
     safety: Safety
     friends: Friends
+    push: Push
+    """Telling players while the site is closed (:mod:`cardavia.live.push`)."""
     tournament_tables: TournamentTables
     """The tournaments' deals as tables: their window, their seal (the table service's rules)."""
     tournaments: Tournaments
@@ -105,9 +108,8 @@ class GameServer:
         decisions: Decisions | None = None,
         guests_kept: timedelta | None = None,
     ) -> GameServer:
-        """The game server of ``settings``: its store, writer, bus, decisions and counters
-        made here once (``bus`` and ``decisions`` given: those instead), then every service
-        given what it works with, the ones it is told by first."""
+        """The game server of ``settings``: what its services share made once (``bus`` and
+        ``decisions`` given: those instead), then each service, the ones it is told by first."""
         catalogs = catalogs or load_catalogs()
         store = GameStore(settings.database_url)
         writer = GameWriter(store)
@@ -144,6 +146,7 @@ class GameServer:
         deal_started = asyncio.Event()
         deal_tables = DealTablesOfService(tables, on_deal=deal_started.set)
         safety = Safety(store, rooms, players, counters, settings.limits)
+        push = Push(store, settings.push, catalogs)
         return cls(
             settings=settings,
             store=store,
@@ -168,8 +171,9 @@ class GameServer:
             lobby=Lobby(tables, rooms, presence, store.ratings, waiting=quick.waiting_here),
             safety=safety,
             friends=Friends(
-                store, safety, FriendNews(settings.redis_url), counters, settings.limits
+                store, safety, FriendNews(settings.redis_url), counters, settings.limits, push
             ),
+            push=push,
             tournament_tables=tournament_tables,
             tournaments=Tournaments(store, deal_tables, clock=tournament_tables.clock),
             deal_started=deal_started,
@@ -180,7 +184,7 @@ class GameServer:
         """The background work, one list: the purge of abandoned games, idle rooms and
         unseen guests; the count of the tables in play; quick play's rounds; the lobby's
         heartbeat; the tournaments' schedule and their pars (these two end their round when
-        ``stop`` is set)."""
+        ``stop`` is set); the pushed reminders of tournaments about to close."""
         purge = purge_abandoned_games(
             self.store,
             self.settings.limits.abandoned_days,
@@ -196,6 +200,7 @@ class GameServer:
             Job(self.lobby.run()),
             Job(run_schedule(self.tournaments, stop), cut_short=False),
             Job(work_out_pars(self.tournaments, decide, stop, self.deal_started), cut_short=False),
+            Job(self.push.remind_forever(CLOSING_SOON, closing_entry)),
         ]
 
     async def on_change(self, key: str, revision: int) -> None:
@@ -231,6 +236,7 @@ class GameServer:
         await self.quick.close()
         await self.presence.close()
         await self.friends.news.close()
+        await self.push.close()
         self.rooms.close()
         await self.tables.close()
         self.writer.shutdown()

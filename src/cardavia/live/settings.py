@@ -25,6 +25,42 @@ that the two together stay within the fastest pace and are never what a player w
 BODY_TIMEOUT: Final = 10.0
 """Seconds a request body may take to arrive (a slow client holds no worker longer)."""
 DEFAULT_LIMITS: Final = Limits()
+SERVICES: Final = (
+    "https://fcm.googleapis.com",
+    "https://updates.push.services.mozilla.com",
+    "https://web.push.apple.com",
+    "https://*.notify.windows.com",
+)
+"""The push services of Chrome, Firefox, Safari and Edge (``*.``: any name under it)."""
+DEFAULT_CONTACT: Final = "mailto:admin@localhost"
+"""Whom the push services write to when the deployment names nobody."""
+
+
+@dataclass(frozen=True, slots=True)
+class PushSettings:
+    """Where the site's key is, whom the push services may write to, and which services a
+    subscription may name."""
+
+    key_file: Path | None = None
+    """The site's private key (PEM, P-256: ``vapid --gen`` makes one) — ``CARDAVIA_PUSH_KEY``;
+    ``None``: the site pushes nothing and its pages offer no subscription."""
+    contact: str = DEFAULT_CONTACT
+    """Whom a push service writes to about this site's messages (``CARDAVIA_PUSH_CONTACT``:
+    a ``mailto:`` or an ``https:`` address)."""
+    services: tuple[str, ...] = SERVICES
+    """The push services' origins an endpoint may be at (``CARDAVIA_PUSH_SERVICES``)."""
+
+    @classmethod
+    def from_env(cls) -> PushSettings:
+        """The settings of ``CARDAVIA_PUSH_KEY``, ``CARDAVIA_PUSH_CONTACT`` and
+        ``CARDAVIA_PUSH_SERVICES`` (comma-separated)."""
+        key = os.environ.get("CARDAVIA_PUSH_KEY")
+        services = _listed("CARDAVIA_PUSH_SERVICES")
+        return cls(
+            key_file=Path(key) if key else None,
+            contact=os.environ.get("CARDAVIA_PUSH_CONTACT") or DEFAULT_CONTACT,
+            services=services or SERVICES,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +102,10 @@ class Settings:
     """Seconds for each action at a quick-play table (``CARDAVIA_QUICK_CLOCK``)."""
     quick_joins_per_minute: float = 30.0
     """Times one client may join quick play's queue per minute (``CARDAVIA_QUICK_JOINS``)."""
+    push: PushSettings = PushSettings()
+    """Telling players while the site is closed: the site's key, its contact, the push
+    services (``CARDAVIA_PUSH_KEY``, ``CARDAVIA_PUSH_CONTACT``, ``CARDAVIA_PUSH_SERVICES``;
+    :mod:`cardavia.live.push`); no key: nothing pushed."""
     web_dir: Path = WEB_DIR
     """Where ``templates/`` and ``static/`` are (the catalogs are :mod:`cardavia.words`'s)."""
 
@@ -75,7 +115,8 @@ class Settings:
         ``CARDAVIA_AI_DELAY`` (``0.05-0.1``, seconds), ``CARDAVIA_AI_DEADLINE`` (seconds),
         ``CARDAVIA_ALLOWED_ORIGINS``, ``CARDAVIA_ALLOWED_HOSTS`` (added to the loopback names)
         and ``CARDAVIA_TRUSTED_PROXIES`` (each comma-separated), the limits', quick play's
-        ``CARDAVIA_QUICK_WAIT``, ``CARDAVIA_QUICK_CLOCK``, ``CARDAVIA_QUICK_JOINS``."""
+        ``CARDAVIA_QUICK_WAIT``, ``CARDAVIA_QUICK_CLOCK``, ``CARDAVIA_QUICK_JOINS``, and the
+        pushes' (:meth:`~cardavia.live.push.PushSettings.from_env`)."""
         delay = DEFAULT_AI_DELAY
         text = os.environ.get("CARDAVIA_AI_DELAY")
         if text:
@@ -93,6 +134,7 @@ class Settings:
             quick_wait=float(os.environ.get("CARDAVIA_QUICK_WAIT") or 20.0),
             quick_clock=float(os.environ.get("CARDAVIA_QUICK_CLOCK") or 30.0),
             quick_joins_per_minute=float(os.environ.get("CARDAVIA_QUICK_JOINS") or 30.0),
+            push=PushSettings.from_env(),
         )
 
     @property
@@ -111,4 +153,12 @@ def _listed(variable: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in os.environ.get(variable, "").split(",") if item.strip())
 
 
-__all__ = ["BODY_TIMEOUT", "DEFAULT_AI_DELAY", "LOOPBACK_HOSTS", "WEB_DIR", "Settings"]
+__all__ = [
+    "BODY_TIMEOUT",
+    "DEFAULT_AI_DELAY",
+    "LOOPBACK_HOSTS",
+    "SERVICES",
+    "WEB_DIR",
+    "PushSettings",
+    "Settings",
+]

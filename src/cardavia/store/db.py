@@ -66,6 +66,7 @@ from cardavia.store.leagues import LeagueStore
 from cardavia.store.migrate import Upgrade, upgrade
 from cardavia.store.passkeys import PasskeyStore
 from cardavia.store.players import PlayerStore, follow_room_seats, unlink_games, unlink_rooms
+from cardavia.store.push import PushStore
 from cardavia.store.quickplay import QuickSeatStore
 from cardavia.store.ratings import RatingStore
 from cardavia.store.read_only import forced_read_only, read_only_url
@@ -412,6 +413,8 @@ class GameStore:
         """Their blocks and reports (:mod:`cardavia.store.safety`)."""
         self.friends = FriendStore(engine)
         """Their friends and friend links (:mod:`cardavia.store.friends`)."""
+        self.push = PushStore(engine)
+        """Their browsers told while the site is closed (:mod:`cardavia.store.push`)."""
         self.tournaments = TournamentStore(engine)
         """The duplicate tournaments, their entries and deals
         (:mod:`cardavia.store.tournaments`)."""

@@ -17,16 +17,17 @@ other (the second finds nothing to do).
 >>> from sqlalchemy import create_engine, inspect
 >>> engine = create_engine("sqlite://")
 >>> upgrade(engine)
-Upgrade(before=None, after='0012_friends')
+Upgrade(before=None, after='0013_push')
 >>> sorted(inspect(engine).get_table_names())  # doctest: +NORMALIZE_WHITESPACE
 ['alembic_version', 'friend_links', 'friendships', 'game_events', 'games',
  'league_members', 'league_seasons', 'name_reports', 'passkey_ceremonies', 'passkeys',
  'performance_changes', 'player_blocks',
- 'player_games', 'player_rooms', 'player_sessions', 'players', 'quick_seats',
+ 'player_games', 'player_rooms', 'player_sessions', 'players', 'push_sent',
+ 'push_subscriptions', 'quick_seats',
  'rating_changes', 'ratings', 'rooms', 'tournament_deals', 'tournament_entries',
  'tournament_pars', 'tournaments']
 >>> upgrade(engine)
-Upgrade(before='0012_friends', after='0012_friends')
+Upgrade(before='0013_push', after='0013_push')
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS: Final = Path(__file__).with_name("migrations")
 """The folder of the revisions (``versions/``), inside the package."""
-LATEST: Final = "0012_friends"
+LATEST: Final = "0013_push"
 """The latest revision, written out so that a database already at it is known without
 loading Alembic (a second of a process's start; tests/players/test_migrations.py checks it
 is :func:`head`)."""

@@ -44,6 +44,7 @@ from cardavia.web.routes import leagues as league_routes
 from cardavia.web.routes import learn, me, pages, passkeys, pwa, rules, tables
 from cardavia.web.routes import lobby as lobby_routes
 from cardavia.web.routes import profile as profile_routes
+from cardavia.web.routes import push as push_routes
 from cardavia.web.routes import quickplay as quick_routes
 from cardavia.web.routes import replays as replay_routes
 from cardavia.web.routes import rooms as room_routes
@@ -125,6 +126,7 @@ def install_routes(
     quick_routes.install(app, live.quick, guests, settings, catalogs, templates)
     safety_routes.install(app, live.safety, guests, settings, catalogs)
     friend_routes.install(app, live.friends, guests, settings, catalogs, templates)
+    push_routes.install(app, live.push, guests, settings)
     lobby_routes.install(app, live.lobby, catalogs, templates)
     rules.install(app, catalogs, templates)
     league_routes.install(app, Leagues(live.store), guests, catalogs, templates)
@@ -143,6 +145,8 @@ def create_app(settings: Settings | None = None, *, live: GameServer | None = No
     settings, catalogs = live.settings, live.catalogs
     redact_tokens_in_logs()
     templates = make_templates(settings.templates_dir, catalogs)
+    # Every page's settings offer push only where the site has its key (base.html).
+    templates.env.globals["push_key"] = live.push.public_key
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -78,8 +78,9 @@ class Profiles:
         """Everything kept about the player: what they keep (name, language, settings), their
         sessions and passkeys (never a token or a key's secret), the players they blocked and
         the names reported (:meth:`~cardavia.store.safety.SafetyStore.kept_about`), their
-        friends and friend link (:meth:`~cardavia.store.friends.FriendStore.kept_about`), their
-        ratings, performance and league places, their tournament entries and deals, the games
+        friends and friend link (:meth:`~cardavia.store.friends.FriendStore.kept_about`), the
+        browsers told while the site is closed (:meth:`~cardavia.store.push.PushStore.kept_about`),
+        their ratings, performance and league places, their tournament entries and deals, the games
         they sat at and every deal of them as "My games" lists it."""
         stored = await asyncio.to_thread(self.store.players.load, player_id)
         if stored is None:
@@ -87,6 +88,7 @@ class Profiles:
         kept = await asyncio.to_thread(self.store.players.kept_about, player_id)
         kept |= await asyncio.to_thread(self.store.safety.kept_about, player_id)
         kept |= await asyncio.to_thread(self.store.friends.kept_about, player_id)
+        kept |= await asyncio.to_thread(self.store.push.kept_about, player_id)
         played = await asyncio.to_thread(self.store.players.played, player_id)
         rated = await asyncio.to_thread(self.store.ratings.kept_about, player_id)
         rated |= await asyncio.to_thread(self.store.leagues.kept_about, player_id)

@@ -128,6 +128,12 @@ ERRORS: Final[Mapping[str, str]] = {
     # Friends (cardavia.live.friends).
     "cannot_befriend": N_("You cannot ask this player to be your friend."),
     "no_watchers": N_("The players of this table no longer allow watchers."),
+    # Told while the site is closed (cardavia.live.push).
+    "push_unavailable": N_("This site sends no notifications while it is closed."),
+    "bad_subscription": N_(
+        "This browser's subscription to notifications could not be read: switch the setting "
+        "off, then on again."
+    ),
     # Quick play (cardavia.web.quickplay).
     "not_waiting": N_("You are no longer waiting for a table: press “Play now” again."),
     # Tournaments (cardavia.web.tournaments).

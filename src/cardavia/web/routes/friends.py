@@ -41,8 +41,8 @@ Act = Callable[[Player, dict[str, Any]], Awaitable[dict[str, Any]]]
 Change = Callable[..., Awaitable[Response]]
 
 
-def _changes(guests: Guests, settings: Settings) -> Change:
-    """How every changing route of friends is answered."""
+def changes(guests: Guests, settings: Settings) -> Change:
+    """How every changing route of friends (and of push subscriptions) is answered."""
 
     async def change(
         request: Request,
@@ -81,7 +81,7 @@ def install(
     templates: Jinja2Templates,
 ) -> None:
     """Add the friends' routes and pages to ``app`` (before the table page's catch-all)."""
-    change = _changes(guests, settings)
+    change = changes(guests, settings)
     _install_answers(app, friends, change)
 
     @app.get("/api/friends")
@@ -198,4 +198,4 @@ def _install_pages(
         return response
 
 
-__all__ = ["install"]
+__all__ = ["changes", "install"]

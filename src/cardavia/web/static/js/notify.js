@@ -3,7 +3,7 @@
 // permission, and the turn's tone. The "Tell me when it is my turn" setting (off by default)
 // asks for the permission when it is switched on; a browser that refuses it keeps the
 // setting off and says where to allow it. Only the page's own notifications while it is
-// open or installed: nothing is sent to a closed app.
+// open or installed: what reaches a closed site is push.js's (invitations, tournaments).
 
 const SUPPORTED = "Notification" in window;
 

@@ -4,6 +4,7 @@
 // the "cardavia:settings" event to redraw when a setting changes.
 
 import { mayNotify, permissionKnown, wireNotifySetting } from "./notify.js";
+import { wirePushSetting } from "./push.js";
 import { browserZone } from "./zone.js";
 
 const KEY = "cardavia.settings";
@@ -205,6 +206,8 @@ function wirePanel() {
     });
     wireNotifySetting(notify, update);
   }
+  const push = /** @type {HTMLInputElement} */ (panel.querySelector('[name="push"]'));
+  if (push) wirePushSetting(push).catch(() => undefined);
 
   const language = /** @type {HTMLSelectElement} */ (panel.querySelector('[name="language"]'));
   language?.addEventListener("change", () => {

@@ -12,7 +12,7 @@
 // Static files: the cache at once, refreshed from the network behind. The games API and the
 // table's WebSocket always go to the server.
 
-const VERSION = "cardavia-24";
+const VERSION = "cardavia-25";
 const LANGUAGES = ["fr", "en", "ar", "pl", "hi", "es"];
 const RULES = ["", "cardavia", "maison", "coinche", "maghreb", "legal-cards", "announcements", "scoring", "problems", "fairness"];
 const STATIC = [
@@ -26,6 +26,7 @@ const STATIC = [
   "/static/css/history.css",
   "/static/js/settings.js",
   "/static/js/notify.js",
+  "/static/js/push.js",
   "/static/js/zone.js",
   "/static/js/player.js",
   "/static/js/cards.js",
@@ -182,12 +183,47 @@ async function cacheFirst(request, event) {
   return response ?? Response.error();
 }
 
-// A notification the page asked the worker to show (notify.js, where the browser has no
-// other way): a click brings the site's open page forward.
+// A message the site pushed while its pages may all be closed (push.js subscribed this
+// browser; cardavia.live.push sends): a friend's invitation, a tournament about to close.
+// Shown unless a page of the site is on screen (that page says it itself).
+self.addEventListener("push", (event) => {
+  /** @type {{title?: string, body?: string, url?: string, tag?: string, lang?: string}} */
+  let note = {};
+  try {
+    note = event.data ? event.data.json() : {};
+  } catch {
+    note = {};
+  }
+  event.waitUntil(
+    (async () => {
+      const pages = await self.clients.matchAll({ type: "window" });
+      if (pages.some((page) => page.visibilityState === "visible")) return;
+      await self.registration.showNotification(note.title || "Cardavia", {
+        body: note.body || "",
+        tag: note.tag || "cardavia",
+        lang: note.lang || "",
+        dir: "auto",
+        icon: "/static/icons/icon-192.png",
+        data: { url: note.url || "/" },
+      });
+    })(),
+  );
+});
+
+// A click on a notification: the page it names (a pushed one's), brought forward where it
+// is open, else opened; a page's own notification (notify.js) brings the site's page forward.
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
+  const url = event.notification.data?.url;
   event.waitUntil(
-    self.clients.matchAll({ type: "window" }).then((pages) => (pages[0] ? pages[0].focus() : undefined)),
+    (async () => {
+      const pages = await self.clients.matchAll({ type: "window" });
+      if (!url) return pages[0] ? pages[0].focus() : undefined;
+      const target = new URL(url, self.location.origin);
+      if (target.origin !== self.location.origin) return undefined;
+      const open = pages.find((page) => new URL(page.url).pathname === target.pathname);
+      return open ? open.focus() : self.clients.openWindow(target.href);
+    })(),
   );
 });
 
