@@ -69,7 +69,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark slow every test of a slow folder and every test that starts processes."""
+    """Mark slow every test of a slow folder and every test that starts processes; then run
+    the slow ones first (each in its order): the workers start on the long tests, which wait
+    on processes and sockets while the short ones fill the cores, rather than finishing on
+    one long test while the other workers have nothing left (``make test``: a run's last
+    minutes were one worker's multi-process tests)."""
     for item in items:
         path = Path(str(item.path)).resolve()
         folder = path.relative_to(TESTS).parts[0] if path.is_relative_to(TESTS) else ""
@@ -78,6 +82,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         on_postgresql = callspec is not None and "postgresql" in callspec.params.values()
         if folder in SLOW_FOLDERS or PROCESS_FIXTURES & fixtures or on_postgresql:
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 # -- a fresh database ----------------------------------------------------------------------

@@ -106,7 +106,7 @@ def shoot(table: Table, name: str, size: tuple[int, int], where: str = "#table")
     SHOTS.mkdir(parents=True, exist_ok=True)
     table.page.set_viewport_size({"width": size[0], "height": size[1]})
     table.page.locator(where).scroll_into_view_if_needed()
-    shot(table.page, str(SHOTS / f"{name}-{size[0]}.png"))
+    shot(table.page, str(SHOTS / f"{name}-{size[0]}.jpg"))
 
 
 def act(table: Table) -> None:

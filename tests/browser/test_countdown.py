@@ -60,7 +60,7 @@ def test_the_homes_countdown_goes_on_while_it_is_seen(
         assert axe_violations(page) == []
         size = "phone" if viewport is PHONE else "desktop"
         page.locator("#home-tournaments").scroll_into_view_if_needed()
-        shot(page, screenshots / f"home-countdown-{lang}-{size}.png")
+        shot(page, screenshots / f"home-countdown-{lang}-{size}.jpg")
         # A tournament's own page goes on too (a page of its own, its clock installed before
         # it loads, as the home's was).
         link = page.locator("#home-tournaments [data-tournament] a").first.get_attribute("href")

@@ -55,7 +55,7 @@ def test_a_guests_first_result_offers_a_passkey_once(
         expect(offer.locator("#keep-player-dismiss")).to_have_text(DECLINED[lang])
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         assert axe_violations(page) == []
-        shot(page, screenshots / f"keep-player-offer-{lang}-{size}.png")
+        shot(page, screenshots / f"keep-player-offer-{lang}-{size}.jpg")
         if decline:
             offer.locator("#keep-player-dismiss").click()
             expect(offer).to_have_count(0)

@@ -75,7 +75,7 @@ def test_quick_play_again_takes_only_the_asker_back_to_the_queue(
         title = asker.page.locator("#room-title").bounding_box()
         table = asker.page.locator("#table").bounding_box()
         assert title is not None and table is not None and abs(title["x"] - table["x"]) <= 2
-        shot(asker.page, screenshots / "flow-quick-result-fr-1280.png")
+        shot(asker.page, screenshots / "flow-quick-result-fr-1280.jpg")
         assert axe(asker.page) == []
         again.click()
         # The asker alone goes back to the queue: its waiting page says what they commit to.
@@ -83,14 +83,14 @@ def test_quick_play_again_takes_only_the_asker_back_to_the_queue(
         commitment = asker.page.locator("#quick-commitment")
         expect(commitment).to_contain_text("Une donne\N{NO-BREAK SPACE}: environ 3 minutes.")
         expect(commitment).to_contain_text("30 secondes par coup")
-        shot(asker.page, screenshots / "flow-quick-requeued-fr-1280.png", full_page=True)
+        shot(asker.page, screenshots / "flow-quick-requeued-fr-1280.jpg", full_page=True)
         assert axe(asker.page) == []
         # The other stays at their result: the same game, its dialog open, no clock started.
         other.page.wait_for_function(READY)
         assert other.view()["game"] == game and other.view()["phase"] == "over"
         assert other.view()["clock"] is None
         expect(other.page.locator("#score-panel")).to_have_attribute("open", "")
-        shot(other.page, screenshots / "flow-quick-stays-ar-360.png")
+        shot(other.page, screenshots / "flow-quick-stays-ar-360.jpg")
         assert other.errors == [] and asker.errors == []
     finally:
         for table in tables:
@@ -117,13 +117,13 @@ def test_quick_play_leaving_for_good_is_a_rated_loss_on_a_clear_screen(
         expect(page.locator("#table")).to_be_hidden()
         expect(page.locator("#room-join")).to_be_hidden()
         expect(page.locator("#room-left a[href='/ar/lobby']")).to_be_visible()
-        shot(page, screenshots / "flow-quick-left-ar-1280.png", full_page=True)
+        shot(page, screenshots / "flow-quick-left-ar-1280.jpg", full_page=True)
         assert axe(page) == []
         # The other is told a computer player plays the seat.
         news = stayer.page.locator("#room-news")
         expect(news).to_contain_text(f"{name} a quitté la table")
         expect(stayer.page.locator("#room-seats")).to_contain_text("joueur ordinateur joue")
-        shot(stayer.page, screenshots / "flow-quick-other-left-fr-360.png", full_page=True)
+        shot(stayer.page, screenshots / "flow-quick-other-left-fr-360.jpg", full_page=True)
         assert axe(stayer.page) == []
         # The leaver's rating changed for the deal they left (a loss).
         cookie = next(c["value"] for c in leaver.context.cookies() if c["name"] == PLAYER_COOKIE)
@@ -163,7 +163,7 @@ def test_a_watcher_sees_a_page_written_for_a_watcher(
             words = watcher.strings()["ui"]
             assert roles and set(roles) <= {words["team_NS"], words["team_EW"]}
             assert words["opponent"] not in roles and words["partner"] not in roles
-            shot(page, screenshots / f"flow-watching-{lang}-{size[0]}.png", full_page=True)
+            shot(page, screenshots / f"flow-watching-{lang}-{size[0]}.jpg", full_page=True)
             assert axe(page) == []
             watcher.context.close()
     finally:
@@ -205,7 +205,7 @@ def test_a_tournament_goes_deal_to_deal_and_its_closed_table_refuses(
                     field = page.locator("#score-field")
                     expect(field).to_contain_text("Votre écart sur cette donne")
                     expect(field).to_contain_text("Personne n’avait terminé cette donne")
-                shot(page, screenshots / "flow-tournament-next-fr-360.png")
+                shot(page, screenshots / "flow-tournament-next-fr-360.jpg")
                 assert axe(page) == []
             link.click()
             page.wait_for_url(f"**/fr/tournaments/{TOURNAMENT}/play/{number + 1}")
@@ -219,7 +219,7 @@ def test_a_tournament_goes_deal_to_deal_and_its_closed_table_refuses(
             page.wait_for_selector("#score-panel[open]")
         results = page.locator(f"{place} [data-way=next]")
         expect(results).to_have_text("نتائج البطولة")
-        shot(page, screenshots / "flow-tournament-last-ar-1280.png")
+        shot(page, screenshots / "flow-tournament-last-ar-1280.jpg")
         assert axe(page) == []
         results.click()
         page.wait_for_url(f"**/ar/tournaments/{TOURNAMENT}")
@@ -258,7 +258,7 @@ def test_a_tournament_goes_deal_to_deal_and_its_closed_table_refuses(
                 confirm.click()
         expect(page.locator("#status")).to_have_attribute("data-kind", "error")
         expect(page.locator("#status")).to_contain_text("انتهت هذه البطولة")
-        shot(page, screenshots / "flow-tournament-closed-ar-1280.png")
+        shot(page, screenshots / "flow-tournament-closed-ar-1280.jpg")
         assert page.evaluate("window.cardavia.view")["step"] == view["step"]
     finally:
         phone.close()
@@ -313,7 +313,7 @@ def test_i_am_back_is_on_the_screen_of_one_the_clock_made_away(
                       return box.top >= 0 && box.bottom <= window.innerHeight; }"""
                 )
                 assert inside, (lang, scroll)
-            shot(page, screenshots / f"flow-back-{lang}-{size[0]}.png")
+            shot(page, screenshots / f"flow-back-{lang}-{size[0]}.jpg")
             assert axe(page) == []
             for _ in range(5):  # a deal the computer players end meanwhile: its result aside
                 put_the_result_aside(page)

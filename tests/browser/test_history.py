@@ -24,7 +24,7 @@ SHOTS = Path(os.environ.get("CARDAVIA_HISTORY_SHOTS", "/tmp/shots-history"))
 def picture(page: Page, name: str) -> None:
     """Keep a picture of the page for a person to look at (full page)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    shot(page, SHOTS / f"{name}.png", full_page=True)
+    shot(page, SHOTS / f"{name}.jpg", full_page=True)
 
 
 def start_room(page: Page, name: str, lang: str) -> dict[str, Any]:

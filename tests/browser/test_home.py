@@ -84,7 +84,7 @@ def test_a_returning_visitor_finds_the_home_not_the_old_result(
                 assert on_first_screen(page, part)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         assert axe_violations(page) == []
-        shot(page, screenshots / f"home-returning-{lang}-{size_name(viewport)}.png", full_page=True)
+        shot(page, screenshots / f"home-returning-{lang}-{size_name(viewport)}.jpg", full_page=True)
         page.goto(f"{server.url}/{lang}/me/games")
         expect(page.locator('.history-deal[data-over="true"]').first).to_be_visible()
         assert table.errors == []
@@ -122,7 +122,7 @@ def test_the_coinche_bidding_box_is_wholly_on_the_screen(
         buttons = controls.locator("button:visible, select:visible")
         assert buttons.count() >= 5
         assert on_first_screen(page, controls), controls.bounding_box()
-        shot(page, screenshots / f"coinche-bidding-{lang}-{size_name(viewport)}.png")
+        shot(page, screenshots / f"coinche-bidding-{lang}-{size_name(viewport)}.jpg")
         assert table.errors == []
     finally:
         context.close()

@@ -29,7 +29,9 @@ CACHED = """async () => {
 
 
 def test_installable_and_the_rules_open_offline(browser: Browser, server: Server) -> None:
-    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860})
+    context = browser.new_context(
+        bypass_csp=True, viewport={"width": 1280, "height": 860}, service_workers="allow"
+    )
     try:
         page = context.new_page()
         page.goto(f"{server.url}/fr/rules/")
@@ -102,7 +104,9 @@ def test_a_kept_page_opens_when_the_network_stays_silent(browser: Browser, serve
     """A network that connects but never answers (a café's before its sign-in): a page the
     worker kept opens from its cache after NETWORK_WAIT seconds, not when the browser gives
     up; the worker's own request is the one left unanswered (the route sees it)."""
-    context = browser.new_context(bypass_csp=True, viewport={"width": 360, "height": 740})
+    context = browser.new_context(
+        bypass_csp=True, viewport={"width": 360, "height": 740}, service_workers="allow"
+    )
     try:
         page = context.new_page()
         page.goto(f"{server.url}/fr/rules/scoring")
@@ -154,7 +158,9 @@ def test_offline_every_script_is_kept_and_play_says_it_needs_the_connection(
     errors: list[str] = []
     for lang, size in (("fr", (360, 740)), ("ar", (1280, 800))):
         context = browser.new_context(
-            bypass_csp=True, viewport={"width": size[0], "height": size[1]}
+            bypass_csp=True,
+            viewport={"width": size[0], "height": size[1]},
+            service_workers="allow",
         )
         try:
             page = context.new_page()

@@ -50,7 +50,7 @@ def test_a_guest_adds_a_passkey_from_the_profile_and_signs_in_elsewhere(
         expect(who).to_have_text(who.get_attribute("data-guest") or "?")
         panel = page.locator("#profile-passkeys")
         expect(panel).to_be_visible()
-        shot(page, screenshots / f"profile-guest-{lang}-{size}.png", full_page=True)
+        shot(page, screenshots / f"profile-guest-{lang}-{size}.jpg", full_page=True)
         assert axe_violations(page) == []
         panel.locator('[data-action="add-passkey"]').click()
         expect(panel.locator("[data-passkey-status]")).to_have_text(
@@ -62,7 +62,7 @@ def test_a_guest_adds_a_passkey_from_the_profile_and_signs_in_elsewhere(
         )
         assert who.text_content() in {form.replace("{count}", "1") for form in said.values()}
         assert (who.text_content() or "") != who.get_attribute("data-guest")
-        shot(page, screenshots / f"profile-passkey-{lang}-{size}.png", full_page=True)
+        shot(page, screenshots / f"profile-passkey-{lang}-{size}.jpg", full_page=True)
         assert axe_violations(page) == []
         (credential,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": key})["credentials"]
 

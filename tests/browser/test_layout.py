@@ -143,7 +143,7 @@ def test_the_table_fits_and_holds_still(
             try:
                 measure_sizes(page, sizes, moment, hands)
             except AssertionError:
-                shot(page, str(screenshots / f"layout-{device}-{lang}-failed.png"))
+                shot(page, str(screenshots / f"layout-{device}-{lang}-failed.jpg"))
                 raise
             if view["phase"] == "bidding":
                 table.bid()
@@ -158,13 +158,13 @@ def test_the_table_fits_and_holds_still(
             try:
                 measure_sizes(page, sizes, f"picked {card}", hands)
             except AssertionError:
-                shot(page, str(screenshots / f"layout-{device}-{lang}-failed.png"))
+                shot(page, str(screenshots / f"layout-{device}-{lang}-failed.jpg"))
                 raise
             if not pictured:
                 for size in sizes:
                     size_width, size_height = SIZES[size]
                     page.set_viewport_size({"width": size_width, "height": size_height})
-                    shot(page, str(screenshots / f"layout-{size}-{lang}-picked.png"))
+                    shot(page, str(screenshots / f"layout-{size}-{lang}-picked.jpg"))
                 pictured = True
             page.click("#controls [data-action=confirm]")
             page.wait_for_function("(c) => !window.cardavia.view.hand.includes(c)", arg=card)
@@ -180,9 +180,9 @@ def test_the_table_fits_and_holds_still(
             box = dialog.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= size_width, size
             assert box["y"] >= 0 and box["y"] + box["height"] <= size_height, size
-            shot(page, str(screenshots / f"layout-{size}-{lang}-result.png"))
+            shot(page, str(screenshots / f"layout-{size}-{lang}-result.jpg"))
         page.keyboard.press("Escape")
-        shot(page, str(screenshots / f"layout-{sizes[-1]}-{lang}-final-trick.png"))
+        shot(page, str(screenshots / f"layout-{sizes[-1]}-{lang}-final-trick.jpg"))
         assert table.errors == []
     finally:
         context.close()

@@ -146,7 +146,7 @@ def seed(database: Path, token: str) -> None:
 def look(page: Page, name: str, viewport: dict[str, int]) -> None:
     """The page is kept as a picture, fits its width and has no axe-core violation."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    shot(page, str(SHOTS / f"{name}.png"), full_page=True)
+    shot(page, str(SHOTS / f"{name}.jpg"), full_page=True)
     wide = page.evaluate(
         """() => [...document.querySelectorAll('body *')]
             .filter((e) => e.getBoundingClientRect().right > innerWidth + 1)

@@ -230,7 +230,7 @@ def test_analyse_a_finished_deal(
     assert int(board.get_attribute("data-step") or 0) == len(moment["line"]) - 1
     assert board.locator(".learn-counter").inner_text()
     assert axe(page) == []
-    shot(page, screenshots / f"analysis-{lang}-{size}.png")
+    shot(page, screenshots / f"analysis-{lang}-{size}.jpg")
     close.click()
     if page.locator("#score-panel[open]").count():
         page.locator("#score-close").click()

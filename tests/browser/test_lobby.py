@@ -98,7 +98,7 @@ def test_the_lobby_and_the_safety_controls(
     for table, lang in ((ana, "fr"), (bo, "ar")):
         for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
             table.page.set_viewport_size(viewport)
-            shot(table.page, screenshots / f"lobby-room-{lang}-{size}.png", full_page=True)
+            shot(table.page, screenshots / f"lobby-room-{lang}-{size}.jpg", full_page=True)
             assert axe(table.page) == []
     # The lobby: the table with its score and "Watch", the people counted.
     ana_lobby, bo_lobby = ana.context.new_page(), bo.context.new_page()
@@ -121,7 +121,7 @@ def test_the_lobby_and_the_safety_controls(
     for page, lang in ((ana_lobby, "fr"), (bo_lobby, "ar")):
         for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
             page.set_viewport_size(viewport)
-            shot(page, screenshots / f"lobby-lobby-{lang}-{size}.png", full_page=True)
+            shot(page, screenshots / f"lobby-lobby-{lang}-{size}.jpg", full_page=True)
             assert axe(page) == []
     # "Watch" opens the table as a watcher: public only, no seat.
     stranger = browser.new_context(bypass_csp=True, viewport=DESKTOP, locale="es")
@@ -136,7 +136,7 @@ def test_the_lobby_and_the_safety_controls(
     ana_lobby.goto(f"{server.url}/fr/me")
     ana_lobby.wait_for_selector("#blocks-list li")
     assert ana_lobby.locator("#profile-hidden-name").is_visible()
-    shot(ana_lobby, screenshots / "lobby-profile-fr-desktop.png", full_page=True)
+    shot(ana_lobby, screenshots / "lobby-profile-fr-desktop.jpg", full_page=True)
     assert axe(ana_lobby) == []
     ana_lobby.click("#blocks-list button")
     ana_lobby.wait_for_function("document.getElementById('blocks-list').childElementCount === 0")
@@ -144,7 +144,7 @@ def test_the_lobby_and_the_safety_controls(
     bo_lobby.goto(f"{server.url}/ar/me")
     bo_lobby.wait_for_function("document.getElementById('blocks-none').hidden === false")
     assert not bo_lobby.locator("#profile-hidden-name").is_visible()
-    shot(bo_lobby, screenshots / "lobby-profile-ar-phone.png", full_page=True)
+    shot(bo_lobby, screenshots / "lobby-profile-ar-phone.jpg", full_page=True)
     assert axe(bo_lobby) == []
     # What the pages said went wrong, but the connections refused while the server restarted.
     errors = [e for e in ana.errors + bo.errors if "ERR_CONNECTION_REFUSED" not in e]

@@ -41,6 +41,6 @@ def test_the_lobbys_play_now_says_what_it_commits_to(
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         assert axe_violations(page) == []
         size = "phone" if viewport is PHONE else "desktop"
-        shot(page, screenshots / f"lobby-play-now-{lang}-{size}.png", full_page=True)
+        shot(page, screenshots / f"lobby-play-now-{lang}-{size}.jpg", full_page=True)
     finally:
         context.close()

@@ -33,7 +33,9 @@ KEPT = """(page) => caches.keys().then(async (names) => {
 def test_offline_my_games_never_read_says_it_needs_the_connection(
     browser: Browser, server: Server, screenshots: Path, lang: str, viewport: dict[str, int]
 ) -> None:
-    context = browser.new_context(bypass_csp=True, viewport=viewport, reduced_motion="reduce")
+    context = browser.new_context(
+        bypass_csp=True, viewport=viewport, reduced_motion="reduce", service_workers="allow"
+    )
     try:
         page = context.new_page()
         errors: list[str] = []
@@ -53,7 +55,7 @@ def test_offline_my_games_never_read_says_it_needs_the_connection(
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         assert axe_violations(page) == []
         size = "phone" if viewport is PHONE else "desktop"
-        shot(page, screenshots / f"my-games-offline-never-read-{lang}-{size}.png")
+        shot(page, screenshots / f"my-games-offline-never-read-{lang}-{size}.jpg")
         assert errors == []
     finally:
         context.set_offline(False)

@@ -115,7 +115,7 @@ def test_four_people_press_play_now_and_sit_at_one_table(
             others = page.locator(".seat:not([data-pos='bottom']) .open-hand .card")
             assert others.count() == 0
             assert not any(view["names"][seat]["computer"] for seat in "NESW")
-        shot(pages[1], str(screenshots / "quick-room-ar-360.png"))
+        shot(pages[1], str(screenshots / "quick-room-ar-360.jpg"))
     finally:
         for context in contexts:
             context.close()
@@ -157,7 +157,7 @@ def test_the_play_now_buttons_and_cancel(
             entry.scroll_into_view_if_needed()
             assert page.locator("a.quick-play").count() == 4
             entry.screenshot(path=str(screenshots / f"quick-buttons-{lang}-{size[0]}.png"))
-            shot(page, str(screenshots / f"quick-home-{lang}-{size[0]}.png"), full_page=True)
+            shot(page, str(screenshots / f"quick-home-{lang}-{size[0]}.jpg"), full_page=True)
             assert axe(page) == []
             press_play_now(page, quick_server.url, lang, "maghreb")
             page.wait_for_function(
@@ -166,7 +166,7 @@ def test_the_play_now_buttons_and_cancel(
             page.wait_for_function(
                 "() => document.getElementById('quick-count').textContent !== '–'"
             )
-            name = f"quick-wait-{lang}-{size[0]}.png"
+            name = f"quick-wait-{lang}-{size[0]}.jpg"
             shot(page, str(screenshots / name), full_page=True)
             assert axe(page) == []
             page.locator("#quick-cancel").click()
@@ -174,7 +174,7 @@ def test_the_play_now_buttons_and_cancel(
                 "() => document.getElementById('quick').dataset.state === 'cancelled'"
             )
             assert page.locator("#quick-again").is_visible()
-            shot(page, str(screenshots / f"quick-cancelled-{lang}-{size[0]}.png"), full_page=True)
+            shot(page, str(screenshots / f"quick-cancelled-{lang}-{size[0]}.jpg"), full_page=True)
             assert axe(page) == []
         finally:
             context.close()

@@ -29,7 +29,7 @@ SHOTS = Path(os.environ.get("CARDAVIA_RATING_SHOTS", "/tmp/shots-rate"))
 def picture(page: Page, name: str) -> None:
     """Keep a picture of the page for a person to look at (full page)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    shot(page, SHOTS / f"{name}.png", full_page=True)
+    shot(page, SHOTS / f"{name}.jpg", full_page=True)
 
 
 def seed_ratings(database: Path, token: str) -> str:

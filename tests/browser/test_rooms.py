@@ -384,13 +384,13 @@ def test_two_people_at_north_and_east_see_the_same_seats_play_again_and_wait_for
     shorter, longer = sorted(seen, key=len)
     assert longer[: len(shorter)] == shorter and {"S", "W"} & set(shorter)
     # A phone, in Arabic and in French: no label split inside a word.
-    shot(bo.page, str(screenshots / "room-ar-360.png"), full_page=True)
+    shot(bo.page, str(screenshots / "room-ar-360.jpg"), full_page=True)
     assert split_labels(bo.page) == []
     ana.page.set_viewport_size({"width": 360, "height": 740})
-    shot(ana.page, str(screenshots / "room-fr-360.png"), full_page=True)
+    shot(ana.page, str(screenshots / "room-fr-360.jpg"), full_page=True)
     assert split_labels(ana.page) == []
     ana.page.set_viewport_size({"width": 1280, "height": 800})
-    shot(ana.page, str(screenshots / "room-fr-1280.png"))
+    shot(ana.page, str(screenshots / "room-fr-1280.jpg"))
     assert axe(ana.page) == []
     assert axe(bo.page) == []
     # The deal to its end (dealt again if everybody passed), then "Play again".
@@ -417,7 +417,7 @@ def test_two_people_at_north_and_east_see_the_same_seats_play_again_and_wait_for
             else None
         )
     assert won in ([True, False], [False, True], [None, None]), won
-    shot(bo.page, str(screenshots / "room-ar-360-over.png"))
+    shot(bo.page, str(screenshots / "room-ar-360-over.jpg"))
     # "Offer a new game": a rematch offered to Bo in his result, dealt once he accepts.
     ana.page.click("#next-deal")
     ana.page.wait_for_function(
@@ -429,7 +429,7 @@ def test_two_people_at_north_and_east_see_the_same_seats_play_again_and_wait_for
     assert "Ana" in (bo.page.text_content("#result-offer") or "")
     # The offer is answered in its box: no second "Offer a new game" beside it, on either side.
     assert bo.page.locator("#next-deal").is_hidden() and ana.page.locator("#next-deal").is_hidden()
-    shot(bo.page, str(screenshots / "room-ar-360-offer.png"))
+    shot(bo.page, str(screenshots / "room-ar-360-offer.jpg"))
     assert axe(bo.page) == []
     assert ana.view()["game"] == first  # nothing dealt before he accepts
     accept.click()
@@ -455,7 +455,7 @@ def test_two_people_at_north_and_east_see_the_same_seats_play_again_and_wait_for
     )
     if ana.view()["to_move"] == "E":  # his turn: said so, not "Est réfléchit…"
         assert "Est est absent" in (ana.page.text_content("#status") or "")
-    shot(ana.page, str(screenshots / "room-fr-1280-away.png"))
+    shot(ana.page, str(screenshots / "room-fr-1280-away.jpg"))
     assert axe(ana.page) == []
     for table in people:
         assert not table.errors, table.errors
@@ -524,7 +524,7 @@ def test_the_room_page_offline_the_hints_where_seated_and_the_phrases_line(
         for button in buttons:
             page.wait_for_function(f"document.querySelector('{button}').disabled")
             assert page.get_attribute(button, "aria-describedby") == "offline-note"
-        shot(page, str(screenshots / f"room-{lang}-360-offline.png"))
+        shot(page, str(screenshots / f"room-{lang}-360-offline.jpg"))
         ana_context.set_offline(False)
         page.locator("#offline-note").wait_for(state="hidden")
         for button in buttons:
@@ -574,7 +574,7 @@ def test_the_room_page_offline_the_hints_where_seated_and_the_phrases_line(
             assert page.evaluate(OVERLAPS) == [], text
             # A side seat's bubble grows inwards: never past the screen's edge.
             assert page.evaluate("document.documentElement.scrollWidth") <= 360, text
-        shot(page, str(screenshots / f"room-{lang}-360-bubbles.png"))
+        shot(page, str(screenshots / f"room-{lang}-360-bubbles.jpg"))
         assert ana.errors == [] and bo.errors == []
     finally:
         ana_context.close()

@@ -244,7 +244,7 @@ def test_rules_pages_in_each_language(
         check_announcements(visit)
         check_scoring(visit)
         check_legal_cards(visit)
-        shot(page, str(screenshots / f"rules-legal-cards-{lang}.png"), full_page=True)
+        shot(page, str(screenshots / f"rules-legal-cards-{lang}.jpg"), full_page=True)
         assert visit.errors == []
     finally:
         context.close()
@@ -280,7 +280,7 @@ def test_rules_pages_fit_a_phone_in_arabic(
             assert layout["tables"] == layout["boxed"]  # a wide table scrolls in its box
             for tag, css, left, right in layout["boxes"]:
                 assert left >= -0.5 and right <= 360.5, (name, tag, css, left, right)
-        shot(page, str(screenshots / "rules-scoring-ar-phone.png"), full_page=True)
+        shot(page, str(screenshots / "rules-scoring-ar-phone.jpg"), full_page=True)
         assert visit.errors == []
     finally:
         context.close()

@@ -3,7 +3,7 @@ on a desktop: the link previews (Open Graph and Twitter card tags, the picture a
 too), the diagram replays trick by trick, "play this deal" is played to its end from the
 sharer's seat, and the stranger's result stands beside the sharer's; axe-core finds nothing.
 And a tournament deal's link while the tournament is open: a page that says until when.
-Screenshots: shared-deal-*.png and tournament-deal-*.png in artefacts/screenshots/."""
+Screenshots: shared-deal-*.jpg and tournament-deal-*.jpg in artefacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_a_shared_deal_replayed_and_played_again_by_a_stranger(
         sharer_place = page.locator('.deal-seat[data-sharer="true"]')
         assert sharer_place.get_attribute("data-place") == "bottom"
         assert axe(page) == []
-        shot(page, screenshots / f"shared-deal-{lang}-{name}.png", full_page=True)
+        shot(page, screenshots / f"shared-deal-{lang}-{name}.jpg", full_page=True)
 
         # The replay, trick by trick: four cards in the middle, the cards played greyed.
         tricks = page.locator(".deal-tricks > li").count()
@@ -94,7 +94,7 @@ def test_a_shared_deal_replayed_and_played_again_by_a_stranger(
             expect(page.locator("#deal-winner")).not_to_be_empty()
             if number == 3:
                 assert axe(page) == []
-                shot(page, screenshots / f"shared-deal-replay-{lang}-{name}.png", full_page=True)
+                shot(page, screenshots / f"shared-deal-replay-{lang}-{name}.jpg", full_page=True)
         expect(page.locator("#deal-next")).to_be_disabled()
         page.click("#deal-previous")
         expect(page.locator(".deal-seat .deal-card[data-played]")).to_have_count(4 * (tricks - 1))
@@ -108,14 +108,14 @@ def test_a_shared_deal_replayed_and_played_again_by_a_stranger(
         stranger.play_deal()
         assert stranger.view()["phase"] == "over"
         assert axe(page) == []
-        shot(page, screenshots / f"shared-deal-played-{lang}-{name}.png")
+        shot(page, screenshots / f"shared-deal-played-{lang}-{name}.jpg")
         page.click("#deal-back-result")
         page.wait_for_url(address)
         # Both results, each from the sharer's side.
         expect(page.locator("#deal-results tbody tr")).to_have_count(2)
         expect(page.locator("#deal-results")).to_be_visible()
         assert axe(page) == []
-        shot(page, screenshots / f"shared-deal-results-{lang}-{name}.png", full_page=True)
+        shot(page, screenshots / f"shared-deal-results-{lang}-{name}.jpg", full_page=True)
         assert stranger.errors == [] and sharer.errors == []
     finally:
         for context in contexts:
@@ -153,7 +153,7 @@ def test_a_tournament_deals_link_opens_a_page_that_says_until_when(
         if entry["later"]:
             expect(deal.locator(".history-share")).to_be_visible()
         assert axe(page) == []
-        shot(page, screenshots / f"tournament-deal-games-{lang}-{name}.png", full_page=True)
+        shot(page, screenshots / f"tournament-deal-games-{lang}-{name}.jpg", full_page=True)
         code = entry["later"] or entry["game"]
         stranger = context_of(browser, size)
         contexts.append(stranger)
@@ -167,7 +167,7 @@ def test_a_tournament_deals_link_opens_a_page_that_says_until_when(
             )
             assert other.locator(".deal-card").count() == 0
             assert axe(other) == []
-            shot(other, screenshots / f"tournament-deal-pending-{lang}-{name}.png")
+            shot(other, screenshots / f"tournament-deal-pending-{lang}-{name}.jpg")
     finally:
         for context in contexts:
             context.close()

@@ -65,7 +65,7 @@ def test_the_phone_menu_is_one_button_that_reaches_every_page(
             expect(button).to_have_attribute("aria-expanded", "true")
             assert page.evaluate(FRAME)["linksInView"]
             if place == "me":
-                shot(page, screenshots / f"menu-phone-{lang}.png")
+                shot(page, screenshots / f"menu-phone-{lang}.jpg")
             page.locator(f'.site-menu a[href="/{lang}/{place}"]').tap()
             page.wait_for_url(f"{server.url}/{lang}/{place}")
             assert marked(page) == [f"/{lang}/{place}"]
@@ -101,7 +101,7 @@ def test_the_desktop_menu_is_one_line_without_a_button(
         assert lines == 1
         assert page.evaluate(FRAME)["header"] < 60
         assert marked(page) == [f"/{lang}/tournaments"]
-        shot(page, screenshots / f"menu-desktop-{lang}.png")
+        shot(page, screenshots / f"menu-desktop-{lang}.jpg")
     finally:
         context.close()
 
@@ -122,7 +122,7 @@ def test_a_missing_page_keeps_the_frame_and_a_way_on(
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         assert axe_violations(page) == []
         size = "phone" if viewport is PHONE else "desktop"
-        shot(page, screenshots / f"not-found-{lang}-{size}.png")
+        shot(page, screenshots / f"not-found-{lang}-{size}.jpg")
         page.locator(".way-on a.primary").click()
         page.wait_for_url(f"{server.url}/{lang}/")
     finally:
@@ -141,7 +141,9 @@ def test_offline_my_games_shows_what_it_holds(
     """A deal played, My games read online; offline, the page (kept by the service worker)
     shows the deals of that visit and says they are those, rather than a blank list; and the
     table's page says that play needs the connection, with the way to the rules."""
-    context = browser.new_context(bypass_csp=True, viewport=viewport, reduced_motion="reduce")
+    context = browser.new_context(
+        bypass_csp=True, viewport=viewport, reduced_motion="reduce", service_workers="allow"
+    )
     context.add_init_script("localStorage.setItem('cardavia.settings', JSON.stringify({pace: 0}))")
     try:
         table = make_table(context, server.url)
@@ -164,7 +166,7 @@ def test_offline_my_games_shows_what_it_holds(
         shot(
             page,
             screenshots
-            / f"my-games-offline-{lang}-{'phone' if viewport is PHONE else 'desktop'}.png",
+            / f"my-games-offline-{lang}-{'phone' if viewport is PHONE else 'desktop'}.jpg",
         )
         page.goto(f"{server.url}/{lang}/")
         offline = page.locator("#offline-note")

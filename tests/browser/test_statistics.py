@@ -28,7 +28,7 @@ SHOTS = Path(os.environ.get("CARDAVIA_STATISTICS_SHOTS", "/tmp/shots-statistics"
 
 def picture(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    shot(page, SHOTS / f"{name}.png", full_page=True)
+    shot(page, SHOTS / f"{name}.jpg", full_page=True)
 
 
 def seed_deals(database: Path, token: str) -> dict[str, int]:

@@ -482,7 +482,7 @@ def test_phone_width(
     try:
         page = table.open("es")
         table.new_game("cardavia")
-        shot(page, str(screenshots / "table-phone-es.png"))
+        shot(page, str(screenshots / "table-phone-es.jpg"))
 
         def fits() -> None:
             width = page.evaluate("document.documentElement.scrollWidth")
@@ -513,7 +513,7 @@ def test_phone_width(
             page.wait_for_function(
                 "(c) => !window.cardavia.view.hand.includes(c)", arg=card, timeout=5000
             )
-            shot(page, str(screenshots / "table-phone-es-playing.png"))
+            shot(page, str(screenshots / "table-phone-es-playing.jpg"))
         assert table.errors == []
     finally:
         context.close()
@@ -584,11 +584,11 @@ def test_screenshot_in_each_language(table: Table, screenshots: Path, lang: str)
         "#hand .card .card-name", "names => names.map(n => n.textContent)"
     )
     assert labels and not any(CODE.match(label or "") for label in labels)
-    shot(page, str(screenshots / f"table-{lang}-desktop.png"), full_page=True)
+    shot(page, str(screenshots / f"table-{lang}-desktop.jpg"), full_page=True)
     # The same table on a phone's screen (360 × 740), as it first shows.
     page.set_viewport_size({"width": 360, "height": 740})
     page.evaluate("window.scrollTo(0, 0)")
-    shot(page, str(screenshots / f"table-{lang}-phone.png"))
+    shot(page, str(screenshots / f"table-{lang}-phone.jpg"))
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert table.errors == []
 

@@ -1,7 +1,7 @@
 """The pages with dates and times in Chromium, in Arabic, Hindi and Polish (issue 38): the
 tournaments list, an open tournament with its countdown, a closed tournament's deal compared
 with the field, the profile with ratings and a performance, My games and the leagues, each
-kept as a picture in artefacts/screenshots/ (times-<page>-<lang>.png) for a person to read.
+kept as a picture in artefacts/screenshots/ (times-<page>-<lang>.jpg) for a person to read.
 The browser's own zone (Kolkata, Warsaw, Algiers) reaches the server through zone.js's
 cookie: every time on the page is on that clock, none an ISO date, "UTC" nowhere."""
 
@@ -89,6 +89,6 @@ def test_the_pages_with_times_in_arabic_hindi_and_polish(
             text = page.locator("body").inner_text()
             assert ISO_DATE.findall(text) == [], (lang, name)
             assert "UTC" not in text, (lang, name)
-            shot(page, screenshots / f"times-{name}-{lang}.png", full_page=True)
+            shot(page, screenshots / f"times-{name}-{lang}.jpg", full_page=True)
         assert errors == [], lang
         context.close()
