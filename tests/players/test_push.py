@@ -32,7 +32,7 @@ from tests.players.test_friends import lists, met
 
 from cardavia.live.friends import CLOSING_SOON, closing_entry
 from cardavia.live.limits import Limits
-from cardavia.live.push import Push, b64, unb64
+from cardavia.live.push import Push, b64, site_key, unb64
 from cardavia.live.settings import LOOPBACK_HOSTS, PushSettings, Settings
 from cardavia.tournaments.schedule import Planned
 from cardavia.tournaments.service import Tournaments
@@ -316,3 +316,16 @@ def test_a_site_without_a_key_offers_nothing_and_an_erased_player_leaves_no_brow
     assert person.request("DELETE", "/api/me", json={"confirm": True}).status_code == 200
     with app.state.store.engine.connect() as connection:
         assert list(connection.execute(text("SELECT * FROM push_subscriptions"))) == []
+
+
+def test_a_key_that_is_not_there_or_not_a_key_stops_the_site_clearly(tmp_path: Path) -> None:
+    """A wrong ``CARDAVIA_PUSH_KEY`` is said at the start, and no key is made in its place
+    (each process would make its own)."""
+    missing = tmp_path / "missing.pem"
+    with pytest.raises(ValueError, match="names no file"):
+        site_key(missing)
+    assert not missing.exists()
+    broken = tmp_path / "broken.pem"
+    broken.write_text("-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n")
+    with pytest.raises(ValueError, match="is not a private key"):
+        site_key(broken)

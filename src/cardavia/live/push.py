@@ -30,13 +30,14 @@ import urllib.request
 from collections.abc import Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 import http_ece
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from py_vapid import Vapid02
+from py_vapid import Vapid02, VapidException
 
 from cardavia.live.protocol import ClientError, check_fields
 from cardavia.live.room import HIDDEN_NAME
@@ -124,6 +125,18 @@ def encrypted(payload: bytes, subscription: Subscription) -> bytes:
     )
 
 
+def site_key(path: Path) -> Vapid02:
+    """The site's key, read from ``path`` (PEM, or DER in base64url); a clear error where
+    there is none: a key is never made here (each process of the site would make its own,
+    and the browsers' subscriptions hold one)."""
+    if not path.is_file():
+        raise ValueError(f"CARDAVIA_PUSH_KEY names no file: {path}")
+    try:
+        return Vapid02.from_file(str(path))
+    except VapidException as error:
+        raise ValueError(f"CARDAVIA_PUSH_KEY is not a private key ({path}): {error}") from None
+
+
 class Push:
     """The site's pushes: its key, the subscriptions handed over, and the messages sent."""
 
@@ -139,7 +152,7 @@ class Push:
         self.vapid: Vapid02 | None = None
         """The site's key (``None``: not configured, nothing is pushed)."""
         if settings.key_file is not None:
-            self.vapid = Vapid02.from_file(str(settings.key_file))
+            self.vapid = site_key(settings.key_file)
 
     @property
     def public_key(self) -> str | None:
@@ -321,4 +334,13 @@ def _key(value: object, size: int) -> bool:
         return False
 
 
-__all__ = ["SERVICES", "Push", "PushSettings", "allowed", "b64", "encrypted", "unb64"]
+__all__ = [
+    "SERVICES",
+    "Push",
+    "PushSettings",
+    "allowed",
+    "b64",
+    "encrypted",
+    "site_key",
+    "unb64",
+]
