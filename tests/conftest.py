@@ -24,9 +24,11 @@ import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
+
+T = TypeVar("T")
 
 TESTS = Path(__file__).resolve().parent
 SLOW_FOLDERS = frozenset({"browser", "multi"})
@@ -69,20 +71,61 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark slow every test of a slow folder and every test that starts processes; then run
-    the slow ones first (each in its order): the workers start on the long tests, which wait
-    on processes and sockets while the short ones fill the cores, rather than finishing on
-    one long test while the other workers have nothing left (``make test``: a run's last
-    minutes were one worker's multi-process tests)."""
+    """Mark slow every test of a slow folder and every test that starts processes; then deal
+    the tests out to the workers (:func:`dealt`)."""
+    starting: set[str] = set()
     for item in items:
         path = Path(str(item.path)).resolve()
         folder = path.relative_to(TESTS).parts[0] if path.is_relative_to(TESTS) else ""
         fixtures = set(getattr(item, "fixturenames", ()))
         callspec = getattr(item, "callspec", None)
         on_postgresql = callspec is not None and "postgresql" in callspec.params.values()
-        if folder in SLOW_FOLDERS or PROCESS_FIXTURES & fixtures or on_postgresql:
+        if PROCESS_FIXTURES & fixtures or on_postgresql:
+            starting.add(item.nodeid)
+        if folder in SLOW_FOLDERS or item.nodeid in starting:
             item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    kind = {
+        item.nodeid: 0 if item.nodeid in starting else 1 if item.get_closest_marker("slow") else 2
+        for item in items
+    }
+
+    # A test that starts processes is dealt alone (its processes are its own), the others
+    # with their module's tests of their kind (the module's fixtures made once).
+    def group(item: pytest.Item) -> tuple[int, str]:
+        alone = item.nodeid in starting
+        return kind[item.nodeid], item.nodeid if alone else str(item.path)
+
+    items[:] = dealt(items, group, workers)
+
+
+def dealt(items: list[T], kind: Callable[[T], tuple[int, str]], hands: int) -> list[T]:
+    """``items`` in the order that deals them evenly to ``hands`` workers that each take an
+    equal run of the list (xdist's ``--dist worksteal``, ``make test``): each run starts with
+    its share of the tests that start processes (``kind``'s rank 0: they wait on those
+    processes, so two of them run well side by side), then of the other slow ones (1), then
+    of the quick ones (2). A module's tests of one rank go together (its fixtures are made
+    once), each such group to the hand with the fewest tests so far, like cards; the longest
+    hand first, so that where the runs do not fall exactly on the hands it is quick tests
+    that move. A worker that runs out then takes the end of another's run — quick tests, not
+    a long one left to one worker while the other idles (a run's last minutes were one
+    worker's multi-process tests, the cores half idle).
+
+    >>> kinds = {"p": 0, "s": 1, "q": 2, "r": 2}
+    >>> def kind(test):  # each test that starts processes a group of its own
+    ...     return (kinds[test[0]], test if test[0] == "p" else test[0])
+    >>> dealt(["p1", "q1", "p2", "s1", "q2", "s2", "r1", "p3", "q3"], kind, 2)
+    ['p1', 'p3', 'q1', 'q2', 'q3', 'p2', 's1', 's2', 'r1']
+    """
+    groups: dict[tuple[int, str], list[T]] = {}
+    for item in items:
+        groups.setdefault(kind(item), []).append(item)
+    share: list[list[T]] = [[] for _ in range(max(1, hands))]
+    for rank in sorted(groups):
+        smallest = min(share, key=len)
+        smallest += groups[rank]
+    share.sort(key=len, reverse=True)
+    return [item for hand in share for item in hand]
 
 
 # -- a fresh database ----------------------------------------------------------------------

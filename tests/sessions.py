@@ -9,6 +9,9 @@ workers. Each session's output is printed whole when it ends, the first to end f
 status is the first failure's. Arguments after ``--`` go to both sessions.
 
 ``CARDAVIA_TEST_WORKERS="2,2"`` sets the workers of each session (the others', the browser's).
+The others are dealt to their workers by ``tests/conftest.py`` (``dealt``: each worker's run
+starts with its share of the tests that start processes) and balanced as they go (xdist's
+``worksteal``: a worker that runs out takes the end of another's run).
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ def main() -> int:
         ),
         Session(
             "the other tests",
-            ["-n", others, "--durations=15", "--ignore=tests/browser", *extra],
+            ["-n", others, "--dist=worksteal", "--durations=15", "--ignore=tests/browser", *extra],
             folder / "others.log",
         ),
     ]
