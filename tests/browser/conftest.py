@@ -57,13 +57,11 @@ AXE_OPTIONS = {
 }  # fmt: skip
 
 
-# A page hidden from its start, its notifications counted (the browser still shows each), the
-# player letting the site notify ("notify" kept with their other settings).
-HIDDEN_AND_COUNTED = """
+# The page's system notifications counted in ``window.notes`` (the browser still shows each).
+COUNTED_NOTIFICATIONS = """
 (() => {
-  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
-  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
   const Real = window.Notification;
+  if (!Real) return;
   window.notes = [];
   class Counted extends Real {
     constructor(title, options) {
@@ -72,11 +70,26 @@ HIDDEN_AND_COUNTED = """
     }
   }
   Object.defineProperty(Counted, "permission", { get: () => Real.permission });
+  Counted.requestPermission = (...args) => Real.requestPermission(...args);
   window.Notification = Counted;
+})();
+"""
+
+# A page hidden from its start, its notifications counted, the player letting the site notify
+# ("notify" kept with their other settings).
+HIDDEN_AND_COUNTED = (
+    """
+Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+"""
+    + COUNTED_NOTIFICATIONS
+    + """
+(() => {
   const kept = JSON.parse(localStorage.getItem("cardavia.settings") || "{}");
   localStorage.setItem("cardavia.settings", JSON.stringify({ ...kept, notify: true }));
 })();
 """
+)
 
 
 def axe_violations(page: Page) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Error, Page, Response
 
 if TYPE_CHECKING:
     from conftest import Server
@@ -87,7 +87,7 @@ def test_installable_and_the_rules_open_offline(browser: Browser, server: Server
         context.set_offline(True)
         for lang, names in (("fr", ("", "scoring", "maghreb")), ("ar", ("scoring",))):
             for name in names:
-                answer = page.goto(f"{server.url}/{lang}/rules/{name}")
+                answer = offline_goto(page, f"{server.url}/{lang}/rules/{name}")
                 assert answer is not None and answer.ok
                 assert page.get_attribute("html", "lang") == lang
                 assert page.locator("h1").first.is_visible()
@@ -98,6 +98,18 @@ def test_installable_and_the_rules_open_offline(browser: Browser, server: Server
         assert page.evaluate(reach) == "unreachable"
     finally:
         context.close()
+
+
+def offline_goto(page: Page, url: str) -> Response | None:
+    """``page.goto(url)`` with the network cut, asked a second time where the first went
+    unanswered: in two full runs of the suite out of five (never alone, nor beside four busy
+    processes, 18 runs), Chromium's worker left one offline navigation to the network (the
+    browser's "disconnected" page) or unanswered for 30 s, the next one answered from its
+    cache. The page must still come from the worker: there is no network."""
+    try:
+        return page.goto(url, timeout=15_000)
+    except Error:
+        return page.goto(url)
 
 
 def test_a_kept_page_opens_when_the_network_stays_silent(browser: Browser, server: Server) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import Browser, expect
+from tests.browser.conftest import COUNTED_NOTIFICATIONS
 
 from cardavia.words import load_catalogs
 
@@ -31,23 +32,12 @@ DENIED = (
     "browser's settings."
 )
 
-COUNTED = """
-(() => {
-  const Real = window.Notification;
-  if (!Real) return;
-  window.notes = [];
-  class Counted extends Real {
-    constructor(title, options) {
-      super(title, options);
-      window.notes.push({ title, body: options?.body ?? "", lang: options?.lang ?? "" });
-    }
-  }
-  Object.defineProperty(Counted, "permission", { get: () => Real.permission });
-  Counted.requestPermission = (...args) => Real.requestPermission(...args);
-  window.Notification = Counted;
-})();
+COUNTED = (
+    COUNTED_NOTIFICATIONS
+    + """
 localStorage.setItem("cardavia.settings", JSON.stringify({ pace: 0 }));
 """
+)
 
 HIDE = """() => {
   Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
