@@ -14,7 +14,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -29,19 +28,15 @@ from py_vapid import Vapid02
 from sqlalchemy import text
 from tests.players.plays import browser_fixture
 from tests.players.test_friends import lists, met
+from tests.tournaments.test_play import TOURNAMENT, tournament_site
 
 from cardavia.live.friends import CLOSING_SOON, closing_entry
-from cardavia.live.limits import Limits
 from cardavia.live.push import Push, b64, site_key, unb64
-from cardavia.live.settings import LOOPBACK_HOSTS, PushSettings, Settings
-from cardavia.tournaments.schedule import Planned
-from cardavia.tournaments.service import Tournaments
-from cardavia.web.app import create_app
+from cardavia.live.settings import PushSettings
 
 __all__ = ["browser_fixture"]
 
 CONTACT = "mailto:push@cardavia.test"
-TOURNAMENT = "short-cardavia-push"
 
 
 @dataclass
@@ -100,20 +95,7 @@ def key_file_fixture(tmp_path: Path) -> Path:
 
 def push_site(database: str, settings: PushSettings) -> FastAPI:
     """The site with ``settings``' pushes, and a short tournament closing within the hour."""
-    app = create_app(
-        Settings(
-            database_url=database,
-            ai_delay=(0.0, 0.0),
-            seed=7,
-            limits=Limits(games_per_minute=0, messages_per_second=0),
-            allowed_hosts=(*LOOPBACK_HOSTS, "testserver"),
-            push=settings,
-        )
-    )
-    opens = datetime.now(UTC) - timedelta(minutes=50)
-    plan = Planned(TOURNAMENT, "short", "cardavia", 3, opens, opens + timedelta(hours=1))
-    assert Tournaments(app.state.store, level="beginner").make(plan)
-    return app
+    return tournament_site(database, push=settings)
 
 
 @pytest.fixture(name="app")

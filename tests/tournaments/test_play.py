@@ -44,9 +44,9 @@ View = dict[str, Any]
 TOURNAMENT = "short-cardavia-test"
 
 
-def tournament_site(database: str) -> FastAPI:
-    """The site on ``database``, with a short tournament of 3 deals open for an hour at the
-    beginner level."""
+def tournament_site(database: str, **overrides: Any) -> FastAPI:
+    """The site on ``database`` (its settings' ``overrides`` given), with a short tournament
+    of 3 deals open for an hour at the beginner level."""
     app = create_app(
         Settings(
             database_url=database,
@@ -54,6 +54,7 @@ def tournament_site(database: str) -> FastAPI:
             seed=7,
             limits=Limits(games_per_minute=0, messages_per_second=0),
             allowed_hosts=(*LOOPBACK_HOSTS, "testserver"),
+            **overrides,
         )
     )
     opens = datetime.now(UTC) - timedelta(minutes=1)
