@@ -104,3 +104,41 @@ def test_no_result_is_written_after_closing(
     assert person.get(f"/en/tournaments/{TOURNAMENT}").status_code == 200
     assert not service.settle(store, at_closing)
     assert store.tournaments.deal(TOURNAMENT, 2, player.id) == at_closing
+
+
+def test_only_a_tournaments_tables_are_looked_up(
+    app: FastAPI, browser: Callable[[], TestClient], monkeypatch: Any
+) -> None:
+    """The window is read from the store when a game is opened (once per process), and at
+    the first action of a tournament's deal only: the games a single-player table deals
+    over its socket are never looked up (each would cost a read on the first action of
+    every deal)."""
+    tournaments = app.state.store.tournaments
+    looked: list[str] = []
+    of_game = tournaments.of_game
+
+    def counted(game_id: str) -> Any:
+        looked.append(game_id)
+        return of_game(game_id)
+
+    monkeypatch.setattr(tournaments, "of_game", counted)
+    person = browser()
+    own = person.post("/api/games", json={"rules": "cardavia", "level": "beginner"}).json()
+    games = [own["game"]]
+    with person.websocket_connect(f"/ws/games/{own['game']}?token={own['token']}") as ws:
+        rng = random.Random(3)
+        for _deal in range(2):
+            view = settle(ws)
+            while view["phase"] not in ("over", "cancelled"):
+                ws.send_json({"type": "action", "action": rng.choice(view["legal"])})
+                view = settle(ws)
+            ws.send_json({"type": "again", "game": view["game"]})
+            moved = ws.receive_json()
+            assert moved["type"] == "game"
+            games.append(moved["game"])
+    assert len(set(games)) == 3 and not set(games[1:]) & set(looked)
+    assert looked.count(games[0]) == 1  # at its opening
+    # A tournament's deal is, at its first action.
+    game = start(person, 1)
+    play(person, game, random.Random(4), moves=1)
+    assert game["game"] in looked

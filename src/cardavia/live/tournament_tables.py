@@ -81,9 +81,10 @@ class TournamentTables:
     the field is ranked against computer players, and a hint is theirs; no next deal, no new
     game: :mod:`cardavia.live.flows`), and takes an action or a hint only while its
     tournament is open (``tournament_closed`` after: its seeds, so every hand, are public
-    then). Each game is looked up once per process (it is a tournament's deal before its seat
-    can be opened, and a tournament's close never moves), so that the other tables' messages
-    cost nothing after their first; a next deal is never looked up (the flow refuses it).
+    then). A game opened here is looked up once per process (it is a tournament's deal before
+    its seat can be opened, and a tournament's close never moves); a table of another flow
+    than the tournament's (the next game a single-player table deals over its socket) and a
+    next deal never are (:meth:`check`).
 
     The rules of every table (:class:`~cardavia.live.table_messages.TableRules`), given to
     the table service when it is built: read from the store and the clock alone, so that
@@ -150,7 +151,12 @@ class TournamentTables:
         return self.clock() >= window.closes_at
 
     async def check(self, seated: Seated, message: Message) -> None:
-        """Refuse what a tournament deal's table may not do now (see the class)."""
+        """Refuse what a tournament deal's table may not do now (see the class). A table of
+        another flow is none: a tournament's deal has the tournament's flow from the moment
+        it is dealt or opened (:meth:`opened`), so the game a single-player table deals next
+        over its socket is never looked up."""
+        if seated.table.flow is not self.deal_flow:
+            return
         window = await self.window(seated.table.game_id)
         if window is not None and self.is_closed(window):
             raise ClientError("tournament_closed")
