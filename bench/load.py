@@ -26,7 +26,8 @@ pause the site once had).
 ``--client-processes N`` spreads the clients over N processes (one keeps up with about 2,000
 tables at that pace) and sums their tallies.
 
-Prints deals/s, action latency p50/p95/p99, errors, and the server's CPU (share of one core,
+Prints deals/s, action latency p50/p95/p99, errors, the frames and bytes a client receives
+a deal, and the server's CPU (share of one core,
 its pool's processes and the AI workers included; per table and second, per deal; the first
 web process's split between its event loop's thread, its other threads and its pool, and the
 kernel's part) and memory (resident, at the end). Run: ``uv run python bench/load.py
@@ -71,6 +72,10 @@ class Tally:
     errors: dict[str, int] = field(default_factory=dict)
     cpu: float = 0.0
     """The client process's CPU seconds while measured (does the load client keep up?)."""
+    frames: int = 0
+    """The socket frames received (a batch is one)."""
+    received: int = 0
+    """Their bytes (the frames' payloads)."""
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -81,6 +86,8 @@ class Tally:
         self.actions += other.actions
         self.latencies += other.latencies
         self.cpu += other.cpu
+        self.frames += other.frames
+        self.received += other.received
         for kind, count in other.errors.items():
             self.errors[kind] = self.errors.get(kind, 0) + count
 
@@ -350,6 +357,8 @@ async def play_game(
                     tally.error("stalled")
                 return time.monotonic() >= deadline
             pending = received.messages(text)
+            tally.frames += 1
+            tally.received += len(text)
         message = pending.pop(0)
         if message["type"] == "game":
             continue  # the next game's: its state follows
@@ -453,6 +462,11 @@ def report(level: str, tally: Tally, deals: int, elapsed: float) -> None:
         f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms, default=float('nan')):.1f} ms"
     )
     print(f"errors: {sum(tally.errors.values())} {tally.errors or ''}".rstrip())
+    if deals:
+        print(
+            f"received: {tally.frames / deals:.1f} frames a deal, "
+            f"{tally.received / deals / 1000:.1f} kB a deal"
+        )
 
 
 async def play_clients(
@@ -476,11 +490,14 @@ async def play_clients(
     # Measure after the ramp: every client is playing then.
     await asyncio.sleep(max(0.0, start + options.ramp - time.monotonic()))
     deals0, busy0, cpu0 = tally.deals, busy.deals, time.process_time()
+    frames0, received0 = tally.frames, tally.received
     tally.latencies.clear()
     busy.latencies.clear()
     await asyncio.wait(tasks, timeout=max(0.0, deadline - time.monotonic()))
     tally.cpu = time.process_time() - cpu0
     tally.deals -= deals0
+    tally.frames -= frames0
+    tally.received -= received0
     busy.deals -= busy0
     for task in tasks:
         task.cancel()
