@@ -63,6 +63,7 @@ BENCHES = (
     Bench("analysis", "analysis.py", (), ("--deals", "1")),
     Bench("start", "start.py", ("--no-bytecode",), ("--runs", "1")),
     Bench("first_visit", "first_visit.py", (), ()),
+    Bench("table_drawing", "table_drawing.py", (), ("--deals", "1")),
     Bench("actions", "actions.py", (), ("--deals", "5")),
     Bench("deal_parts", "deal_parts.py", (), ("--deals", "5")),
     Bench(
