@@ -22,17 +22,14 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
+from first_visit import CARDAVIA, chromium, free_port, wait_for
 from playwright.sync_api import Browser, sync_playwright
 
-CARDAVIA = Path(sys.executable).parent / "cardavia"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 TICK = os.sysconf("SC_CLK_TCK")
 WAYS: dict[str, tuple[str, dict[str, int]]] = {
@@ -51,33 +48,6 @@ READY = """() => {
   if (v.phase === "over" || v.phase === "cancelled") return true;
   return v.to_move === v.seat && v.legal.length > 0;
 }"""
-
-
-def chromium() -> str:
-    for name in ("chromium-headless-shell", "chromium"):
-        if found := shutil.which(name):
-            return found
-    return "/usr/bin/chromium"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_for(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("the site stopped")
-        try:
-            with urllib.request.urlopen(url, timeout=1) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError("the site did not answer")
 
 
 def cpu_seconds(root: int, *, only: str = "") -> float:
