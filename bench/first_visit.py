@@ -23,6 +23,8 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,29 +144,34 @@ def report(fetched: list[Fetched]) -> None:
     print(line("the first visit in all", fetched))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--page", default="/fr/", help="the page a newcomer opens first")
-    options = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="cardavia-first-visit-"))
+@contextmanager
+def embedded_site(prefix: str, **environment: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``cardavia serve`` on a fresh SQLite database in a folder of its own (``environment``
+    added to its variables), once it answers: its address and its process. Stopped, and its
+    folder removed, after."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
     port = free_port()
-    env = {
-        **os.environ,
-        "CARDAVIA_DATABASE_URL": f"sqlite:///{folder / 'cardavia.db'}",
-        # Service-worker requests reach the context's events (Chromium).
-        "PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS": "1",
-    }
-    os.environ["PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS"] = "1"
+    env = {**os.environ, "CARDAVIA_DATABASE_URL": f"sqlite:///{folder / 'cardavia.db'}"}
     command = [str(CARDAVIA), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    server = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(command, env=env | environment, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}"
         wait_for(base + "/healthz", server)
-        report(visit(base, options.page))
+        yield base, server
     finally:
         server.terminate()
         server.wait(timeout=20)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--page", default="/fr/", help="the page a newcomer opens first")
+    options = parser.parse_args()
+    # Service-worker requests reach the context's events (Chromium).
+    os.environ["PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS"] = "1"
+    with embedded_site("cardavia-first-visit-") as (base, _server):
+        report(visit(base, options.page))
 
 
 if __name__ == "__main__":

@@ -21,13 +21,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 
-from first_visit import CARDAVIA, chromium, free_port, wait_for
+from first_visit import chromium, embedded_site
 from playwright.sync_api import Browser, sync_playwright
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
@@ -114,41 +111,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=3, help="deals played each way")
     options = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="cardavia-table-drawing-"))
-    port = free_port()
-    env = {
-        **os.environ,
-        "CARDAVIA_DATABASE_URL": f"sqlite:///{folder / 'cardavia.db'}",
-        "CARDAVIA_AI_DELAY": "0",
-        "CARDAVIA_AI_DELAY_MS": "0",
-    }
-    command = [str(CARDAVIA), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    server = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL)
     me = os.getpid()
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_for(base + "/healthz", server)
-        with sync_playwright() as driver:
-            browser = driver.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-            play_deal(browser, base, "reduce", {})  # the site's caches and the browser warm
-            for way, (motion, settings) in WAYS.items():
-                before = cpu_seconds(me, only="chrom"), cpu_seconds(server.pid)
-                began = time.monotonic()
-                for _ in range(options.deals):
-                    play_deal(browser, base, motion, settings)
-                drawing = (cpu_seconds(me, only="chrom") - before[0]) / options.deals
-                serving = (cpu_seconds(server.pid) - before[1]) / options.deals
-                wall = (time.monotonic() - began) / options.deals
-                print(
-                    f"{way:<28} browser {drawing:5.2f} CPU s a deal   site {serving:5.2f}"
-                    f"   wall {wall:5.1f} s",
-                    flush=True,
-                )
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-        shutil.rmtree(folder, ignore_errors=True)
+    with (
+        embedded_site(
+            "cardavia-table-drawing-", CARDAVIA_AI_DELAY="0", CARDAVIA_AI_DELAY_MS="0"
+        ) as (base, server),
+        sync_playwright() as driver,
+    ):
+        browser = driver.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        play_deal(browser, base, "reduce", {})  # the site's caches and the browser warm
+        for way, (motion, settings) in WAYS.items():
+            before = cpu_seconds(me, only="chrom"), cpu_seconds(server.pid)
+            began = time.monotonic()
+            for _ in range(options.deals):
+                play_deal(browser, base, motion, settings)
+            drawing = (cpu_seconds(me, only="chrom") - before[0]) / options.deals
+            serving = (cpu_seconds(server.pid) - before[1]) / options.deals
+            wall = (time.monotonic() - began) / options.deals
+            print(
+                f"{way:<28} browser {drawing:5.2f} CPU s a deal   site {serving:5.2f}"
+                f"   wall {wall:5.1f} s",
+                flush=True,
+            )
+        browser.close()
 
 
 if __name__ == "__main__":
