@@ -11,8 +11,9 @@ process a test starts outlives it.
 - The guard: a process started during a test (its body or its function-scoped fixtures) and
   still running after its teardown fails the test, and is killed. Processes started by a fixture
   of a wider scope (a session's browser, its server, its Redis) belong to that fixture until it
-  is torn down. Python's own helpers (multiprocessing's resource tracker and forkserver) live as
-  long as the interpreter and are not counted.
+  is torn down. Python's own helpers (multiprocessing's resource tracker and fork server) live
+  as long as the interpreter and are not counted; the processes a fork server starts are
+  (``tests/preloaded.py``).
 """
 
 from __future__ import annotations
@@ -251,11 +252,16 @@ def descendants(*, skipping: frozenset[int] = frozenset()) -> set[Process]:
     for pid, (parent, _) in table.items():
         children.setdefault(parent, []).append(pid)
     found: set[Process] = set()
+    helpers: set[int] = set()
     stack = list(children.get(os.getpid(), ()))
     while stack:
         pid = stack.pop()
         process = Process(pid, table[pid][1].start, _command(pid))
-        if any(helper in process.command for helper in INTERPRETER_HELPERS):
+        # A helper is not counted, but what it starts is (a fork server's processes, which
+        # carry its command line: tests/preloaded.py).
+        if table[pid][0] not in helpers and any(h in process.command for h in INTERPRETER_HELPERS):
+            helpers.add(pid)
+            stack.extend(children.get(pid, ()))
             continue
         found.add(process)
         if pid not in skipping:

@@ -71,3 +71,44 @@ def test_a_process_left_running_fails_its_test_and_is_killed(
     session = int(lines[-1])
     assert not alive(session)
     assert os.getpid() not in (leaked, session)
+
+
+@pytest.mark.slow  # a pytest run of its own, and a fork server
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes in /proc")
+def test_a_process_of_a_fork_server_left_running_fails_its_test(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fork server itself lives as long as the interpreter, but the processes it starts
+    for a test (tests/preloaded.py) are the test's: one left running is found and killed."""
+    monkeypatch.setenv("CARDAVIA_TEST_PROCESS_GRACE", "0.5")
+    pytester.makeconftest(CONFTEST.read_text())
+    pids = pytester.path / "pids"
+    pytester.makepyfile(
+        test_inner=f"""
+        import multiprocessing
+        import time
+
+        FORKED = multiprocessing.get_context("forkserver")
+
+        def test_stops_its_process():
+            process = FORKED.Process(target=time.sleep, args=(600,))
+            process.start()
+            process.kill()
+            process.join()
+
+        def test_leaves_a_process():
+            process = FORKED.Process(target=time.sleep, args=(600,))
+            process.start()
+            open({str(pids)!r}, "a").write(f"{{process.pid}}\\n")
+
+        def test_after():
+            pass
+        """
+    )
+    # A process the guard misses keeps the run's output open: the run would wait for it.
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", timeout=120)
+    result.assert_outcomes(passed=3, errors=1)
+    result.stdout.fnmatch_lines(
+        ["*ERROR at teardown of test_leaves_a_process*", "*outlived it (now killed)*"]
+    )
+    assert not alive(int(pids.read_text().split()[0]))

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.preloaded import Started, start
 
 STARTUP_SECONDS = 180
 """The most a server may take to listen: generous, for a busy machine (a start takes about a
@@ -64,7 +65,7 @@ def free_port() -> int:
     raise RuntimeError(f"no free port left between {first} and {first + _PORTS_EACH}")
 
 
-def wait_for_port(port: int, process: subprocess.Popen[bytes], what: str) -> None:
+def wait_for_port(port: int, process: subprocess.Popen[bytes] | Started, what: str) -> None:
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -235,7 +236,7 @@ class WebProcess:
     """One web process of the site (``cardavia serve``), on its own port."""
 
     port: int
-    process: subprocess.Popen[bytes]
+    process: Started
 
     @property
     def http(self) -> str:
@@ -263,11 +264,15 @@ class WebProcess:
 
 
 @pytest.fixture
-def web_process(postgres_url: str, redis_url: str) -> Iterator[Callable[..., WebProcess]]:
-    """Start web processes joined by the session's PostgreSQL and Redis."""
+def web_process(
+    postgres_url: str, redis_url: str, tmp_path: Path
+) -> Iterator[Callable[..., WebProcess]]:
+    """Start web processes joined by the session's PostgreSQL and Redis (``cardavia serve``,
+    forked from a preloaded interpreter: tests/preloaded.py); their output is printed when
+    the test ends (pytest shows it with a failure)."""
     started: list[WebProcess] = []
 
-    def start(ai_delay: str = "0.02", **environment: str) -> WebProcess:
+    def start_web(ai_delay: str = "0.02", **environment: str) -> WebProcess:
         """A web process started as a site's are (``cardavia serve``), with ``environment``'s
         variables besides the servers'."""
         port = free_port()
@@ -278,14 +283,14 @@ def web_process(postgres_url: str, redis_url: str) -> Iterator[Callable[..., Web
             "CARDAVIA_AI_DELAY": ai_delay,
             **environment,
         }
-        command = [sys.executable, "-c", "from cardavia.cli import app; app()", "serve"]
-        command += ["--host", "127.0.0.1", "--port", str(port)]
-        web = WebProcess(port, subprocess.Popen(command, env=env))
+        arguments = ["serve", "--host", "127.0.0.1", "--port", str(port)]
+        output = tmp_path / f"web-{port}.log"
+        web = WebProcess(port, start(arguments, env, output))
         started.append(web)
         wait_for_port(port, web.process, "the web process")
         return web
 
-    yield start
+    yield start_web
     for web in started:
         if web.process.poll() is None:
             web.process.terminate()
@@ -293,3 +298,7 @@ def web_process(postgres_url: str, redis_url: str) -> Iterator[Callable[..., Web
                 web.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 web.kill()
+    for web in started:
+        output = tmp_path / f"web-{web.port}.log"
+        if output.exists():
+            sys.stderr.write(output.read_text(errors="replace"))

@@ -77,7 +77,7 @@ def test_a_deal_played_the_same_way_on_two_processes_meets_the_same_computer_act
     web_process: Callable[..., WebProcess], postgres_url: str, redis_url: str, tmp_path: Path
 ) -> None:
     log = tmp_path / "worker.log"
-    worker = start_ai_worker(redis_url, log)
+    worker = start_ai_worker(redis_url, log, fresh=True)
     # A generous deadline: a decision made by the fallback (a worker late on a busy machine)
     # would be a cheaper level's (docs/tournament-robots.md).
     first, second = web_process(CARDAVIA_AI_DEADLINE="60"), web_process(CARDAVIA_AI_DEADLINE="60")
@@ -87,7 +87,7 @@ def test_a_deal_played_the_same_way_on_two_processes_meets_the_same_computer_act
         # The second table's decisions on another worker: its own processes, its own hashes.
         worker.terminate()
         worker.wait(timeout=20)
-        worker = start_ai_worker(redis_url, log)
+        worker = start_ai_worker(redis_url, log, fresh=True)
         play_deal(second, two)
     finally:
         worker.terminate()
@@ -124,7 +124,7 @@ def test_a_tournaments_field_shares_its_computer_decisions_across_processes(
     web_process: Callable[..., WebProcess], postgres_url: str, redis_url: str, tmp_path: Path
 ) -> None:
     log = tmp_path / "worker.log"
-    worker = start_ai_worker(redis_url, log)
+    worker = start_ai_worker(redis_url, log, fresh=True)
     first, second = web_process(CARDAVIA_AI_DEADLINE="60"), web_process(CARDAVIA_AI_DEADLINE="60")
     try:
         one, two = asyncio.run(a_tournaments_deals(postgres_url, 2))
@@ -132,7 +132,7 @@ def test_a_tournaments_field_shares_its_computer_decisions_across_processes(
         # The second entrant's table on another web process, a new worker beside it.
         worker.terminate()
         worker.wait(timeout=20)
-        worker = start_ai_worker(redis_url, log)
+        worker = start_ai_worker(redis_url, log, fresh=True)
         play_deal(second, two)
     finally:
         worker.terminate()

@@ -10,14 +10,13 @@ import asyncio
 import json
 import random
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tests.multi.conftest import WebProcess
+from tests.preloaded import Started, start
 from websockets.sync.client import ClientConnection, connect
 
 from cardavia.ai.levels import level_version
@@ -184,11 +183,10 @@ def test_the_processes_go_on_after_postgresql_restarts(
         assert settle(again)["step"] == view["step"]
 
 
-def start_ai_worker(redis_url: str, log: Path) -> subprocess.Popen[bytes]:
-    """An AI worker process (``cardavia ai-worker``) on the queue, its log in ``log``."""
-    command = [sys.executable, "-m", "cardavia.cli", "ai-worker", "--redis-url", redis_url]
-    with log.open("ab") as out:
-        return subprocess.Popen([*command, "--jobs", "1"], stdout=out, stderr=out)
+def start_ai_worker(redis_url: str, log: Path, *, fresh: bool = False) -> Started:
+    """An AI worker process (``cardavia ai-worker``) on the queue, its log in ``log``
+    (forked from a preloaded interpreter, tests/preloaded.py; ``fresh``: a new one)."""
+    return start(["ai-worker", "--redis-url", redis_url, "--jobs", "1"], output=log, fresh=fresh)
 
 
 def test_the_computer_players_think_on_ai_workers_and_a_worker_restarts(
