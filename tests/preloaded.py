@@ -13,13 +13,13 @@ of the site's state (the settings are read from the environment when the site is
 caches fill as it runs).
 
 Each test worker has its own fork server (multiprocessing keeps one per interpreter), started
-with the worker's environment; a process is given the test's own (:func:`start`). One thing
-is the fork server's for all its processes: Python's hash seed. The tests that compare what two
-processes decide on their own (``tests/multi/test_same_robots_multi.py``) start their AI workers
-as new interpreters (``fresh=True``), each with its own seed, as a site's processes are. The start
-itself, imports and all, is timed by ``bench/start.py`` and tested whole by the tests that run
-``cardavia serve`` as a command (``tests/test_cli.py``, ``tests/web/test_open_files.py``,
-``tests/multi/test_metrics.py``).
+with the worker's environment; a process is given the test's own (:func:`start`). One thing is
+the fork server's for all its processes: Python's hash seed. The tests that compare what two
+processes decide on their own (``tests/multi/test_same_robots_multi.py``) start their AI
+workers as new interpreters (``fresh=True``), each with its own seed, as a site's processes
+are. The start itself, imports and all, is timed by ``bench/start.py`` and tested whole by the
+tests that run ``cardavia serve`` as a command (``tests/players/test_migrations.py``,
+``tests/web/test_open_files.py``, ``tests/multi/test_metrics.py``).
 
 The process guard (``tests/conftest.py``) sees these processes under the fork server, and
 fails a test that leaves one running.
