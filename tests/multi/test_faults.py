@@ -50,7 +50,8 @@ class Tab:
                     continue
                 url = f"{web.ws}/ws/games/{self.game['game']}?token={self.game['token']}"
                 try:
-                    self.ws = connect(url, open_timeout=5)
+                    # Held across the tab's reconnections, not one block: the direct form.
+                    self.ws = connect(url, open_timeout=5, legacy=True)
                     self.served_by.append(web.port)
                     return
                 except OSError:
