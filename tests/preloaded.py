@@ -59,11 +59,11 @@ def _run(arguments: Sequence[str], environment: Mapping[str, str], output: str) 
     app(list(arguments), prog_name="cardavia")
 
 
-class Started:
-    """A process of the site started by :func:`start`, asked as a :class:`subprocess.Popen`
-    is: ``pid``, ``poll``, ``wait``, ``returncode``, ``send_signal``, ``terminate``, ``kill``."""
+class Forked:
+    """A process forked by the fork server, asked as a :class:`subprocess.Popen` is: ``pid``,
+    ``poll``, ``wait``, ``returncode``, ``send_signal``, ``terminate``, ``kill``."""
 
-    def __init__(self, process: BaseProcess | subprocess.Popen[bytes]) -> None:
+    def __init__(self, process: BaseProcess) -> None:
         self._process = process
 
     @property
@@ -74,18 +74,12 @@ class Started:
 
     @property
     def returncode(self) -> int | None:
-        if isinstance(self._process, subprocess.Popen):
-            return self._process.returncode
         return self._process.exitcode
 
     def poll(self) -> int | None:
-        if isinstance(self._process, subprocess.Popen):
-            return self._process.poll()
         return self._process.exitcode
 
     def wait(self, timeout: float | None = None) -> int:
-        if isinstance(self._process, subprocess.Popen):
-            return self._process.wait(timeout)
         self._process.join(timeout)
         if self._process.exitcode is None:
             raise subprocess.TimeoutExpired(f"process {self.pid}", timeout or 0)
@@ -100,6 +94,10 @@ class Started:
 
     def kill(self) -> None:
         self.send_signal(signal.SIGKILL)
+
+
+Started = Forked | subprocess.Popen[bytes]
+"""A process :func:`start` started: forked, or a new interpreter (``fresh``)."""
 
 
 def start(
@@ -117,10 +115,10 @@ def start(
     if fresh:
         command = [sys.executable, "-m", "cardavia.cli", *arguments]
         with open(sink, "ab") as out:
-            return Started(subprocess.Popen(command, env=environment, stdout=out, stderr=out))
+            return subprocess.Popen(command, env=environment, stdout=out, stderr=out)
     process = _CONTEXT.Process(target=_run, args=(list(arguments), environment, sink))
     process.start()
-    return Started(process)
+    return Forked(process)
 
 
-__all__ = ["PRELOADED", "Started", "start"]
+__all__ = ["PRELOADED", "Forked", "Started", "start"]
