@@ -23,7 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from tests.preloaded import Started, start
+
+from cardavia.live.limits import KEY_PREFIX as LIMIT_PREFIX
 
 STARTUP_SECONDS = 180
 """The most a server may take to listen: generous, for a busy machine (a start takes about a
@@ -65,7 +68,7 @@ def free_port() -> int:
     raise RuntimeError(f"no free port left between {first} and {first + _PORTS_EACH}")
 
 
-def wait_for_port(port: int, process: subprocess.Popen[bytes] | Started, what: str) -> None:
+def wait_for_port(port: int, process: Started, what: str) -> None:
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -133,8 +136,18 @@ def session_redis(keep_process: Callable[[int], None]) -> Iterator[RedisServer |
 
 @pytest.fixture
 def redis_url(session_redis: RedisServer | None) -> str:
-    """The Redis the test's processes share."""
-    return session_redis.url if session_redis else os.environ["CARDAVIA_TEST_REDIS_URL"]
+    """The Redis the test's processes share, with no site-wide limit counted yet: every test
+    comes from 127.0.0.1, and the games an earlier test made on the same Redis would count
+    against this one's (``cardavia.live.limits``: a bucket per address, kept on Redis)."""
+    url = session_redis.url if session_redis else os.environ["CARDAVIA_TEST_REDIS_URL"]
+    client = redis.Redis.from_url(url)
+    try:
+        counted = list(client.scan_iter(match=f"{LIMIT_PREFIX}*"))
+        if counted:
+            client.delete(*counted)
+    finally:
+        client.close()
+    return url
 
 
 @pytest.fixture
